@@ -1,0 +1,99 @@
+// Package validate holds the plan-time checks of the provider's arguments: pure functions
+// that say what is wrong and how to fix it, and framework validators built on them, so the
+// same rule serves a schema attribute and an environment variable.
+package validate
+
+import (
+	"crypto/x509"
+	"encoding/pem"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+)
+
+var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// CheckUUID accepts the canonical 8-4-4-4-12 hexadecimal form that Astra uses for every ID.
+func CheckUUID(s string) error {
+	if !uuidPattern.MatchString(s) {
+		return fmt.Errorf("%q is not a UUID: expected the form 8-4-4-4-12 hexadecimal digits, such as 6d4e8a5c-1f2b-4c3d-9e8f-0a1b2c3d4e5f", s)
+	}
+	return nil
+}
+
+// CheckHTTPURL accepts an absolute http or https URL with a host.
+func CheckHTTPURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return fmt.Errorf("%q is not an http(s) URL: expected a base URL such as https://astra.netapp.io or https://astra.example.com", s)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("%q must be a base URL without a query or fragment, such as https://astra.example.com", s)
+	}
+	return nil
+}
+
+// CheckPEMBundle requires at least one parseable certificate and nothing but PEM blocks.
+func CheckPEMBundle(s string) error {
+	rest := []byte(strings.TrimSpace(s))
+	count := 0
+	for len(rest) > 0 {
+		var block *pem.Block
+		block, rest = pem.Decode(rest)
+		if block == nil {
+			return fmt.Errorf("the value is not a PEM bundle: after %d certificate(s) there is text that is not a PEM block; give one or more blocks of -----BEGIN CERTIFICATE-----", count)
+		}
+		if block.Type != "CERTIFICATE" {
+			return fmt.Errorf("the PEM bundle holds a %q block; only CERTIFICATE blocks are accepted (never a private key)", block.Type)
+		}
+		if _, err := x509.ParseCertificate(block.Bytes); err != nil {
+			return fmt.Errorf("certificate %d of the PEM bundle cannot be parsed: %v", count+1, err)
+		}
+		rest = []byte(strings.TrimSpace(string(rest)))
+		count++
+	}
+	if count == 0 {
+		return fmt.Errorf("the PEM bundle is empty; give one or more blocks of -----BEGIN CERTIFICATE-----")
+	}
+	return nil
+}
+
+// CheckPositiveDuration accepts a Go duration above zero, such as "60s" or "2m30s".
+func CheckPositiveDuration(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a duration: use a number with a unit, such as \"60s\", \"2m\" or \"1m30s\"", s)
+	}
+	if d <= 0 {
+		return fmt.Errorf("%q must be longer than zero, such as \"60s\"", s)
+	}
+	return nil
+}
+
+// CheckResourceName applies the rule the API documents for names ("validated to prevent XSS,
+// Unicode, directory traversal, and SQL-injection attacks") before the service refuses them.
+// A colon stays allowed: the service's own default names (a kubeconfig's cluster name) hold
+// host:port.
+func CheckResourceName(s string, maxLen int) error {
+	if s == "" || len(s) > maxLen {
+		return fmt.Errorf("the name must be 1 to %d characters long; it has %d", maxLen, len(s))
+	}
+	for i, r := range s {
+		if r > 0x7e || r < 0x20 {
+			return fmt.Errorf("the name must be printable ASCII; character %d (%q) is not", i+1, r)
+		}
+	}
+	for _, bad := range []struct{ frag, what string }{
+		{"<", "markup (<)"}, {">", "markup (>)"}, {"&", "markup (&)"},
+		{"../", "a path traversal (../)"}, {`..\`, `a path traversal (..\)`}, {"/", "a path separator (/)"}, {`\`, `a path separator (\)`},
+		{";", "an SQL metacharacter (;)"}, {"'", "an SQL metacharacter (')"}, {`"`, `an SQL metacharacter (")`},
+		{"--", "an SQL comment (--)"}, {"/*", "an SQL comment (/*)"}, {"`", "a backquote"},
+	} {
+		if strings.Contains(s, bad.frag) {
+			return fmt.Errorf("the name holds %s, which Astra Control refuses; use letters, digits, spaces, '-', '_', '.' or ':'", bad.what)
+		}
+	}
+	return nil
+}

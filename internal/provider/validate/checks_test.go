@@ -1,0 +1,82 @@
+package validate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/astra-control/terraform-provider-astra/internal/testutil"
+)
+
+func TestChecks(t *testing.T) {
+	cert := testutil.SelfSignedCertPEM(t)
+	cases := []struct {
+		name    string
+		check   func(string) error
+		in      string
+		wantErr string // "" means valid
+	}{
+		{"uuid ok", CheckUUID, "6d4e8a5c-1f2b-4c3d-9e8f-0a1b2c3d4e5f", ""},
+		{"uuid upper ok", CheckUUID, "6D4E8A5C-1F2B-4C3D-9E8F-0A1B2C3D4E5F", ""},
+		{"uuid short", CheckUUID, "6d4e8a5c-1f2b-4c3d-9e8f", "is not a UUID"},
+		{"uuid braces", CheckUUID, "{6d4e8a5c-1f2b-4c3d-9e8f-0a1b2c3d4e5f}", "is not a UUID"},
+		{"url https", CheckHTTPURL, "https://astra.netapp.io", ""},
+		{"url http port", CheckHTTPURL, "http://127.0.0.1:8080", ""},
+		{"url no scheme", CheckHTTPURL, "astra.netapp.io", "is not an http(s) URL"},
+		{"url ftp", CheckHTTPURL, "ftp://astra.netapp.io", "is not an http(s) URL"},
+		{"url query", CheckHTTPURL, "https://a.example.com/?x=1", "without a query"},
+		{"pem ok", CheckPEMBundle, cert, ""},
+		{"pem two", CheckPEMBundle, cert + "\n" + cert, ""},
+		{"pem empty", CheckPEMBundle, "  ", "is empty"},
+		{"pem junk", CheckPEMBundle, "hello", "not a PEM bundle"},
+		{"pem trailing junk", CheckPEMBundle, cert + "junk", "after 1 certificate(s)"},
+		{"pem key", CheckPEMBundle, "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", `"PRIVATE KEY" block`},
+		{"pem bad der", CheckPEMBundle, "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n", "certificate 1 of the PEM bundle cannot be parsed"},
+		{"duration ok", CheckPositiveDuration, "1m30s", ""},
+		{"duration no unit", CheckPositiveDuration, "60", "is not a duration"},
+		{"duration zero", CheckPositiveDuration, "0s", "longer than zero"},
+		{"duration negative", CheckPositiveDuration, "-5s", "longer than zero"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.check(c.in)
+			if c.wantErr == "" {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Fatalf("error = %v, want it to contain %q", err, c.wantErr)
+			}
+		})
+	}
+}
+
+func TestCheckResourceName(t *testing.T) {
+	cases := []struct {
+		in, wantErr string
+	}{
+		{"prod-cluster-1", ""},
+		{"api-cluster.example.com:6443", ""},
+		{"My Cluster_2", ""},
+		{"", "1 to 63 characters"},
+		{strings.Repeat("a", 64), "it has 64"},
+		{"<script>", "markup (<)"},
+		{"a&b", "markup (&)"},
+		{"../etc", "path traversal (../)"},
+		{"a/b", "path separator (/)"},
+		{"x'; DROP TABLE", "SQL metacharacter"},
+		{"a--b", "SQL comment (--)"},
+		{"clüster", "printable ASCII; character 3"},
+		{"tab\there", "printable ASCII"},
+	}
+	for _, c := range cases {
+		err := CheckResourceName(c.in, 63)
+		switch {
+		case c.wantErr == "" && err != nil:
+			t.Errorf("%q: unexpected error %v", c.in, err)
+		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+			t.Errorf("%q: error = %v, want %q", c.in, err, c.wantErr)
+		}
+	}
+}
