@@ -41,6 +41,19 @@ if reports_version "$bin"; then
 fi
 
 mkdir -p "$cache"
+# One build per kind+version at a time: a second caller (another shell, a parallel CI job)
+# waits for the first and then reuses its binary instead of compiling a duplicate.
+exec 9>"$cache/.lock-$kind-$version-$platform"
+if ! flock -n 9; then
+  log "$kind $version: another build is running; waiting for it"
+  flock 9
+fi
+if reports_version "$bin"; then
+  log "$kind $version: cached at $bin (built by another run)"
+  echo "$bin"
+  exit 0
+fi
+
 tmp="$(mktemp -d "$cache/.build-$kind-$version.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 start=$(date +%s)

@@ -1,0 +1,100 @@
+package provider
+
+// The acceptance-test harness every resource and data source test in this package uses.
+//
+// Conventions (scripts/test.sh relies on them):
+//   - A test that runs a Terraform CLI is named TestAcc… and sets PreCheck: func() { testAccPreCheck(t) }.
+//     `make test` runs TestAcc… once per CLI (OpenTofu and Terraform 1.5.7) and all other tests once.
+//   - Providers are served in-process through testAccProtoV6ProviderFactories; nothing is
+//     downloaded: the CLI comes from TF_ACC_TERRAFORM_PATH (absolute), built by
+//     scripts/install-tf-cli.sh.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+)
+
+// testAccProtoV6ProviderFactories serves p under the local name "astra" for resource.TestCase.
+func testAccProtoV6ProviderFactories(p provider.Provider) map[string]func() (tfprotov6.ProviderServer, error) {
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		typeName: providerserver.NewProtocol6WithError(p),
+	}
+}
+
+// providerWithResources serves a provider plus resources that exist only in tests, so
+// nothing fake ships in the binary. Only provider.Provider's methods are forwarded:
+// wrap a provider that implements optional interfaces (functions, ephemeral resources)
+// with a wrapper that forwards them too.
+type providerWithResources struct {
+	provider.Provider
+	extra []func() resource.Resource
+}
+
+func (p providerWithResources) Resources(ctx context.Context) []func() resource.Resource {
+	return slices.Concat(p.Provider.Resources(ctx), p.extra)
+}
+
+var (
+	cliOnce        sync.Once
+	cliDescription string
+	cliErr         error
+)
+
+// cliVersionLine matches the first line of `tofu version` / `terraform version`.
+var cliVersionLine = regexp.MustCompile(`^(OpenTofu|Terraform) v\S+`)
+
+// testAccPreCheck refuses to run with a CLI that plugin-testing would have to download,
+// and logs which CLI and version the acceptance tests use.
+func testAccPreCheck(t *testing.T) {
+	t.Helper()
+	path := os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if !filepath.IsAbs(path) {
+		t.Fatalf("TF_ACC_TERRAFORM_PATH=%q: set it to the absolute path of a tofu or terraform binary "+
+			"(`make test` builds both with scripts/install-tf-cli.sh); otherwise plugin-testing tries to download one", path)
+	}
+	cliOnce.Do(func() {
+		// OpenTofu ≥ 1.12 prints a warning about a missing CLI config file on stdout, which
+		// breaks terraform-exec's parsing of its output.
+		if f := os.Getenv("TF_CLI_CONFIG_FILE"); f != "" {
+			if _, err := os.Stat(f); err != nil {
+				os.Unsetenv("TF_CLI_CONFIG_FILE")
+			}
+		}
+		cliDescription, cliErr = describeCLI(path)
+	})
+	if cliErr != nil {
+		t.Fatalf("TF_ACC_TERRAFORM_PATH=%s: %v", path, cliErr)
+	}
+	t.Logf("CLI: %s (%s)", cliDescription, path)
+}
+
+// describeCLI returns the CLI's own name and version, such as "OpenTofu v1.12.6".
+func describeCLI(path string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, "version")
+	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1")
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("running `version`: %w", err)
+	}
+	line, _, _ := bytes.Cut(out, []byte("\n"))
+	if m := cliVersionLine.Find(line); m != nil {
+		return string(m), nil
+	}
+	return "", fmt.Errorf("`version` printed %q first, not the CLI's name and version", line)
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Generates docs/ with tfplugindocs, offline: the schema comes from a locally built CLI
+# (tfplugindocs would otherwise download Terraform).
+#
+#   scripts/docs.sh generate CLI_BINARY   # rewrite docs/
+#   scripts/docs.sh check CLI_BINARY      # fail if docs/ differs from what generate would write;
+#                                         # also runs tfplugindocs validate. Changes nothing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+
+[ $# -eq 2 ] || die "usage: $0 generate|check CLI_BINARY"
+mode="$1" cli="$2"
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+scripts/providers-schema.sh "$cli" "$work/schema.json"
+
+tfplugindocs() { go tool tfplugindocs "$@" --provider-name astra --providers-schema "$work/schema.json"; }
+
+case "$mode" in
+  generate)
+    tfplugindocs generate
+    ;;
+  check)
+    # Render a copy of the doc sources so the work tree is left alone.
+    mkdir -p "$work/tree/docs"
+    cp -R templates examples "$work/tree/"
+    [ ! -d docs ] || cp -R docs/. "$work/tree/docs/"
+    tfplugindocs generate --provider-dir "$work/tree" >"$work/generate.log" 2>&1 ||
+      { cat "$work/generate.log" >&2; die "tfplugindocs generate failed"; }
+    if ! diff -ru docs "$work/tree/docs"; then
+      die "docs/ is out of date: run 'make generate' and commit the result"
+    fi
+    tfplugindocs validate
+    echo "docs/ is up to date"
+    ;;
+  *) die "usage: $0 generate|check CLI_BINARY" ;;
+esac

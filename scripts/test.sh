@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The whole test suite (`make test`, the README's test command, and .ci/run):
+#   1. build the Terraform-compatible CLIs once (cached in ~/.cache/tf-cli),
+#   2. gofmt and go vet,
+#   3. docs/ drift check (tfplugindocs, offline) and `fmt -check` of examples/,
+#   4. every test except TestAcc* once,
+#   5. the acceptance tests (TestAcc*) once per CLI: OpenTofu 1.12.6, then Terraform 1.5.7.
+# Acceptance runs are verbose so the log shows which CLI and version each test used; the
+# output ends with go test's own summary of the last pass.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+
+step "Terraform-compatible CLIs (built from the Go module proxy once, then cached)"
+tofu="$(install_cli tofu)"
+terraform="$(install_cli terraform)"
+clis=("$tofu" "$terraform")
+for cli in "${clis[@]}"; do echo "$(cli_version "$cli")  $cli"; done
+
+step "gofmt and go vet"
+unformatted="$(gofmt -l .)"
+[ -z "$unformatted" ] || die "gofmt needed on: $unformatted"
+go vet ./...
+
+step "docs/ up to date (tfplugindocs with the schema from $(cli_version "$terraform"))"
+scripts/docs.sh check "$terraform"
+"$tofu" fmt -check -recursive examples || die "examples/ needs formatting: run 'make fmt'"
+
+# Common to every pass: never download a CLI (absolute path), and the provider namespace
+# that both CLIs accept for the in-process provider (TF_ACC_PROVIDER_NAMESPACE, gotcha G3).
+export TF_ACC_PROVIDER_NAMESPACE=hashicorp
+
+step "unit tests (everything but TestAcc*)"
+TF_ACC_TERRAFORM_PATH="$tofu" go test -count=1 -skip '^TestAcc' ./...
+
+# Only packages that have acceptance tests; keeps the verbose passes readable.
+mapfile -t acc_pkgs < <(grep -rl --include='*_test.go' '^func TestAcc' internal | xargs -n1 dirname | sort -u | sed 's|^|./|')
+[ "${#acc_pkgs[@]}" -gt 0 ] || die "no acceptance tests found"
+
+for cli in "${clis[@]}"; do
+  step "acceptance tests with $(cli_version "$cli") ($cli)"
+  TF_ACC=1 TF_ACC_TERRAFORM_PATH="$cli" go test -count=1 -v -timeout 60m -run '^TestAcc' "${acc_pkgs[@]}"
+done
