@@ -2,15 +2,17 @@
 # Generates docs/ with tfplugindocs, offline: the schema comes from a locally built CLI
 # (tfplugindocs would otherwise download Terraform).
 #
-#   scripts/docs.sh generate CLI_BINARY   # rewrite docs/
-#   scripts/docs.sh check CLI_BINARY      # fail if docs/ differs from what generate would write;
-#                                         # also runs tfplugindocs validate. Changes nothing.
+#   scripts/docs.sh generate [CLI_BINARY]   # rewrite docs/
+#   scripts/docs.sh check [CLI_BINARY]      # fail if docs/ differs from what generate would write;
+#                                           # also runs tfplugindocs validate. Changes nothing.
+# Without CLI_BINARY, the cached CLI of kind $TF_CLI_KIND (default tofu) is used (built if missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-[ $# -eq 2 ] || die "usage: $0 generate|check CLI_BINARY"
-mode="$1" cli="$2"
+[ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 generate|check [CLI_BINARY]"
+mode="$1" cli="${2:-}"
+[ -n "$cli" ] || cli="$(install_cli "${TF_CLI_KIND:-tofu}")"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -32,8 +34,9 @@ case "$mode" in
     if ! diff -ru docs "$work/tree/docs"; then
       die "docs/ is out of date: run 'make generate' and commit the result"
     fi
-    tfplugindocs validate
+    tfplugindocs validate >"$work/validate.log" 2>&1 ||
+      { cat "$work/validate.log" >&2; die "tfplugindocs validate failed"; }
     echo "docs/ is up to date"
     ;;
-  *) die "usage: $0 generate|check CLI_BINARY" ;;
+  *) die "usage: $0 generate|check [CLI_BINARY]" ;;
 esac

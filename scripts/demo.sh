@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The provider's main job, end to end and offline (`make demo`):
+#   build the provider, start the Astra Control simulator, install the provider into a
+#   CLI from a local plugin directory (no registry), init/plan/apply examples/demo and
+#   print its outputs, check that a second plan is empty, stop the simulator.
+#
+#   DEMO_CLI=terraform make demo     # Terraform 1.5.7 instead of OpenTofu 1.12.6
+#   DEMO_KEEP=1 make demo            # keep the working directory (state, logs) afterwards
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+
+kind="${DEMO_CLI:-tofu}"
+example="${DEMO_EXAMPLE:-examples/demo}"
+[ -d internal/cmd/astra-sim ] || die "the simulator (internal/cmd/astra-sim) is not in this tree yet; 'make demo' needs it"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/astra-demo.XXXXXX")"
+sim_pid=""
+cleanup() {
+  if [ -n "$sim_pid" ] && kill -0 "$sim_pid" 2>/dev/null; then
+    kill "$sim_pid" 2>/dev/null || true
+    wait "$sim_pid" 2>/dev/null || true
+    echo "simulator stopped"
+  fi
+  if [ -n "${DEMO_KEEP:-}" ]; then echo "kept $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+step "CLI"
+cli="$(install_cli "$kind")"
+echo "$(cli_version "$cli")  $cli"
+
+step "build the provider and the simulator"
+# The CLI resolves source "astra-control/astra" to its own default registry host; the
+# plugin directory must hold the provider under exactly that address.
+case "$kind" in
+  tofu) host=registry.opentofu.org ;;
+  terraform) host=registry.terraform.io ;;
+  *) die "DEMO_CLI must be tofu or terraform" ;;
+esac
+provider_version=0.0.1
+plugin_dir="$work/plugins/$host/astra-control/astra/$provider_version/$(go env GOOS)_$(go env GOARCH)"
+mkdir -p "$plugin_dir"
+go build -ldflags "-X main.version=$provider_version-demo" -o "$plugin_dir/terraform-provider-astra_v$provider_version" .
+go build -o "$work/astra-sim" ./internal/cmd/astra-sim
+echo "provider: $plugin_dir"
+
+step "start the simulator"
+"$work/astra-sim" -addr "${ASTRA_SIM_ADDR:-127.0.0.1:0}" -state-file "$work/sim-state.json" \
+  >"$work/sim.out" 2>"$work/sim.log" &
+sim_pid=$!
+# It prints ASTRA_NAME=value lines (possibly with "export ") once it listens.
+for _ in $(seq 1 100); do
+  grep -q '^\(export \)\?ASTRA_ENDPOINT=' "$work/sim.out" && break
+  kill -0 "$sim_pid" 2>/dev/null || { cat "$work/sim.log" >&2; die "the simulator exited"; }
+  sleep 0.1
+done
+grep -q '^\(export \)\?ASTRA_ENDPOINT=' "$work/sim.out" || { cat "$work/sim.log" >&2; die "the simulator did not print ASTRA_ENDPOINT within 10s"; }
+while IFS= read -r line; do
+  line="${line#export }"
+  name="${line%%=*}" value="${line#*=}"
+  value="${value#[\"\']}" value="${value%[\"\']}"
+  export "$name=$value"
+  case "$name" in *TOKEN*) echo "$name=(hidden)" ;; *) echo "$name=$value" ;; esac
+done < <(grep -E '^(export )?ASTRA_[A-Z0-9_]+=' "$work/sim.out")
+
+step "init, plan and apply $example with $(cli_version "$cli")"
+mkdir -p "$work/config"
+cp "$example"/*.tf "$work/config/"
+tf() { "$cli" -chdir="$work/config" "$@"; }
+tf init -input=false -no-color -plugin-dir="$work/plugins"
+tf plan -input=false -no-color -out=demo.tfplan
+tf apply -input=false -no-color demo.tfplan
+
+step "outputs"
+tf output
+
+step "a second plan must be empty"
+rc=0
+tf plan -input=false -no-color -detailed-exitcode || rc=$?
+case "$rc" in
+  0) echo "no changes: the applied state matches the configuration" ;;
+  2) die "the second plan is not empty (see above)" ;;
+  *) die "the second plan failed (exit $rc)" ;;
+esac
+
+step "demo finished"
