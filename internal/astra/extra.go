@@ -1,0 +1,145 @@
+package astra
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+)
+
+// One mechanism keeps the JSON members a struct does not model, so an update can send back
+// what it read, unchanged. Each resource type wires it in with two one-line methods:
+//
+//	func (c *Cluster) UnmarshalJSON(b []byte) error { type plain Cluster; return decodeKeepingExtra(b, (*plain)(c), &c.Extra) }
+//	func (c Cluster) MarshalJSON() ([]byte, error)  { type plain Cluster; return encodeWithExtra(plain(c), c.Extra) }
+//
+// The local "plain" type has the same fields but none of the methods, which avoids recursion.
+
+// decodeKeepingExtra decodes an object member by member into dst (a pointer to a struct).
+// Members without a matching field go to *extra. A member whose value does not fit its
+// field's type (a number where a string was expected, say) is kept in *extra as well and
+// the field stays zero: one odd value must not make a whole object unreadable, and the
+// raw member still travels back on update.
+func decodeKeepingExtra(data []byte, dst any, extra *map[string]json.RawMessage) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &members); err != nil {
+		return err
+	}
+	v := reflect.ValueOf(dst).Elem()
+	fields := jsonFieldsOf(v.Type())
+	var kept map[string]json.RawMessage
+	keep := func(name string, raw json.RawMessage) {
+		if kept == nil {
+			kept = map[string]json.RawMessage{}
+		}
+		kept[name] = raw
+	}
+	for name, raw := range members {
+		f, ok := fields.lookup(name)
+		if !ok {
+			keep(name, raw)
+			continue
+		}
+		fv := v.FieldByIndex(f.index)
+		if err := json.Unmarshal(raw, fv.Addr().Interface()); err != nil {
+			fv.Set(reflect.Zero(fv.Type()))
+			keep(name, raw)
+		}
+	}
+	*extra = kept
+	return nil
+}
+
+// encodeWithExtra encodes known (a struct value) and adds the extra members that no known
+// field claims. Known fields always win; members come out in sorted order.
+func encodeWithExtra(known any, extra map[string]json.RawMessage) ([]byte, error) {
+	body, err := json.Marshal(known)
+	if err != nil || len(extra) == 0 {
+		return body, err
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(body, &members); err != nil {
+		return nil, err
+	}
+	fields := jsonFieldsOf(reflect.TypeOf(known))
+	for name, raw := range extra {
+		if _, present := members[name]; present {
+			continue
+		}
+		if _, claimed := fields.byName[name]; claimed {
+			continue
+		}
+		if !json.Valid(raw) {
+			return nil, fmt.Errorf("astra: kept member %q is not valid JSON", name)
+		}
+		members[name] = raw
+	}
+	return json.Marshal(members)
+}
+
+// cloneExtra copies a member map so that two objects never share one.
+func cloneExtra(extra map[string]json.RawMessage) map[string]json.RawMessage {
+	if extra == nil {
+		return nil
+	}
+	out := make(map[string]json.RawMessage, len(extra))
+	for k, v := range extra {
+		out[k] = append(json.RawMessage(nil), v...)
+	}
+	return out
+}
+
+type jsonField struct {
+	name  string
+	index []int
+}
+
+type jsonFields struct {
+	byName map[string]jsonField
+	list   []jsonField
+}
+
+// lookup matches a member to a field as encoding/json does: exact name first, then
+// case-insensitively.
+func (fs jsonFields) lookup(name string) (jsonField, bool) {
+	if f, ok := fs.byName[name]; ok {
+		return f, true
+	}
+	for _, f := range fs.list {
+		if strings.EqualFold(f.name, name) {
+			return f, true
+		}
+	}
+	return jsonField{}, false
+}
+
+var fieldCache sync.Map // reflect.Type -> jsonFields
+
+// jsonFieldsOf lists the JSON member names of a struct's exported, non-ignored fields
+// (top level only; the resource types embed nothing).
+func jsonFieldsOf(t reflect.Type) jsonFields {
+	if cached, ok := fieldCache.Load(t); ok {
+		return cached.(jsonFields)
+	}
+	fs := jsonFields{byName: map[string]jsonField{}}
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if !sf.IsExported() {
+			continue
+		}
+		tag := sf.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if name == "" {
+			name = sf.Name
+		}
+		f := jsonField{name: name, index: sf.Index}
+		fs.byName[name] = f
+		fs.list = append(fs.list, f)
+	}
+	fieldCache.Store(t, fs)
+	return fs
+}

@@ -1,0 +1,251 @@
+package astra
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+// maxBody bounds how much of an answer is read; Astra objects are a few kilobytes.
+const maxBody = 16 << 20
+
+// request is one API call, before retries.
+type request struct {
+	method   string
+	path     string // below /accounts/{id}, e.g. "/topology/v1/clouds"
+	query    string // already encoded
+	resource string // "cluster", "managedCluster", ...: names the media type
+	body     any    // encoded as JSON when non-nil
+}
+
+// response is a successful answer, its body fully read.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// mediaType is the resource's request media type, e.g. "application/astra-cluster".
+func mediaType(resource string) string { return "application/astra-" + resource }
+
+// do sends r with retries and returns a 2xx answer, or an *APIError, an
+// *UnknownOutcomeError (POST only) or a transport error.
+func (c *Client) do(ctx context.Context, r request) (*response, error) {
+	ctx = c.logContext(ctx)
+	fullPath := c.accountPath + r.path
+	var payload []byte
+	if r.body != nil {
+		var err error
+		if payload, err = json.Marshal(r.body); err != nil {
+			return nil, fmt.Errorf("%s %s: encoding the request: %w", r.method, fullPath, err)
+		}
+	}
+	target := c.base.String() + fullPath // IDs in fullPath are already escaped
+	if r.query != "" {
+		target += "?" + r.query
+	}
+	trace := &attemptTrace{}
+	ctx = withTrace(context.WithValue(ctx, methodKey{}, r.method), trace)
+	var rawBody any
+	if payload != nil {
+		rawBody = payload // a byte slice can be replayed on every retry
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, r.method, target, rawBody)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", r.method, fullPath, err)
+	}
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	req.Header.Set("Accept", "*/*")
+	req.Header.Set("User-Agent", c.userAgent)
+	if payload != nil {
+		req.Header.Set("Content-Type", mediaType(r.resource)+"+json")
+	}
+
+	start := time.Now()
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, c.transportError(ctx, r.method, fullPath, trace, err)
+	}
+	defer resp.Body.Close()
+	body, readErr := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	fields := map[string]any{
+		logMethod:  r.method,
+		logPath:    fullPath,
+		logStatus:  resp.StatusCode,
+		logAttempt: trace.attempts,
+		logLatency: time.Since(start).Milliseconds(),
+	}
+	if readErr != nil {
+		fields[logError] = readErr.Error()
+		tflog.SubsystemDebug(ctx, LogSubsystem, "Astra API answer could not be read", fields)
+		err := fmt.Errorf("reading the %d answer: %w", resp.StatusCode, readErr)
+		if r.method == http.MethodPost {
+			return nil, &UnknownOutcomeError{Method: r.method, Path: fullPath, Err: err}
+		}
+		return nil, fmt.Errorf("%s %s: %w", r.method, fullPath, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		apiErr := newAPIError(r.method, fullPath, resp.StatusCode, resp.Header, body)
+		if apiErr.CorrelationID != "" {
+			fields[logCorrelationID] = apiErr.CorrelationID
+		}
+		fields["problem"] = apiErr.Problem
+		tflog.SubsystemDebug(ctx, LogSubsystem, "Astra API error answer", fields)
+		if r.method == http.MethodPost && outcomeUnknown(resp.StatusCode, nil, false) {
+			return nil, &UnknownOutcomeError{Method: r.method, Path: fullPath, Err: apiErr}
+		}
+		return nil, apiErr
+	}
+	if id := correlationHeader(resp.Header); id != "" {
+		fields[logCorrelationID] = id
+	}
+	tflog.SubsystemDebug(ctx, LogSubsystem, "Astra API answer", fields)
+	return &response{status: resp.StatusCode, header: resp.Header, body: body}, nil
+}
+
+// transportError explains a call that ended without an HTTP answer. A POST whose last
+// attempt may have reached the server becomes an UnknownOutcomeError.
+func (c *Client) transportError(ctx context.Context, method, path string, trace *attemptTrace, err error) error {
+	tflog.SubsystemDebug(ctx, LogSubsystem, "Astra API call failed", map[string]any{
+		logMethod: method, logPath: path, logAttempt: trace.attempts, logError: err.Error(),
+	})
+	if method == http.MethodPost && trace.attempts > 0 &&
+		outcomeUnknown(trace.lastStatus, trace.lastErr, trace.notSent) {
+		return &UnknownOutcomeError{Method: method, Path: path, Err: err}
+	}
+	if certificateProblem(err) {
+		return fmt.Errorf("%s %s: the server's TLS certificate is not trusted; trust its CA certificate "+
+			"or, for a test installation only, skip verification: %w", method, path, err)
+	}
+	if isNotTLS(err) {
+		return fmt.Errorf("%s %s: the server did not answer with TLS; check the endpoint's scheme: %w", method, path, err)
+	}
+	if trace.attempts > 1 {
+		return fmt.Errorf("%s %s: giving up after %d attempts: %w", method, path, trace.attempts, err)
+	}
+	return fmt.Errorf("%s %s: %w", method, path, err)
+}
+
+// decodeJSON decodes a JSON answer into out. Astra answers application/json or a resource
+// media type such as application/astra-cluster+json; anything else is refused, readably.
+func decodeJSON(method, path string, resp *response, out any) error {
+	if !isJSON(resp.header.Get("Content-Type"), resp.body) {
+		return fmt.Errorf("%s %s: expected a JSON answer, got %q: %s", method, path,
+			resp.header.Get("Content-Type"), excerpt(resp.body, resp.header.Get("Content-Type")))
+	}
+	if err := json.Unmarshal(resp.body, out); err != nil {
+		return fmt.Errorf("%s %s: decoding the answer: %w", method, path, err)
+	}
+	return nil
+}
+
+func isJSON(contentType string, body []byte) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if contentType == "" || err != nil {
+		trimmed := bytes.TrimSpace(body)
+		return len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[')
+	}
+	return mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
+}
+
+// hasBody reports whether an answer carries something to decode (a 204, or a 200 with an
+// empty body, does not).
+func (r *response) hasBody() bool {
+	return r.status != http.StatusNoContent && len(bytes.TrimSpace(r.body)) > 0
+}
+
+// getOne fetches one object.
+func getOne[T any](ctx context.Context, c *Client, path, resource string) (*T, error) {
+	resp, err := c.do(ctx, request{method: http.MethodGet, path: path, resource: resource})
+	if err != nil {
+		return nil, err
+	}
+	out := new(T)
+	if err := decodeJSON(http.MethodGet, c.accountPath+path, resp, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// create POSTs body to path. The 201 answer normally holds the new object; when it holds
+// none, the object is read back through the Location header.
+func create[T any](ctx context.Context, c *Client, path, resource string, body any, get func(context.Context, string) (*T, error)) (*T, error) {
+	resp, err := c.do(ctx, request{method: http.MethodPost, path: path, resource: resource, body: body})
+	if err != nil {
+		return nil, err
+	}
+	fullPath := c.accountPath + path
+	if resp.hasBody() {
+		out := new(T)
+		if err := decodeJSON(http.MethodPost, fullPath, resp, out); err != nil {
+			// Created, but unreadable: the caller must find it, as after a lost answer.
+			return nil, &UnknownOutcomeError{Method: http.MethodPost, Path: fullPath, Err: err}
+		}
+		return out, nil
+	}
+	if id := lastSegment(resp.header.Get("Location")); id != "" {
+		return get(ctx, id)
+	}
+	return nil, &UnknownOutcomeError{Method: http.MethodPost, Path: fullPath,
+		Err: fmt.Errorf("the %d answer named no object (no body, no Location header)", resp.status)}
+}
+
+// update PUTs body to path. Astra documents 204, yet often answers 200 with the object;
+// both are accepted, and a 204 is followed by a read.
+func update[T any](ctx context.Context, c *Client, path, resource string, body any, get func(context.Context) (*T, error)) (*T, error) {
+	resp, err := c.do(ctx, request{method: http.MethodPut, path: path, resource: resource, body: body})
+	if err != nil {
+		return nil, err
+	}
+	if !resp.hasBody() {
+		return get(ctx)
+	}
+	out := new(T)
+	if err := decodeJSON(http.MethodPut, c.accountPath+path, resp, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// remove DELETEs path.
+func (c *Client) remove(ctx context.Context, path, resource string) error {
+	_, err := c.do(ctx, request{method: http.MethodDelete, path: path, resource: resource})
+	return err
+}
+
+// lastSegment returns the last path segment of a Location URL.
+func lastSegment(location string) string {
+	if location == "" {
+		return ""
+	}
+	u, err := url.Parse(location)
+	if err != nil {
+		return ""
+	}
+	p := strings.TrimRight(u.Path, "/")
+	seg := p[strings.LastIndex(p, "/")+1:]
+	if s, err := url.PathUnescape(seg); err == nil {
+		return s
+	}
+	return seg
+}
+
+// segment escapes one ID for use in a path and refuses an empty one, which would turn an
+// item URL into its collection's.
+func segment(what, id string) (string, error) {
+	if strings.TrimSpace(id) == "" {
+		return "", errors.New("astra: the " + what + " ID is empty")
+	}
+	return url.PathEscape(id), nil
+}

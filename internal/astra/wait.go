@@ -1,0 +1,144 @@
+package astra
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"time"
+)
+
+// Schedule paces a Wait. Tests use millisecond schedules.
+type Schedule struct {
+	InitialDelay, Min, Max time.Duration
+	Multiplier             float64       // growth of the delay per poll; <1 counts as 1
+	Jitter                 float64       // 0..1, fraction of the delay randomised either way
+	NotFoundGrace          time.Duration // how long a 404 is tolerated after a create
+	random                 func() float64
+}
+
+// DefaultSchedule polls after 2s, then every 2s growing by 1.5x to 30s, with 20% jitter,
+// and tolerates 404s for 30s (a read right after a create can miss the new object).
+func DefaultSchedule() Schedule {
+	return Schedule{InitialDelay: 2 * time.Second, Min: 2 * time.Second, Max: 30 * time.Second,
+		Multiplier: 1.5, Jitter: 0.2, NotFoundGrace: 30 * time.Second}
+}
+
+// delay returns the n-th wait between polls (n from 0).
+func (s Schedule) delay(n int) time.Duration {
+	mult := math.Max(s.Multiplier, 1)
+	d := float64(s.Min) * math.Pow(mult, float64(n))
+	if s.Max > 0 && (d > float64(s.Max) || math.IsInf(d, 0)) {
+		d = float64(s.Max)
+	}
+	if j := math.Min(math.Max(s.Jitter, 0), 1); j > 0 {
+		random := rand.Float64
+		if s.random != nil {
+			random = s.random
+		}
+		d *= 1 + j*(2*random()-1)
+	}
+	if s.Max > 0 && d > float64(s.Max) {
+		d = float64(s.Max)
+	}
+	return time.Duration(math.Max(d, 0))
+}
+
+// Describer is implemented by objects a Wait can describe in its errors ("cluster 1234",
+// "state pending, managedState managed").
+type Describer interface {
+	Describe() (what, state string)
+}
+
+// TerminalStateError says the object reached a state it will not leave by waiting.
+type TerminalStateError struct {
+	What, State string
+	Reasons     []string
+}
+
+func (e *TerminalStateError) Error() string {
+	msg := fmt.Sprintf("%s is %s", e.What, e.State)
+	if len(e.Reasons) > 0 {
+		msg += ": " + strings.Join(e.Reasons, "; ")
+	}
+	return msg
+}
+
+// WaitTimeoutError says the context ended before the object was ready.
+type WaitTimeoutError struct {
+	What      string
+	LastState string
+	Err       error // the context's error
+}
+
+func (e *WaitTimeoutError) Error() string {
+	msg := "gave up waiting for " + e.What
+	if e.LastState != "" {
+		msg += " (last seen: " + e.LastState + ")"
+	}
+	return msg + ": " + e.Err.Error()
+}
+
+func (e *WaitTimeoutError) Unwrap() error { return e.Err }
+
+// Wait polls fetch until ready reports done, ready returns an error (terminal: returned at
+// once, with the object), fetch fails (returned at once, except 404s within the schedule's
+// NotFoundGrace), or ctx ends (a *WaitTimeoutError wrapping ctx.Err() that describes the
+// last object seen, when it implements Describer).
+func Wait[T any](ctx context.Context, s Schedule, fetch func(context.Context) (T, error), ready func(T) (bool, error)) (T, error) {
+	var last T
+	seen := false
+	lastState := ""
+	start := time.Now()
+	timeout := func() (T, error) {
+		what := "the object"
+		if seen {
+			if d, ok := any(last).(Describer); ok {
+				what, lastState = d.Describe()
+			}
+		}
+		return last, &WaitTimeoutError{What: what, LastState: lastState, Err: ctx.Err()}
+	}
+	if err := sleep(ctx, s.InitialDelay); err != nil {
+		return timeout()
+	}
+	for n := 0; ; n++ {
+		v, err := fetch(ctx)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return timeout()
+		case err != nil && IsNotFound(err) && time.Since(start) < s.NotFoundGrace:
+			lastState = "not found yet"
+		case err != nil:
+			return last, err
+		default:
+			last, seen, lastState = v, true, ""
+			done, err := ready(v)
+			if err != nil || done {
+				return v, err
+			}
+		}
+		if err := sleep(ctx, s.delay(n)); err != nil {
+			return timeout()
+		}
+	}
+}
+
+// sleep waits d or until ctx ends, whichever is first.
+func sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
