@@ -1,0 +1,55 @@
+package attrs
+
+import (
+	"fmt"
+
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+)
+
+// ComputedForDataSource turns a resource's attributes into the computed attributes of the
+// matching data source, so the two never drift apart. Attributes named in skip are left
+// out (timeouts, wait flags, write-only inputs); descriptions are kept.
+func ComputedForDataSource(attrs map[string]rschema.Attribute, skip ...string) map[string]dschema.Attribute {
+	skipped := map[string]bool{}
+	for _, s := range skip {
+		skipped[s] = true
+	}
+	out := make(map[string]dschema.Attribute, len(attrs))
+	for name, a := range attrs {
+		if skipped[name] {
+			continue
+		}
+		out[name] = computedAttribute(a)
+	}
+	return out
+}
+
+func computedAttribute(a rschema.Attribute) dschema.Attribute {
+	desc := a.GetMarkdownDescription()
+	sensitive := a.IsSensitive()
+	switch v := a.(type) {
+	case rschema.StringAttribute:
+		return dschema.StringAttribute{Computed: true, Sensitive: sensitive, MarkdownDescription: desc}
+	case rschema.BoolAttribute:
+		return dschema.BoolAttribute{Computed: true, Sensitive: sensitive, MarkdownDescription: desc}
+	case rschema.Int64Attribute:
+		return dschema.Int64Attribute{Computed: true, Sensitive: sensitive, MarkdownDescription: desc}
+	case rschema.ListAttribute:
+		return dschema.ListAttribute{Computed: true, Sensitive: sensitive, ElementType: v.ElementType, MarkdownDescription: desc}
+	case rschema.SetAttribute:
+		return dschema.SetAttribute{Computed: true, Sensitive: sensitive, ElementType: v.ElementType, MarkdownDescription: desc}
+	case rschema.MapAttribute:
+		return dschema.MapAttribute{Computed: true, Sensitive: sensitive, ElementType: v.ElementType, MarkdownDescription: desc}
+	case rschema.SingleNestedAttribute:
+		return dschema.SingleNestedAttribute{Computed: true, Sensitive: sensitive, MarkdownDescription: desc,
+			Attributes: ComputedForDataSource(v.Attributes)}
+	case rschema.ListNestedAttribute:
+		return dschema.ListNestedAttribute{Computed: true, Sensitive: sensitive, MarkdownDescription: desc,
+			NestedObject: dschema.NestedAttributeObject{Attributes: ComputedForDataSource(v.NestedObject.Attributes)}}
+	default:
+		// A new attribute kind in a resource must be taught here; failing loudly in every
+		// schema test beats a data source silently missing an attribute.
+		panic(fmt.Sprintf("attrs.ComputedForDataSource: unsupported attribute type %T", a))
+	}
+}

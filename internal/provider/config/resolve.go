@@ -1,0 +1,139 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
+)
+
+// Resolved is the merged configuration. Missing names required arguments that neither HCL
+// nor the environment set; they become an error only when a resource calls the API, so a
+// configuration that makes no call (or a `terraform validate`) does not fail.
+type Resolved struct {
+	Client  astra.Config
+	Missing []string
+}
+
+// Resolve merges the provider block with the environment (HCL wins), applies defaults and
+// validates values that came from the environment (HCL values were validated by the schema).
+// getenv is os.Getenv outside tests; readFile reads ca_certificate_file.
+func Resolve(m Model, getenv func(string) string, readFile func(string) ([]byte, error)) (Resolved, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	var out Resolved
+	c := &out.Client
+
+	str := func(v types.String, attr, env, def string, check func(string) error) string {
+		if !v.IsNull() && !v.IsUnknown() {
+			return v.ValueString()
+		}
+		if s := strings.TrimSpace(getenv(env)); s != "" {
+			if check != nil {
+				if err := check(s); err != nil {
+					diags.AddAttributeError(path.Root(attr), "Invalid "+env, err.Error()+". Fix or unset the environment variable "+env+".")
+				}
+			}
+			return s
+		}
+		return def
+	}
+
+	c.Endpoint = strings.TrimRight(str(m.Endpoint, "endpoint", EnvEndpoint, DefaultEndpoint, validate.CheckHTTPURL), "/")
+	c.AccountID = str(m.AccountID, "account_id", EnvAccountID, "", validate.CheckUUID)
+	c.Token = str(m.APIToken, "api_token", EnvAPIToken, "", nil)
+	c.ClusterVersion = str(m.APIVersion, "api_version", EnvAPIVersion, DefaultAPIVersion, checkAPIVersion)
+
+	timeout := str(m.RequestTimeout, "request_timeout", EnvRequestTimeout, DefaultRequestTimeout, validate.CheckPositiveDuration)
+	c.RequestTimeout, _ = time.ParseDuration(timeout)
+
+	c.MaxRetries = DefaultMaxRetries
+	switch {
+	case !m.MaxRetries.IsNull() && !m.MaxRetries.IsUnknown():
+		c.MaxRetries = int(m.MaxRetries.ValueInt64())
+	case getenv(EnvMaxRetries) != "":
+		n, err := strconv.Atoi(strings.TrimSpace(getenv(EnvMaxRetries)))
+		if err != nil || n < 0 || n > 100 {
+			diags.AddAttributeError(path.Root("max_retries"), "Invalid "+EnvMaxRetries,
+				fmt.Sprintf("%q is not a whole number from 0 to 100. Fix or unset the environment variable %s.", getenv(EnvMaxRetries), EnvMaxRetries))
+		} else {
+			c.MaxRetries = n
+		}
+	}
+
+	switch {
+	case !m.InsecureSkipVerify.IsNull() && !m.InsecureSkipVerify.IsUnknown():
+		c.InsecureSkipVerify = m.InsecureSkipVerify.ValueBool()
+	case getenv(EnvInsecureSkipVerify) != "":
+		b, err := strconv.ParseBool(strings.TrimSpace(getenv(EnvInsecureSkipVerify)))
+		if err != nil {
+			diags.AddAttributeError(path.Root("insecure_skip_verify"), "Invalid "+EnvInsecureSkipVerify,
+				fmt.Sprintf("%q is not a boolean: use true or false. Fix or unset the environment variable %s.", getenv(EnvInsecureSkipVerify), EnvInsecureSkipVerify))
+		}
+		c.InsecureSkipVerify = b
+	}
+	if c.InsecureSkipVerify {
+		diags.AddAttributeWarning(path.Root("insecure_skip_verify"), "TLS verification is disabled",
+			"insecure_skip_verify is true: the provider accepts any certificate from "+c.Endpoint+", so a machine in the middle could read the API token. "+
+				"Trust the server's CA with ca_certificate or ca_certificate_file instead.")
+	}
+
+	caPEM := str(m.CACertificate, "ca_certificate", EnvCACertificate, "", validate.CheckPEMBundle)
+	caFile := str(m.CACertificateFile, "ca_certificate_file", EnvCACertificateFile, "", nil)
+	switch {
+	case caPEM != "" && caFile != "":
+		diags.AddAttributeError(path.Root("ca_certificate_file"), "Conflicting CA settings",
+			"Both ca_certificate and ca_certificate_file are set (in HCL or through "+EnvCACertificate+" / "+EnvCACertificateFile+"). Set only one.")
+	case caFile != "":
+		data, err := readFile(caFile)
+		if err != nil {
+			diags.AddAttributeError(path.Root("ca_certificate_file"), "Cannot read ca_certificate_file",
+				fmt.Sprintf("Reading %s: %v. Give the path of a readable PEM bundle.", caFile, err))
+			break
+		}
+		if err := validate.CheckPEMBundle(string(data)); err != nil {
+			diags.AddAttributeError(path.Root("ca_certificate_file"), "Invalid ca_certificate_file", caFile+": "+err.Error())
+			break
+		}
+		c.CACertPEM = data
+	case caPEM != "":
+		c.CACertPEM = []byte(caPEM)
+	}
+
+	if c.AccountID == "" {
+		out.Missing = append(out.Missing, "account_id ("+EnvAccountID+")")
+	}
+	if c.Token == "" {
+		out.Missing = append(out.Missing, "api_token ("+EnvAPIToken+")")
+	}
+	return out, diags
+}
+
+// ResolveFromEnvironment is Resolve with the process environment and file system.
+func ResolveFromEnvironment(m Model) (Resolved, diag.Diagnostics) {
+	return Resolve(m, os.Getenv, os.ReadFile)
+}
+
+func checkAPIVersion(s string) error {
+	for _, v := range APIVersions {
+		if v == s {
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not a supported cluster resource version; use one of %s", s, strings.Join(APIVersions, ", "))
+}
+
+// HasUnknown reports whether a value is unknown at configure time (it depends on a resource
+// not yet created); the provider then defers building a client.
+func (m Model) HasUnknown() bool {
+	return m.Endpoint.IsUnknown() || m.AccountID.IsUnknown() || m.APIToken.IsUnknown() ||
+		m.CACertificate.IsUnknown() || m.CACertificateFile.IsUnknown() || m.InsecureSkipVerify.IsUnknown() ||
+		m.APIVersion.IsUnknown() || m.RequestTimeout.IsUnknown() || m.MaxRetries.IsUnknown()
+}

@@ -1,0 +1,156 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/testutil"
+)
+
+func nullModel() Model {
+	return Model{
+		Endpoint: types.StringNull(), AccountID: types.StringNull(), APIToken: types.StringNull(),
+		CACertificate: types.StringNull(), CACertificateFile: types.StringNull(), InsecureSkipVerify: types.BoolNull(),
+		APIVersion: types.StringNull(), RequestTimeout: types.StringNull(), MaxRetries: types.Int64Null(),
+	}
+}
+
+func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func noFile(string) ([]byte, error) { return nil, errors.New("no such file") }
+
+func diagText(d diag.Diagnostics) string {
+	var b strings.Builder
+	for _, x := range d {
+		b.WriteString(x.Severity().String() + ": " + x.Summary() + ": " + x.Detail() + "\n")
+	}
+	return b.String()
+}
+
+const acct = "6d4e8a5c-1f2b-4c3d-9e8f-0a1b2c3d4e5f"
+
+func TestResolveDefaults(t *testing.T) {
+	r, d := Resolve(nullModel(), envOf(nil), noFile)
+	if d.HasError() {
+		t.Fatal(diagText(d))
+	}
+	c := r.Client
+	if c.Endpoint != DefaultEndpoint || c.ClusterVersion != "1.5" || c.RequestTimeout != 60*time.Second || c.MaxRetries != 8 || c.InsecureSkipVerify {
+		t.Fatalf("defaults not applied: %+v", c)
+	}
+	if strings.Join(r.Missing, ";") != "account_id (ASTRA_ACCOUNT_ID);api_token (ASTRA_API_TOKEN)" {
+		t.Fatalf("Missing = %v", r.Missing)
+	}
+}
+
+func TestResolveEnvironmentFallbackAndHCLPrecedence(t *testing.T) {
+	env := envOf(map[string]string{
+		EnvEndpoint: "https://acc.example.com/", EnvAccountID: acct, EnvAPIToken: "env-token",
+		EnvAPIVersion: "1.7", EnvRequestTimeout: "2m", EnvMaxRetries: "3", EnvInsecureSkipVerify: "false",
+	})
+	r, d := Resolve(nullModel(), env, noFile)
+	if d.HasError() {
+		t.Fatal(diagText(d))
+	}
+	c := r.Client
+	if c.Endpoint != "https://acc.example.com" || c.AccountID != acct || c.Token != "env-token" || c.ClusterVersion != "1.7" ||
+		c.RequestTimeout != 2*time.Minute || c.MaxRetries != 3 || len(r.Missing) != 0 {
+		t.Fatalf("environment not used: %+v missing=%v", c, r.Missing)
+	}
+
+	m := nullModel()
+	m.APIToken = types.StringValue("hcl-token")
+	m.MaxRetries = types.Int64Value(0)
+	m.APIVersion = types.StringValue("1.4")
+	r, _ = Resolve(m, env, noFile)
+	if r.Client.Token != "hcl-token" || r.Client.MaxRetries != 0 || r.Client.ClusterVersion != "1.4" {
+		t.Fatalf("HCL must win over the environment: %+v", r.Client)
+	}
+}
+
+func TestResolveInvalidEnvironmentNamesTheVariable(t *testing.T) {
+	cases := []struct {
+		env, value, want string
+	}{
+		{EnvEndpoint, "astra.example.com", "Invalid ASTRA_ENDPOINT"},
+		{EnvAccountID, "123", "Invalid ASTRA_ACCOUNT_ID"},
+		{EnvAPIVersion, "2.0", "Invalid ASTRA_API_VERSION"},
+		{EnvRequestTimeout, "60", "Invalid ASTRA_REQUEST_TIMEOUT"},
+		{EnvMaxRetries, "many", "Invalid ASTRA_MAX_RETRIES"},
+		{EnvMaxRetries, "-1", "Invalid ASTRA_MAX_RETRIES"},
+		{EnvInsecureSkipVerify, "yes please", "Invalid ASTRA_INSECURE_SKIP_VERIFY"},
+		{EnvCACertificate, "not pem", "Invalid ASTRA_CA_CERTIFICATE"},
+	}
+	for _, c := range cases {
+		_, d := Resolve(nullModel(), envOf(map[string]string{c.env: c.value}), noFile)
+		text := diagText(d)
+		if !d.HasError() || !strings.Contains(text, c.want) || !strings.Contains(text, "environment variable "+c.env) {
+			t.Errorf("%s=%q: diagnostics %q, want %q naming the variable", c.env, c.value, text, c.want)
+		}
+	}
+}
+
+func TestResolveCACertificates(t *testing.T) {
+	testCA := testutil.SelfSignedCertPEM(t)
+	m := nullModel()
+	m.CACertificateFile = types.StringValue("/ca.pem")
+	r, d := Resolve(m, envOf(nil), func(p string) ([]byte, error) {
+		if p != "/ca.pem" {
+			t.Fatalf("read %s", p)
+		}
+		return []byte(testCA), nil
+	})
+	if d.HasError() || string(r.Client.CACertPEM) != testCA {
+		t.Fatalf("ca file not loaded: %s", diagText(d))
+	}
+
+	_, d = Resolve(m, envOf(nil), noFile)
+	if !strings.Contains(diagText(d), "Reading /ca.pem: no such file") {
+		t.Fatalf("unreadable file: %s", diagText(d))
+	}
+
+	_, d = Resolve(m, envOf(nil), func(string) ([]byte, error) { return []byte("junk"), nil })
+	if !strings.Contains(diagText(d), "Invalid ca_certificate_file: /ca.pem: the value is not a PEM bundle") {
+		t.Fatalf("junk file: %s", diagText(d))
+	}
+
+	_, d = Resolve(m, envOf(map[string]string{EnvCACertificate: testCA}), noFile)
+	if !strings.Contains(diagText(d), "Conflicting CA settings") {
+		t.Fatalf("conflict not reported: %s", diagText(d))
+	}
+}
+
+func TestResolveInsecureWarns(t *testing.T) {
+	m := nullModel()
+	m.InsecureSkipVerify = types.BoolValue(true)
+	r, d := Resolve(m, envOf(nil), noFile)
+	if d.HasError() || d.WarningsCount() != 1 || !r.Client.InsecureSkipVerify {
+		t.Fatalf("want one warning: %s", diagText(d))
+	}
+	if !strings.Contains(d.Warnings()[0].Summary(), "TLS verification is disabled") {
+		t.Fatalf("warning text: %s", diagText(d))
+	}
+}
+
+func TestClientsReportMissingAtFirstUse(t *testing.T) {
+	r, _ := Resolve(nullModel(), envOf(nil), noFile)
+	client, d := NewClients(r).Client()
+	if client != nil || !strings.Contains(diagText(d), "missing account_id (ASTRA_ACCOUNT_ID) and api_token (ASTRA_API_TOKEN)") {
+		t.Fatalf("got %v, %s", client, diagText(d))
+	}
+	_, d = Deferred().Client()
+	if !strings.Contains(diagText(d), "not known yet") {
+		t.Fatal(diagText(d))
+	}
+}
+
+func TestUserAgent(t *testing.T) {
+	if got := UserAgent("1.2.3", "1.5.7"); got != "terraform-provider-astra/1.2.3 (+https://registry.terraform.io/providers/astra-control/astra) Terraform/1.5.7" {
+		t.Fatal(got)
+	}
+}
