@@ -67,6 +67,7 @@ done < <(grep -E '^(export )?ASTRA_[A-Z0-9_]+=' "$work/sim.out")
 step "init, plan and apply $example with $(cli_version "$cli")"
 mkdir -p "$work/config"
 cp "$example"/*.tf "$work/config/"
+export TF_IN_AUTOMATION=1 # shorter output: no "next steps" advice
 tf() { "$cli" -chdir="$work/config" "$@"; }
 tf init -input=false -no-color -plugin-dir="$work/plugins"
 tf plan -input=false -no-color -out=demo.tfplan

@@ -31,7 +31,10 @@ bin="$dir/$kind"
 log() { printf '[install-tf-cli] %s\n' "$*" >&2; }
 
 reports_version() {
-  [ -x "$1" ] && "$1" version -json 2>/dev/null | grep -q "\"terraform_version\": *\"$version\""
+  # Capture first: `cli | grep -q` can fail under pipefail when grep exits early (SIGPIPE).
+  local out
+  [ -x "$1" ] && out="$("$1" version -json 2>/dev/null)" &&
+    [[ "$out" =~ \"terraform_version\":\ *\"${version//./\\.}\" ]]
 }
 
 if reports_version "$bin"; then

@@ -31,13 +31,13 @@ scripts/docs.sh check "$terraform"
 export TF_ACC_PROVIDER_NAMESPACE=hashicorp
 
 step "unit tests (everything but TestAcc*)"
-TF_ACC_TERRAFORM_PATH="$tofu" go test -count=1 -skip '^TestAcc' ./...
+TF_ACC_TERRAFORM_PATH="$tofu" go test -count=1 -skip '^TestAcc[A-Z_]' ./...
 
 # Only packages that have acceptance tests; keeps the verbose passes readable.
-mapfile -t acc_pkgs < <(grep -rl --include='*_test.go' '^func TestAcc' internal | xargs -n1 dirname | sort -u | sed 's|^|./|')
+mapfile -t acc_pkgs < <(grep -rl --include='*_test.go' '^func TestAcc[A-Z_]' internal | xargs -n1 dirname | sort -u | sed 's|^|./|')
 [ "${#acc_pkgs[@]}" -gt 0 ] || die "no acceptance tests found"
 
 for cli in "${clis[@]}"; do
   step "acceptance tests with $(cli_version "$cli") ($cli)"
-  TF_ACC=1 TF_ACC_TERRAFORM_PATH="$cli" go test -count=1 -v -timeout 60m -run '^TestAcc' "${acc_pkgs[@]}"
+  TF_ACC=1 TF_ACC_TERRAFORM_PATH="$cli" go test -count=1 -v -timeout 60m -run '^TestAcc[A-Z_]' "${acc_pkgs[@]}"
 done

@@ -3,8 +3,9 @@ package provider
 // The acceptance-test harness every resource and data source test in this package uses.
 //
 // Conventions (scripts/test.sh relies on them):
-//   - A test that runs a Terraform CLI is named TestAcc… and sets PreCheck: func() { testAccPreCheck(t) }.
-//     `make test` runs TestAcc… once per CLI (OpenTofu and Terraform 1.5.7) and all other tests once.
+//   - A test that runs a Terraform CLI is named TestAcc followed by an upper-case letter or "_"
+//     (TestAccCluster_basic) and sets PreCheck: func() { testAccPreCheck(t) }. `make test` runs
+//     those once per CLI (OpenTofu and Terraform 1.5.7) and every other test once.
 //   - Providers are served in-process through testAccProtoV6ProviderFactories; nothing is
 //     downloaded: the CLI comes from TF_ACC_TERRAFORM_PATH (absolute), built by
 //     scripts/install-tf-cli.sh.
