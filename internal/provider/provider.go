@@ -4,11 +4,14 @@ package provider
 
 import (
 	"context"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/config"
 )
 
 // typeName is the provider's local name: every resource and data source type starts with "astra_".
@@ -16,17 +19,41 @@ const typeName = "astra"
 
 var _ provider.Provider = (*astraProvider)(nil)
 
-// astraProvider is the provider served by main. Its configuration, resources and
-// data sources arrive in later changes; for now it only identifies itself.
+// astraProvider is the provider served by main.
 type astraProvider struct {
 	// version is the release version ("dev" for local builds, "test" in tests).
 	version string
+	opts    options
+}
+
+// options are settings only tests change: how fast waits poll and retries back off.
+type options struct {
+	wait               astra.Schedule
+	retryMin, retryMax time.Duration
+}
+
+// Option changes how the provider polls and retries; the defaults suit a real Astra Control.
+type Option func(*options)
+
+// WithWaitSchedule makes waits (for a cluster to run, ...) poll on s instead of
+// astra.DefaultSchedule, so tests against the simulator poll in milliseconds.
+func WithWaitSchedule(s astra.Schedule) Option {
+	return func(o *options) { o.wait = s }
+}
+
+// WithRetryWait bounds the back-off between retries of a failed request.
+func WithRetryWait(minWait, maxWait time.Duration) Option {
+	return func(o *options) { o.retryMin, o.retryMax = minWait, maxWait }
 }
 
 // New returns a constructor for the provider, as providerserver.Serve expects.
-func New(version string) func() provider.Provider {
+func New(version string, opts ...Option) func() provider.Provider {
+	o := options{wait: astra.DefaultSchedule()}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	return func() provider.Provider {
-		return &astraProvider{version: version}
+		return &astraProvider{version: version, opts: o}
 	}
 }
 
@@ -36,19 +63,41 @@ func (p *astraProvider) Metadata(_ context.Context, _ provider.MetadataRequest, 
 }
 
 func (p *astraProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
-	resp.Schema = schema.Schema{
-		Description: "Manages NetApp Astra Control (Astra Control Service and Astra Control Center): " +
-			"clouds, clusters, managed clusters and credentials.",
-	}
+	resp.Schema = config.Schema()
 }
 
-func (p *astraProvider) Configure(_ context.Context, _ provider.ConfigureRequest, _ *provider.ConfigureResponse) {
+// Configure merges the provider block with the environment and hands the client to every
+// resource and data source. A missing account or token is not an error here: it becomes
+// one at the first API call, so `validate` and plans that call nothing still work.
+func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var m config.Model
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	data := &providerData{wait: p.opts.wait}
+	if m.HasUnknown() {
+		data.clients = config.Deferred()
+	} else {
+		resolved, diags := config.ResolveFromEnvironment(m)
+		resp.Diagnostics.Append(diags...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		resolved.Client.UserAgent = config.UserAgent(p.version, req.TerraformVersion)
+		resolved.Client.RetryWaitMin, resolved.Client.RetryWaitMax = p.opts.retryMin, p.opts.retryMax
+		data.clients = config.NewClients(resolved)
+	}
+	resp.ResourceData = data
+	resp.DataSourceData = data
 }
 
 func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource {
-	return nil
+	return []func() resource.Resource{
+		newClusterResource,
+	}
 }
 
 func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return nil
+	return []func() datasource.DataSource{}
 }

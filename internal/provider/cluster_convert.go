@@ -1,0 +1,168 @@
+package provider
+
+import (
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
+)
+
+// clusterFields are the attributes astra_cluster shares with the astra_cluster data source.
+type clusterFields struct {
+	ID                         types.String `tfsdk:"id"`
+	CloudID                    types.String `tfsdk:"cloud_id"`
+	Name                       types.String `tfsdk:"name"`
+	CredentialID               types.String `tfsdk:"credential_id"`
+	PrivateRouteID             types.String `tfsdk:"private_route_id"`
+	ConnectorCapabilities      types.Set    `tfsdk:"connector_capabilities"`
+	AccHost                    types.Bool   `tfsdk:"acc_host"`
+	Labels                     types.Map    `tfsdk:"labels"`
+	State                      types.String `tfsdk:"state"`
+	StateUnready               types.List   `tfsdk:"state_unready"`
+	ManagedState               types.String `tfsdk:"managed_state"`
+	ManagedStateUnready        types.List   `tfsdk:"managed_state_unready"`
+	ManagedTimestamp           types.String `tfsdk:"managed_timestamp"`
+	ProtectionState            types.String `tfsdk:"protection_state"`
+	ProtectionStateDetails     types.List   `tfsdk:"protection_state_details"`
+	RestoreTargetSupported     types.Bool   `tfsdk:"restore_target_supported"`
+	SnapshotSupported          types.Bool   `tfsdk:"snapshot_supported"`
+	TridentVersion             types.String `tfsdk:"trident_version"`
+	ACPVersion                 types.String `tfsdk:"acp_version"`
+	TridentManagedState        types.String `tfsdk:"trident_managed_state"`
+	TridentManagedStateDesired types.String `tfsdk:"trident_managed_state_desired"`
+	TridentManagedStateDetails types.List   `tfsdk:"trident_managed_state_details"`
+	TridentManagedStateAllowed types.List   `tfsdk:"trident_managed_state_allowed"`
+	InUse                      types.Bool   `tfsdk:"in_use"`
+	ClusterType                types.String `tfsdk:"cluster_type"`
+	ClusterVersion             types.String `tfsdk:"cluster_version"`
+	ClusterVersionString       types.String `tfsdk:"cluster_version_string"`
+	ClusterCreationTimestamp   types.String `tfsdk:"cluster_creation_timestamp"`
+	Namespaces                 types.List   `tfsdk:"namespaces"`
+	DefaultStorageClass        types.String `tfsdk:"default_storage_class"`
+	Location                   types.String `tfsdk:"location"`
+	IsMultizonal               types.Bool   `tfsdk:"is_multizonal"`
+	APIServiceID               types.String `tfsdk:"api_service_id"`
+	Metadata                   types.Object `tfsdk:"metadata"`
+}
+
+// clusterModel is the astra_cluster resource: the shared fields plus what only the
+// resource has.
+type clusterModel struct {
+	clusterFields
+	WaitForRunning types.Bool     `tfsdk:"wait_for_running"`
+	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+}
+
+// clusterCreateRequest builds the POST body from the plan. accHost is sent only when
+// true: the API's only value is "true".
+func clusterCreateRequest(plan clusterFields) astra.ClusterCreate {
+	return astra.ClusterCreate{
+		Name:                  attrs.StringOrEmpty(plan.Name),
+		CredentialID:          attrs.StringOrEmpty(plan.CredentialID),
+		PrivateRouteID:        attrs.StringOrEmpty(plan.PrivateRouteID),
+		ConnectorCapabilities: sortedStrings(plan.ConnectorCapabilities),
+		AccHost:               accHostRequest(plan.AccHost),
+		Labels:                attrs.LabelsFromMap(plan.Labels),
+	}
+}
+
+// applyClusterPlan changes, on the object read from the service, only the fields the
+// resource manages, so the PUT sends everything else back as it was read (read-only
+// labels and fields the provider does not know included).
+func applyClusterPlan(current *astra.Cluster, plan clusterFields) {
+	if !plan.Name.IsNull() && !plan.Name.IsUnknown() {
+		current.Name = plan.Name.ValueString()
+	}
+	current.CredentialID = attrs.StringOrEmpty(plan.CredentialID)
+	current.PrivateRouteID = attrs.StringOrEmpty(plan.PrivateRouteID)
+	current.ConnectorCapabilities = sortedStrings(plan.ConnectorCapabilities)
+	current.AccHost = accHostRequest(plan.AccHost)
+	current.Metadata.Labels = attrs.MergeLabels(current.Metadata.Labels, attrs.LabelsFromMap(plan.Labels))
+}
+
+// clusterFieldsFrom converts the service's cluster for state. prior is what the state or
+// plan held before, so that values the service reports as "nothing" ([] capabilities,
+// absent accHost, no user labels) keep the user's spelling of nothing and plan no change.
+func clusterFieldsFrom(c *astra.Cluster, prior clusterFields) clusterFields {
+	return clusterFields{
+		ID:                         types.StringValue(c.ID),
+		CloudID:                    types.StringValue(c.CloudID),
+		Name:                       types.StringValue(c.Name),
+		CredentialID:               attrs.OptionalString(c.CredentialID),
+		PrivateRouteID:             attrs.OptionalString(c.PrivateRouteID),
+		ConnectorCapabilities:      attrs.OptionalStringSet(c.ConnectorCapabilities, prior.ConnectorCapabilities),
+		AccHost:                    accHostValue(c.AccHost, prior.AccHost),
+		Labels:                     attrs.LabelsValue(c.Metadata.Labels, prior.Labels),
+		State:                      types.StringValue(c.State),
+		StateUnready:               attrs.StringList(c.StateUnready),
+		ManagedState:               types.StringValue(c.ManagedState),
+		ManagedStateUnready:        attrs.StringList(c.ManagedStateUnready),
+		ManagedTimestamp:           attrs.OptionalString(c.ManagedTimestamp),
+		ProtectionState:            attrs.OptionalString(c.ProtectionState),
+		ProtectionStateDetails:     attrs.StateDetailsValue(c.ProtectionStateDetails),
+		RestoreTargetSupported:     attrs.OptionalBool(c.RestoreTargetSupported),
+		SnapshotSupported:          attrs.OptionalBool(c.SnapshotSupported),
+		TridentVersion:             attrs.OptionalString(c.TridentVersion),
+		ACPVersion:                 attrs.OptionalString(c.ACPVersion),
+		TridentManagedState:        attrs.OptionalString(c.TridentManagedState),
+		TridentManagedStateDesired: attrs.OptionalString(c.TridentManagedStateDesired),
+		TridentManagedStateDetails: attrs.StateDetailsValue(c.TridentManagedStateDetails),
+		TridentManagedStateAllowed: attrs.StringList(c.TridentManagedStateAllowed),
+		InUse:                      attrs.FlagBool(c.InUse),
+		ClusterType:                attrs.OptionalString(c.ClusterType),
+		ClusterVersion:             attrs.OptionalString(c.ClusterVersion),
+		ClusterVersionString:       attrs.OptionalString(c.ClusterVersionString),
+		ClusterCreationTimestamp:   attrs.OptionalString(c.ClusterCreationTimestamp),
+		Namespaces:                 attrs.StringList(c.Namespaces),
+		DefaultStorageClass:        attrs.OptionalString(c.DefaultStorageClass),
+		Location:                   attrs.OptionalString(c.Location),
+		IsMultizonal:               attrs.OptionalBool(c.IsMultizonal),
+		APIServiceID:               attrs.OptionalString(c.APIServiceID),
+		Metadata:                   attrs.MetadataValue(c.Metadata),
+	}
+}
+
+// clusterModelFrom is the resource's state for a cluster read from the service. The
+// resource's own settings come from prior; after an import (prior null)
+// wait_for_running takes its default.
+func clusterModelFrom(c *astra.Cluster, prior clusterModel) clusterModel {
+	out := clusterModel{
+		clusterFields:  clusterFieldsFrom(c, prior.clusterFields),
+		WaitForRunning: prior.WaitForRunning,
+		Timeouts:       prior.Timeouts,
+	}
+	if out.WaitForRunning.IsNull() || out.WaitForRunning.IsUnknown() {
+		out.WaitForRunning = types.BoolValue(true)
+	}
+	return out
+}
+
+// accHostRequest sends accHost only when true, its only defined value.
+func accHostRequest(v types.Bool) *astra.Bool {
+	if v.IsNull() || v.IsUnknown() || !v.ValueBool() {
+		return nil
+	}
+	return astra.BoolPtr(true)
+}
+
+// accHostValue reads accHost, which the service reports only when true: absent reads as
+// false after a configured false, and as null when the argument was never set.
+func accHostValue(b *astra.Bool, prior types.Bool) types.Bool {
+	if b.Value() {
+		return types.BoolValue(true)
+	}
+	if prior.IsNull() || prior.IsUnknown() {
+		return types.BoolNull()
+	}
+	return types.BoolValue(false)
+}
+
+// sortedStrings reads a set for a request in a stable order.
+func sortedStrings(v types.Set) []string {
+	out := attrs.Strings(v)
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,302 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = (*clusterResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*clusterResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*clusterResource)(nil)
+	_ resource.ResourceWithImportState    = (*clusterResource)(nil)
+)
+
+// Waits when `timeouts` does not set them.
+var clusterTimeouts = attrs.TimeoutDefaults{Create: 30 * time.Minute, Update: 30 * time.Minute, Delete: 20 * time.Minute}
+
+// clusterAPIFields maps the request members the server may name in invalidFields to the
+// arguments they come from.
+var clusterAPIFields = map[string]string{
+	"name":                  "name",
+	"credentialID":          "credential_id",
+	"privateRouteID":        "private_route_id",
+	"connectorCapabilities": "connector_capabilities",
+	"accHost":               "acc_host",
+	"metadata":              "labels",
+	"metadata.labels":       "labels",
+}
+
+// clusterResource is astra_cluster: a Kubernetes cluster added to a cloud.
+type clusterResource struct {
+	clientHolder
+}
+
+func newClusterResource() resource.Resource { return &clusterResource{} }
+
+func (r *clusterResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_cluster"
+}
+
+func (r *clusterResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attributes := clusterSchemaAttributes()
+	attributes["timeouts"] = attrs.TimeoutsSchema(ctx, clusterTimeouts)
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A Kubernetes cluster added to a cloud of Astra Control (`POST /topology/v1/clouds/{cloud_id}/clusters`). " +
+			"Create waits until the cluster is `running` (see `wait_for_running`); bring it under management with " +
+			"`astra_managed_cluster`. A managed cluster cannot be destroyed: unmanage it first.",
+		Attributes: attributes,
+	}
+}
+
+// ValidateConfig applies the credential rule; it needs no provider configuration.
+func (r *clusterResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg clusterModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	addProblems(&resp.Diagnostics, clusterCredentialProblems(cfg.clusterFields))
+}
+
+// ModifyPlan refuses arguments the provider's api_version does not have, which only a
+// configured provider knows. Without a usable client it checks nothing: the first API call
+// reports what is missing.
+func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	client := r.configuredClient()
+	if client == nil {
+		return
+	}
+	var cfg clusterModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	addProblems(&resp.Diagnostics, clusterVersionProblems(client.ClusterVersion(), cfg.clusterFields))
+}
+
+func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan clusterModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	client := r.client(&resp.Diagnostics)
+	timeout, d := plan.Timeouts.Create(ctx, clusterTimeouts.Create)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	opCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	cloudID := plan.CloudID.ValueString()
+	body := clusterCreateRequest(plan.clusterFields)
+	cluster, err := client.CreateCluster(opCtx, cloudID, body)
+	if astra.IsUnknownOutcome(err) {
+		// Look with the caller's context: the create's own deadline may be what cut the answer.
+		cluster = findCreatedCluster(ctx, client, cloudID, body, err, &resp.Diagnostics)
+		if cluster == nil {
+			return
+		}
+		err = nil
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot add the cluster", err, clusterAPIFields)
+		return
+	}
+	// The cluster exists: record it before waiting, so a failed wait taints it instead of
+	// orphaning it.
+	resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(cluster, plan))...)
+	if resp.Diagnostics.HasError() || !plan.WaitForRunning.ValueBool() {
+		return
+	}
+	final, err := astra.Wait(opCtx, r.waitSchedule(), clusterFetcher(client, cloudID, cluster.ID), astra.ClusterRunning)
+	if final != nil {
+		resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(final, plan))...)
+	}
+	if err != nil {
+		addWaitError(&resp.Diagnostics, "Cluster did not reach running", err, timeout, taintedAftermath(cluster.ID, plan.clusterFields))
+	}
+}
+
+// findCreatedCluster looks for the cluster a POST with a lost answer may have created, and
+// returns it to be adopted; nil (with a diagnostic) when it cannot be identified.
+func findCreatedCluster(ctx context.Context, client *astra.Client, cloudID string, body astra.ClusterCreate, postErr error, diags *diag.Diagnostics) *astra.Cluster {
+	match := astra.ClusterMatch{Name: body.Name, CredentialID: body.CredentialID}
+	if match == (astra.ClusterMatch{}) {
+		addUnknownOutcome(diags, "the cluster", postErr)
+		return nil
+	}
+	found, err := client.FindCluster(ctx, cloudID, match)
+	if err != nil {
+		addUnknownOutcome(diags, "the cluster", fmt.Errorf("%w; looking for it afterwards failed: %v", postErr, err))
+		return nil
+	}
+	if found == nil {
+		addUnknownOutcome(diags, "the cluster", postErr)
+		return nil
+	}
+	tflog.Info(ctx, "the answer to adding the cluster was lost; adopting the matching cluster found afterwards", map[string]any{"id": found.ID})
+	return found
+}
+
+// taintedAftermath tells the user what a failed create wait leaves behind.
+func taintedAftermath(id string, plan clusterFields) string {
+	text := "The cluster " + id + " was added to Astra Control and is recorded in state, marked as tainted: the next apply " +
+		"replaces it (removes it and adds it again). To keep it instead, run `terraform untaint` on this resource."
+	if isSet(plan.PrivateRouteID) && !isSet(plan.CredentialID) {
+		text += " A cluster registered through an Astra Connector stays pending until its connector runs: set " +
+			"wait_for_running = false for it."
+	}
+	return text
+}
+
+// clusterFetcher reads one cluster for astra.Wait.
+func clusterFetcher(client *astra.Client, cloudID, id string) func(context.Context) (*astra.Cluster, error) {
+	return func(ctx context.Context) (*astra.Cluster, error) { return client.GetCluster(ctx, cloudID, id) }
+}
+
+func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state clusterModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// The cloud-less path needs only the ID, so an import needs nothing else.
+	cluster, err := client.GetCluster(ctx, "", state.ID.ValueString())
+	if astra.IsNotFound(err) {
+		warnRemovedOutside(&resp.Diagnostics, "astra_cluster", state.ID.ValueString())
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot read the cluster", err, nil)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(cluster, state))...)
+}
+
+// Update changes the managed arguments on the object as read and PUTs all of it back, so
+// fields set elsewhere (read-only labels, members the provider does not know) survive.
+func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, prior clusterModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	client := r.client(&resp.Diagnostics)
+	timeout, d := plan.Timeouts.Update(ctx, clusterTimeouts.Update)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	opCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	cloudID, id := prior.CloudID.ValueString(), prior.ID.ValueString()
+	current, err := client.GetCluster(opCtx, cloudID, id)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot read the cluster before updating it", err, nil)
+		return
+	}
+	applyClusterPlan(current, plan.clusterFields)
+	updated, err := client.UpdateCluster(opCtx, cloudID, current)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot update the cluster", err, clusterAPIFields)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(updated, plan))...)
+	// A new credential makes Astra Control collect the cluster again.
+	if resp.Diagnostics.HasError() || plan.CredentialID.Equal(prior.CredentialID) || !plan.WaitForRunning.ValueBool() {
+		return
+	}
+	final, err := astra.Wait(opCtx, r.waitSchedule(), clusterFetcher(client, cloudID, id), astra.ClusterRunning)
+	if final != nil {
+		resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(final, plan))...)
+	}
+	if err != nil {
+		addWaitError(&resp.Diagnostics, "Cluster did not reach running after its credential changed", err, timeout,
+			"The new settings are applied and recorded in state. Check that the credential's kubeconfig reaches the cluster.")
+	}
+}
+
+// Delete removes the cluster record, which Astra Control allows only while unmanaged.
+func (r *clusterResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state clusterModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client := r.client(&resp.Diagnostics)
+	timeout, d := state.Timeouts.Delete(ctx, clusterTimeouts.Delete)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	opCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	cloudID, id := state.CloudID.ValueString(), state.ID.ValueString()
+	current, err := client.GetCluster(opCtx, cloudID, id)
+	if astra.IsNotFound(err) {
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot read the cluster before removing it", err, nil)
+		return
+	}
+	if unmanaged, _ := astra.ClusterUnmanaged(current); !unmanaged {
+		addStillManaged(&resp.Diagnostics, current, "")
+		return
+	}
+	err = client.DeleteCluster(opCtx, cloudID, id)
+	switch {
+	case astra.IsNotFound(err):
+		return
+	case astra.IsConflict(err):
+		// Managed in the meantime (or the service's own view of it): the same advice applies.
+		addStillManaged(&resp.Diagnostics, current, err.Error())
+		return
+	case err != nil:
+		addAPIError(&resp.Diagnostics, "Cannot remove the cluster", err, nil)
+		return
+	}
+	_, err = astra.Wait(opCtx, r.waitSchedule(), clusterGone(client, cloudID, id), func(c *astra.Cluster) (bool, error) { return c == nil, nil })
+	if err != nil {
+		addWaitError(&resp.Diagnostics, "Cluster not removed", err, timeout,
+			"Astra Control accepted the removal; the cluster stays in state until it is gone. Apply or destroy again to check.")
+	}
+}
+
+// clusterGone reads a cluster for a removal wait: nil once it no longer exists.
+func clusterGone(client *astra.Client, cloudID, id string) func(context.Context) (*astra.Cluster, error) {
+	return func(ctx context.Context) (*astra.Cluster, error) {
+		c, err := client.GetCluster(ctx, cloudID, id)
+		if astra.IsNotFound(err) {
+			return nil, nil
+		}
+		return c, err
+	}
+}
+
+// addStillManaged explains why a managed cluster cannot be destroyed and what to do.
+func addStillManaged(diags *diag.Diagnostics, c *astra.Cluster, serverSaid string) {
+	detail := fmt.Sprintf("Astra Control manages the cluster %q (%s; managedState %s), and a managed cluster cannot be removed. "+
+		"Unmanage it first: destroy or remove the astra_managed_cluster that manages it (or unmanage it in Astra Control), "+
+		"then destroy this cluster again.", c.Name, c.ID, c.ManagedState)
+	if serverSaid != "" {
+		detail += "\n\n" + serverSaid
+	}
+	diags.AddError("Cluster is still managed", detail)
+}
+
+func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}

@@ -1,0 +1,158 @@
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
+)
+
+const (
+	forcesReplacement = " Changing this forces a new resource."
+	updatedInPlace    = " Updated in place."
+)
+
+// Connector capabilities of the cluster API. relayV1 (1.5, 1.6) became connectorV2 in 1.7.
+const (
+	capabilityRelayV1     = "relayV1"
+	capabilityConnectorV2 = "connectorV2"
+)
+
+// connectorCapabilities is every value some cluster API version accepts; which version
+// accepts which is checked against api_version at plan time (clusterVersionProblems).
+var connectorCapabilities = []string{"neptuneV1", "proxyV1", capabilityRelayV1, capabilityConnectorV2, "watcherV1"}
+
+// clusterSchemaAttributes are astra_cluster's attributes except `timeouts` (which needs a
+// context). The astra_cluster data source derives its schema from them with
+// attrs.ComputedForDataSource(clusterSchemaAttributes(), "wait_for_running").
+func clusterSchemaAttributes() map[string]schema.Attribute {
+	args := map[string]schema.Attribute{
+		"cloud_id": schema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: "ID of the cloud the cluster is added to (for a kubeconfig cluster, the `private` cloud)." + forcesReplacement,
+			Validators:          []validator.String{validate.UUID()},
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		},
+		"name": schema.StringAttribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: "Name of the cluster in Astra Control, 1 to 63 printable ASCII characters without markup, " +
+				"path separators or SQL metacharacters. Defaults to the Kubernetes name of the cluster (the kubeconfig's " +
+				"cluster name)." + updatedInPlace,
+			Validators:    []validator.String{validate.ResourceName(63)},
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		},
+		"credential_id": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "ID of the kubeconfig credential Astra Control uses to reach the cluster (for example " +
+				"`astra_kubeconfig_credential.x.id`). Required unless `private_route_id` and a relay-capable connector " +
+				"capability (`relayV1` up to `api_version` 1.6, `connectorV2` from 1.7) are both set, and not allowed " +
+				"together with a relay-capable capability. Changing it makes Astra Control collect the cluster again." + updatedInPlace + removedReplaces,
+			Validators:    []validator.String{validate.UUID()},
+			PlanModifiers: []planmodifier.String{replaceWhenStringRemoved()},
+		},
+		"private_route_id": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "Location ID of the Astra Connector that reaches a private cluster, 1 to 255 characters. " +
+				"Needs `api_version` 1.4 or later." + updatedInPlace + removedReplaces,
+			Validators:    []validator.String{stringvalidator.LengthBetween(1, 255)},
+			PlanModifiers: []planmodifier.String{replaceWhenStringRemoved()},
+		},
+		"connector_capabilities": schema.SetAttribute{
+			Optional:    true,
+			ElementType: types.StringType,
+			MarkdownDescription: "Capabilities of the connector associated with the cluster. With `api_version` 1.5 and 1.6: " +
+				"`neptuneV1`, `proxyV1`, `relayV1`, `watcherV1`; from 1.7: `neptuneV1`, `proxyV1`, `connectorV2`, `watcherV1`. " +
+				"Needs `api_version` 1.5 or later. When unset, Astra Control assumes `proxyV1`." + updatedInPlace +
+				" Removing every capability once set forces a new resource: the API cannot unset them.",
+			Validators:    []validator.Set{setvalidator.ValueStringsAre(stringvalidator.OneOf(connectorCapabilities...))},
+			PlanModifiers: []planmodifier.Set{replaceWhenSetEmptied()},
+		},
+		"acc_host": schema.BoolAttribute{
+			Optional: true,
+			MarkdownDescription: "Whether this cluster hosts the Astra Control Center instance being accessed. " +
+				"Astra Control only ever reports `true`; an unreported value reads as `false`. Setting it to `true` is " +
+				"updated in place; changing it from `true` to `false` (or removing it) forces a new resource: the API cannot unset it.",
+			PlanModifiers: []planmodifier.Bool{replaceWhenTrueRemoved()},
+		},
+		"labels": attrs.LabelsSchema(),
+		"wait_for_running": schema.BoolAttribute{
+			Optional: true,
+			Computed: true,
+			Default:  booldefault.StaticBool(true),
+			MarkdownDescription: "Whether create (and an update of `credential_id`) waits, within `timeouts`, until `state` is " +
+				"`running`. Defaults to `true`. Set it to `false` for a cluster registered through an Astra Connector " +
+				"(`private_route_id` with a relay-capable capability and no credential), which stays `pending` until its " +
+				"connector runs. Changing it has no effect on the cluster.",
+		},
+	}
+	for name, a := range clusterComputedAttributes() {
+		args[name] = a
+	}
+	return args
+}
+
+// computedString is a read-only string reported by Astra Control.
+func computedString(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+}
+
+// stableString is a read-only string that never changes after create, so an update plans
+// no "(known after apply)" for it. Only the ID qualifies: a new credential_id may point the
+// record at another Kubernetes cluster, which changes everything it reports.
+func stableString(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, MarkdownDescription: desc,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+}
+
+func computedBool(desc string) schema.BoolAttribute {
+	return schema.BoolAttribute{Computed: true, MarkdownDescription: desc}
+}
+
+func computedStrings(desc string) schema.ListAttribute {
+	return schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: desc}
+}
+
+// clusterComputedAttributes are the fields of the service's answer, snake_cased.
+func clusterComputedAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id": stableString("ID of the cluster in Astra Control (a UUID); also the ID of its managed cluster once managed."),
+		"state": computedString("Operational state: `pending`, `discovering`, `provisioning`, `running`, `failed`, " +
+			"`removed` (not currently accessible, for example after its kubeconfig expired) or `unknown`."),
+		"state_unready": computedStrings("Reasons the cluster is not `running`, or why it is `failed` or `removed`."),
+		"managed_state": computedString("Management state: `pending`, `ineligible`, `unmanaged`, `managing`, `managed` " +
+			"(or `deleting` with `api_version` 1.7). An `astra_managed_cluster` brings the cluster under management."),
+		"managed_state_unready":    computedStrings("Reasons the cluster is ineligible for management, or non-fatal management errors."),
+		"managed_timestamp":        computedString("When the cluster was brought under management (ISO 8601); only while managed."),
+		"protection_state":         computedString("Protection state: `full`, `partial` or `atRisk`, from the snapshot support of the default storage class."),
+		"protection_state_details": attrs.StateDetailsSchema("Explanations of `protection_state`."),
+		"restore_target_supported": computedBool("Whether the cluster can be the target of a restore."),
+		"snapshot_supported":       computedBool("Whether the cluster supports snapshots."),
+		"trident_version":          computedString("Version of Astra Trident on the cluster, when installed."),
+		"acp_version":              computedString("Version of Astra Control Provisioner on the cluster, when installed (`api_version` 1.6 or later)."),
+		"trident_managed_state":    computedString("Whether Astra Control manages Trident on the cluster: `managed` or `unmanaged`."),
+		"trident_managed_state_desired": computedString("The Trident management Astra Control was asked for: `managed` or " +
+			"`unmanaged` (set through `astra_managed_cluster`)."),
+		"trident_managed_state_details": attrs.StateDetailsSchema("Explanations of `trident_managed_state`."),
+		"trident_managed_state_allowed": computedStrings("The values `trident_managed_state_desired` may take for this cluster."),
+		"in_use":                        computedBool("Whether the cluster is managed and has managed applications (then it cannot be unmanaged)."),
+		"cluster_type": computedString("Kind of cluster detected: `gke`, `aks`, `eks`, `rke`, `tanzu`, `openshift`, " +
+			"`anthos` or `kubernetes`."),
+		"cluster_version":            computedString("Kubernetes version of the cluster, such as `1.29`."),
+		"cluster_version_string":     computedString("Full Kubernetes version string of the cluster, such as `v1.29.4`."),
+		"cluster_creation_timestamp": computedString("When the Kubernetes cluster itself was created (ISO 8601), as reported by it."),
+		"namespaces":                 computedStrings("Namespaces discovered on the cluster; often empty until the cluster is managed."),
+		"default_storage_class":      computedString("ID of the cluster's default storage class in Astra Control."),
+		"location":                   computedString("Cloud location (region or zone) of the cluster; not reported for private clusters."),
+		"is_multizonal":              computedBool("Whether the cluster spans several zones."),
+		"api_service_id":             computedString("ID of the cluster's `default/kubernetes` Service, which tells clusters apart."),
+		"metadata":                   attrs.MetadataSchema(),
+	}
+}

@@ -1,0 +1,115 @@
+package provider
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
+)
+
+// attrProblem is a plan-time error on one argument.
+type attrProblem struct {
+	attr, summary, detail string
+}
+
+func addProblems(diags *diag.Diagnostics, problems []attrProblem) {
+	for _, p := range problems {
+		diags.AddAttributeError(path.Root(p.attr), p.summary, p.detail)
+	}
+}
+
+// known reports whether a configuration value can be checked now: unknown values are
+// checked again at apply time, when they are known.
+func known(v interface{ IsUnknown() bool }) bool { return !v.IsUnknown() }
+
+func isSet(v interface {
+	IsNull() bool
+	IsUnknown() bool
+}) bool {
+	return !v.IsNull() && !v.IsUnknown()
+}
+
+// relayCapable reports whether the capabilities name a connector that relays the API
+// (relayV1 up to cluster API 1.6, connectorV2 from 1.7), in any version: the version
+// checks say which of the two the configured version accepts.
+func relayCapable(capabilities types.Set) bool {
+	caps := attrs.Strings(capabilities)
+	return slices.Contains(caps, capabilityRelayV1) || slices.Contains(caps, capabilityConnectorV2)
+}
+
+// clusterCredentialProblems applies the API's rule for credentialID: required unless
+// privateRouteID and a relay-capable connector are both given, and refused together with
+// a relay-capable connector (problem 165 at apply time otherwise).
+func clusterCredentialProblems(cfg clusterFields) []attrProblem {
+	if !known(cfg.CredentialID) || !known(cfg.PrivateRouteID) || !known(cfg.ConnectorCapabilities) {
+		return nil
+	}
+	relay := relayCapable(cfg.ConnectorCapabilities)
+	switch {
+	case isSet(cfg.CredentialID) && relay:
+		return []attrProblem{{"credential_id", "credential_id conflicts with a relay-capable connector",
+			"A cluster registered through a relay-capable connector (connector_capabilities holding relayV1 or connectorV2) " +
+				"has no credential, and Astra Control refuses both together. Remove credential_id, or remove relayV1/connectorV2 " +
+				"from connector_capabilities."}}
+	case !isSet(cfg.CredentialID) && !(isSet(cfg.PrivateRouteID) && relay):
+		return []attrProblem{{"credential_id", "Missing credential_id",
+			"credential_id is required unless private_route_id and a relay-capable connector capability (relayV1 up to " +
+				"api_version 1.6, connectorV2 from 1.7) are both set. Set credential_id to the ID of a kubeconfig credential " +
+				"(for example astra_kubeconfig_credential.<name>.id), or register the cluster through an Astra Connector."}}
+	}
+	return nil
+}
+
+// clusterVersionProblems refuses arguments the provider's api_version (the cluster
+// resource version it sends) does not have, naming the version that has them.
+func clusterVersionProblems(version string, cfg clusterFields) []attrProblem {
+	var out []attrProblem
+	need := func(attr, what, minVersion string) {
+		if !versionAtLeast(version, minVersion) {
+			out = append(out, attrProblem{attr, "Argument needs api_version " + minVersion,
+				fmt.Sprintf("%s needs cluster API version %s or later, and the provider's api_version is %s. "+
+					"Raise api_version (or ASTRA_API_VERSION) to %s or later, or remove %s.", what, minVersion, version, minVersion, what)})
+		}
+	}
+	if isSet(cfg.PrivateRouteID) {
+		need("private_route_id", "private_route_id", "1.4")
+	}
+	if isSet(cfg.ConnectorCapabilities) {
+		need("connector_capabilities", "connector_capabilities", "1.5")
+		caps := attrs.Strings(cfg.ConnectorCapabilities)
+		if slices.Contains(caps, capabilityConnectorV2) && versionAtLeast(version, "1.5") {
+			need("connector_capabilities", "The capability connectorV2", "1.7")
+		}
+		if slices.Contains(caps, capabilityRelayV1) && versionAtLeast(version, "1.7") {
+			out = append(out, attrProblem{"connector_capabilities", "relayV1 was replaced by connectorV2",
+				"The capability relayV1 exists in cluster API versions 1.5 and 1.6; from 1.7, the provider's api_version (" +
+					version + "), it is called connectorV2. Use connectorV2, or set api_version to 1.6."})
+		}
+	}
+	if !versionAtLeast(version, "1.5") && cfg.CredentialID.IsNull() {
+		out = append(out, attrProblem{"credential_id", "Missing credential_id",
+			"Cluster API version " + version + " (the provider's api_version) always requires credential_id; registering a " +
+				"cluster without a credential needs version 1.5 or later. Set credential_id, or raise api_version (or ASTRA_API_VERSION) to 1.5 or later."})
+	}
+	return out
+}
+
+// versionAtLeast compares cluster resource versions "1.N".
+func versionAtLeast(version, minimum string) bool {
+	return minorVersion(version) >= minorVersion(minimum)
+}
+
+func minorVersion(v string) int {
+	_, minor, _ := strings.Cut(v, ".")
+	n, err := strconv.Atoi(minor)
+	if err != nil {
+		return -1
+	}
+	return n
+}

@@ -1,0 +1,89 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+)
+
+// addAPIError reports a failed API call. The server's title, detail and correlation ID go
+// into the message; each invalid field the server names is attached to the attribute it
+// maps to (fields maps API field names such as "credentialID" to attribute names), so the
+// CLI points at the offending line.
+func addAPIError(diags *diag.Diagnostics, summary string, err error, fields map[string]string) {
+	var apiErr *astra.APIError
+	if !errors.As(err, &apiErr) {
+		diags.AddError(summary, err.Error())
+		return
+	}
+	attached := false
+	for _, f := range append(append([]astra.InvalidField{}, apiErr.InvalidFields...), apiErr.InvalidParams...) {
+		if attr, ok := fields[f.Name]; ok {
+			diags.AddAttributeError(path.Root(attr), summary, fmt.Sprintf("Astra Control refused %s: %s\n\n%s", attr, f.Reason, apiErr.Error()))
+			attached = true
+		}
+	}
+	if !attached {
+		diags.AddError(summary, apiErr.Error())
+	}
+}
+
+// addUnknownOutcome explains a create whose answer was lost and whose object could not be
+// found afterwards: nothing is in state, and the user should check before applying again.
+func addUnknownOutcome(diags *diag.Diagnostics, what string, err error) {
+	diags.AddError("Outcome of creating "+what+" is unknown",
+		"The create request was sent but no answer said whether Astra Control acted on it ("+err.Error()+"), "+
+			"and no matching object was found afterwards. Nothing was recorded in state. Check Astra Control for a new "+
+			what+" before applying again; if one exists, import it with `terraform import`.")
+}
+
+// joinReasons formats the server's reasons for a state, for error details.
+func joinReasons(reasons []string) string {
+	if len(reasons) == 0 {
+		return "the service gave no reason"
+	}
+	return strings.Join(reasons, "; ")
+}
+
+// addWaitError reports a wait that ended before the object was ready: a terminal state
+// with the server's reasons, the timeout (naming the last state seen), a cancellation, or
+// a failed read. aftermath tells the user what state holds now and what happens next.
+func addWaitError(diags *diag.Diagnostics, summary string, err error, timeout time.Duration, aftermath string) {
+	var terminal *astra.TerminalStateError
+	var timedOut *astra.WaitTimeoutError
+	switch {
+	case errors.As(err, &terminal):
+		diags.AddError(summary, fmt.Sprintf("Astra Control reports %s as %s: %s.\n\n%s",
+			terminal.What, terminal.State, joinReasons(terminal.Reasons), aftermath))
+	case errors.As(err, &timedOut) && errors.Is(err, context.DeadlineExceeded):
+		diags.AddError(summary, fmt.Sprintf("Timed out after %s waiting for %s (%s). Raise the timeout in the resource's "+
+			"timeouts attribute if it needs longer.\n\n%s", timeout, timedOut.What, lastSeen(timedOut.LastState), aftermath))
+	case errors.As(err, &timedOut):
+		diags.AddError(summary, fmt.Sprintf("The wait for %s was cancelled (%s).\n\n%s",
+			timedOut.What, lastSeen(timedOut.LastState), aftermath))
+	default:
+		diags.AddError(summary, fmt.Sprintf("Reading the object while waiting failed: %v\n\n%s", err, aftermath))
+	}
+}
+
+func lastSeen(state string) string {
+	if state == "" {
+		return "no state seen yet"
+	}
+	return "last seen: " + state
+}
+
+// warnRemovedOutside is Read's warning when the object is gone: it leaves state, and the
+// next plan proposes to create it again.
+func warnRemovedOutside(diags *diag.Diagnostics, resourceType, id string) {
+	diags.AddWarning("Object deleted outside Terraform",
+		fmt.Sprintf("The %s %s no longer exists in Astra Control, so it was removed from state; the next apply "+
+			"creates it again if the configuration still declares it.", resourceType, id))
+}
