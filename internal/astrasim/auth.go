@@ -1,0 +1,48 @@
+package astrasim
+
+import (
+	"net/http"
+	"strings"
+)
+
+// authenticate reads the bearer token: none is 401 problem 3, an unknown one problem 4.
+func (s *Sim) authenticate(r *http.Request) (principal, *Problem) {
+	h := r.Header.Get("Authorization")
+	scheme, token, found := strings.Cut(h, " ")
+	if h == "" || !found || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return principal{}, problem(3)
+	}
+	user, ok := s.users[strings.TrimSpace(token)]
+	if !ok {
+		return principal{}, problem(4)
+	}
+	return user, nil
+}
+
+// checkAccount refuses an account other than the simulator's. The real gateway answers
+// with a body naming its x-pcloud-accountid header (actoolkit keys on that text).
+func (s *Sim) checkAccount(account string) *Problem {
+	if !isIdentifier(account) {
+		return problem(33)
+	}
+	if account != s.opts.AccountID {
+		return problem(14)
+	}
+	return nil
+}
+
+// authorize applies the roles: viewers read; members also write clusters, managed
+// clusters and credentials; clouds need admin or owner.
+func authorize(user principal, method, template string) *Problem {
+	if method == http.MethodGet || method == http.MethodHead {
+		return nil
+	}
+	need := RoleMember
+	if strings.HasPrefix(template, "/topology/v1/clouds") && !strings.Contains(template, "/clusters") {
+		need = RoleAdmin
+	}
+	if rank(user.role) < rank(need) {
+		return problem(11)
+	}
+	return nil
+}

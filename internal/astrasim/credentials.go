@@ -1,0 +1,190 @@
+package astrasim
+
+import (
+	"net/http"
+	"sort"
+
+	"github.com/astra-control/terraform-provider-astra/internal/apispec"
+)
+
+func (s *Sim) listCredentials(q *request) *reply {
+	var items []map[string]any
+	for _, c := range s.st.sortedCredentials() {
+		items = append(items, s.renderCredential(c))
+	}
+	return s.list(q, apispec.Credential, items)
+}
+
+func (s *Sim) lookupCredential(q *request) (*credential, *Problem) {
+	c := s.st.Credentials[q.params["credential_id"]]
+	if c == nil {
+		return nil, notFound(q)
+	}
+	return c, nil
+}
+
+func (s *Sim) getCredential(q *request) *reply {
+	c, p := s.lookupCredential(q)
+	if p != nil {
+		return fail(p)
+	}
+	return answer(http.StatusOK, apispec.Credential, apispec.GetResponse, c.Version, s.renderCredential(c))
+}
+
+// keyStoreOf checks keyStore against keyType (the spec's extended validation, problem 9)
+// and returns the parsed kubeconfig for kubeconfig credentials.
+func (s *Sim) keyStoreOf(b *body, keyType string) (*kubeInfo, *Problem) {
+	store, _ := b.fields["keyStore"].(map[string]any)
+	keys := make([]string, 0, len(store))
+	for k := range store {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	switch keyType {
+	case "kubeconfig":
+		if len(keys) != 1 || keys[0] != "base64" {
+			return nil, invalidFields(9, Field{"keyStore", "a kubeconfig credential's keyStore must hold exactly one key, base64"})
+		}
+		enc, _ := store["base64"].(string)
+		info, err := parseKubeconfig(enc, s.opts.Lenient)
+		if err != nil {
+			return nil, invalidFields(9, Field{"keyStore.base64", err.Error()})
+		}
+		return info, nil
+	case "s3":
+		if _, ok := store["accessKey"]; !ok {
+			return nil, invalidFields(9, Field{"keyStore", "an s3 credential needs accessKey and accessSecret"})
+		}
+		if _, ok := store["accessSecret"]; !ok {
+			return nil, invalidFields(9, Field{"keyStore", "an s3 credential needs accessKey and accessSecret"})
+		}
+	}
+	if len(keys) == 0 {
+		return nil, invalidFields(9, Field{"keyStore", "keyStore must hold at least one key"})
+	}
+	return nil, nil
+}
+
+func (s *Sim) postCredential(q *request) *reply {
+	b, p := s.readBody(q, apispec.Credential, apispec.PostRequest)
+	if p != nil {
+		return fail(p)
+	}
+	keyType, _ := b.str("keyType")
+	kube, p := s.keyStoreOf(b, keyType)
+	if p != nil {
+		return fail(p)
+	}
+	if kube != nil {
+		// Problem 44: the cluster this kubeconfig reaches is already in Astra with another credential.
+		for _, cl := range s.st.Clusters {
+			if cl.APIServiceID == kube.apiServiceID() && cl.CredentialID != "" {
+				return fail(problem(44))
+			}
+		}
+	}
+	name, _ := b.str("name")
+	labels, _ := labelsOf(b)
+	if labels == nil {
+		labels = []label{}
+	}
+	c := &credential{
+		Seq: s.st.nextSeq(), ID: s.newID(), Version: b.version, Name: name, KeyType: keyType, Valid: "true",
+		Kube: kube, Meta: meta{Labels: labels, Created: q.now, Modified: q.now, CreatedBy: q.user.userID},
+	}
+	if v, ok := b.str("valid"); ok {
+		c.Valid = v
+	}
+	c.ValidFrom, _ = b.str("validFromTimestamp")
+	c.ValidUntil, _ = b.str("validUntilTimestamp")
+	s.st.Credentials[c.ID] = c
+	return created(q, s.accountPath()+"/core/v1/credentials/"+c.ID, apispec.Credential, c.Version, s.renderCredential(c))
+}
+
+// putCredential replaces a credential; for a kubeconfig it is the rotation: clusters
+// using it are re-collected (back to running) or, if it no longer reaches them, removed.
+func (s *Sim) putCredential(q *request) *reply {
+	c, p := s.lookupCredential(q)
+	if p != nil {
+		return fail(p)
+	}
+	if p := checkIfMatch(q.r, s.renderCredential(c)); p != nil {
+		return fail(p)
+	}
+	b, p := s.readBody(q, apispec.Credential, apispec.PutRequest)
+	if p != nil {
+		return fail(p)
+	}
+	if id, ok := b.str("id"); ok && id != c.ID {
+		return fail(invalidFields(10, Field{"id", "the id differs from the credential's"}))
+	}
+	keyType := c.KeyType
+	if kt, ok := b.str("keyType"); ok {
+		if c.KeyType != "" && kt != c.KeyType {
+			return fail(invalidFields(10, Field{"keyType", "the keyType of a credential can't change"}))
+		}
+		keyType = kt
+	}
+	kube, p := s.keyStoreOf(b, keyType)
+	if p != nil {
+		return fail(p)
+	}
+	c.KeyType, c.Kube = keyType, kube
+	c.Name, _ = b.str("name")
+	if v, ok := b.str("valid"); ok {
+		c.Valid = v
+	}
+	if v, ok := b.str("validFromTimestamp"); ok {
+		c.ValidFrom = v
+	}
+	if v, ok := b.str("validUntilTimestamp"); ok {
+		c.ValidUntil = v
+	}
+	if labels, ok := labelsOf(b); ok {
+		c.Meta.Labels = mergeLabels(c.Meta.Labels, labels)
+	}
+	c.Version = b.version
+	touch(&c.Meta, q)
+	for _, cl := range s.st.sortedClusters(func(cl *cluster) bool { return cl.CredentialID == c.ID }) {
+		s.recheckCredential(cl, q.now)
+	}
+	return s.updated(apispec.Credential, c.Version, s.renderCredential(c))
+}
+
+// deleteCredential succeeds even while a cluster uses the credential, as the service
+// documents; such clusters can no longer be reached and go to state removed.
+func (s *Sim) deleteCredential(q *request) *reply {
+	c, p := s.lookupCredential(q)
+	if p != nil {
+		return fail(p)
+	}
+	if p := checkIfMatch(q.r, s.renderCredential(c)); p != nil {
+		return fail(p)
+	}
+	delete(s.st.Credentials, c.ID)
+	for _, cl := range s.st.sortedClusters(func(cl *cluster) bool { return cl.CredentialID == c.ID }) {
+		s.recheckCredential(cl, q.now)
+	}
+	return noContent()
+}
+
+// credentialProblem says why a cluster can't be reached with its credential, or "".
+func (s *Sim) credentialProblem(cl *cluster) string {
+	if cl.CredentialID == "" {
+		return ""
+	}
+	cred := s.st.Credentials[cl.CredentialID]
+	switch {
+	case cred == nil:
+		return "The credential of the cluster was deleted"
+	case cred.Valid == "false":
+		return "The credential of the cluster is marked not valid"
+	case cred.Kube == nil:
+		return "The credential of the cluster holds no kubeconfig"
+	case cred.Kube.unreachable():
+		return "The cluster's API server can't be reached with the credential's kubeconfig"
+	case cl.APIServiceID != "" && cred.Kube.apiServiceID() != cl.APIServiceID:
+		return "The credential's kubeconfig belongs to a different cluster"
+	}
+	return ""
+}

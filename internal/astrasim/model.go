@@ -1,0 +1,219 @@
+package astrasim
+
+import (
+	"sort"
+	"time"
+)
+
+// state is everything the simulated account holds. It is what SaveState writes, so its
+// fields are exported to encoding/json (the types stay unexported). It never holds a
+// secret: of a credential's keyStore only the parsed kubeconfig's cluster name and server.
+type state struct {
+	Release        string                   `json:"release"`
+	AccountID      string                   `json:"accountID"`
+	NextID         int                      `json:"nextID"`
+	Clouds         map[string]*cloud        `json:"clouds"`
+	Clusters       map[string]*cluster      `json:"clusters"`
+	Credentials    map[string]*credential   `json:"credentials"`
+	StorageClasses map[string]*storageClass `json:"storageClasses"`
+	Seeds          Seeds                    `json:"seeds"`
+}
+
+type label struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+type meta struct {
+	Labels     []label   `json:"labels"`
+	Created    time.Time `json:"creationTimestamp"`
+	Modified   time.Time `json:"modificationTimestamp"`
+	CreatedBy  string    `json:"createdBy"`
+	ModifiedBy string    `json:"modifiedBy,omitempty"`
+}
+
+// transition is a state change due at a time (a configured delay after its cause).
+type transition struct {
+	Kind string    `json:"kind"`
+	At   time.Time `json:"at"`
+}
+
+type cloud struct {
+	Seq             int         `json:"seq"`
+	ID              string      `json:"id"`
+	Version         string      `json:"version"`
+	Name            string      `json:"name"`
+	CloudType       string      `json:"cloudType"` // as the service answers it: private, GCP, Azure, AWS
+	State           string      `json:"state"`
+	StateUnready    []string    `json:"stateUnready"`
+	CredentialID    string      `json:"credentialID,omitempty"`
+	DefaultBucketID string      `json:"defaultBucketID,omitempty"`
+	Meta            meta        `json:"metadata"`
+	Pending         *transition `json:"pending,omitempty"`
+}
+
+func (c *cloud) public() bool { return c.CloudType != "private" }
+
+type cluster struct {
+	Seq                        int         `json:"seq"`
+	ID                         string      `json:"id"`
+	CloudID                    string      `json:"cloudID"`
+	Name                       string      `json:"name"`
+	Version                    string      `json:"version"`             // cluster facet, as last written
+	MCVersion                  string      `json:"mcVersion,omitempty"` // managedCluster facet, as last written
+	State                      string      `json:"state"`
+	StateUnready               []string    `json:"stateUnready"`
+	ManagedState               string      `json:"managedState"`
+	ManagedStateUnready        []string    `json:"managedStateUnready"`
+	ManagedTimestamp           *time.Time  `json:"managedTimestamp,omitempty"`
+	ProtectionState            string      `json:"protectionState"`
+	ClusterType                string      `json:"clusterType"`
+	ClusterVersion             string      `json:"clusterVersion"`
+	ClusterVersionString       string      `json:"clusterVersionString"`
+	ClusterCreation            time.Time   `json:"clusterCreationTimestamp"`
+	TridentVersion             string      `json:"tridentVersion,omitempty"`
+	ACPVersion                 string      `json:"acpVersion,omitempty"`
+	TridentManagedState        string      `json:"tridentManagedState,omitempty"`
+	TridentManagedStateDesired string      `json:"tridentManagedStateDesired,omitempty"`
+	TridentAllowed             []string    `json:"tridentManagedStateAllowed,omitempty"`
+	Namespaces                 []string    `json:"namespaces"`
+	DefaultStorageClass        string      `json:"defaultStorageClass,omitempty"`
+	CredentialID               string      `json:"credentialID,omitempty"`
+	PrivateRouteID             string      `json:"privateRouteID,omitempty"`
+	ConnectorCapabilities      []string    `json:"connectorCapabilities,omitempty"`
+	AccHost                    bool        `json:"accHost,omitempty"`
+	Location                   string      `json:"location,omitempty"`
+	IsMultizonal               string      `json:"isMultizonal"`
+	APIServiceID               string      `json:"apiServiceID,omitempty"`
+	DefaultBucketID            string      `json:"defaultBucketID,omitempty"`
+	Discovered                 bool        `json:"discovered,omitempty"` // public cloud: listed without a POST
+	Connector                  bool        `json:"connector,omitempty"`  // added without a credential, waits for its connector
+	Removing                   bool        `json:"removing,omitempty"`
+	ManagedApps                int         `json:"managedApps,omitempty"`
+	Meta                       meta        `json:"metadata"`
+	Pending                    *transition `json:"pending,omitempty"`
+}
+
+// managed reports whether the cluster has a managedCluster facet.
+func (c *cluster) managed() bool {
+	switch c.ManagedState {
+	case "managed", "managing", "deleting":
+		return true
+	}
+	return false
+}
+
+func (c *cluster) inUse() bool { return c.ManagedState == "managed" && c.ManagedApps > 0 }
+
+type credential struct {
+	Seq        int       `json:"seq"`
+	ID         string    `json:"id"`
+	Version    string    `json:"version"`
+	Name       string    `json:"name"`
+	KeyType    string    `json:"keyType,omitempty"`
+	Valid      string    `json:"valid"`
+	ValidFrom  string    `json:"validFromTimestamp,omitempty"`
+	ValidUntil string    `json:"validUntilTimestamp,omitempty"`
+	Kube       *kubeInfo `json:"kubeconfig,omitempty"` // parsed facts only, never the content
+	Meta       meta      `json:"metadata"`
+}
+
+type storageClass struct {
+	Seq            int    `json:"seq"`
+	ID             string `json:"id"`
+	ClusterID      string `json:"clusterID"`
+	Name           string `json:"name"`
+	Provisioner    string `json:"provisioner"`
+	ReclaimPolicy  string `json:"reclaimPolicy"`
+	BindingMode    string `json:"volumeBindingMode"`
+	AllowExpansion string `json:"allowVolumeExpansion"`
+	Default        bool   `json:"isDefault,omitempty"`
+	Meta           meta   `json:"metadata"`
+}
+
+// nextSeq numbers objects in creation order; lists answer in that order.
+func (st *state) nextSeq() int {
+	st.NextID++
+	return st.NextID
+}
+
+func (st *state) sortedClusters(keep func(*cluster) bool) []*cluster {
+	var out []*cluster
+	for _, c := range st.Clusters {
+		if keep(c) {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	return out
+}
+
+func (st *state) sortedClouds() []*cloud {
+	out := make([]*cloud, 0, len(st.Clouds))
+	for _, c := range st.Clouds {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	return out
+}
+
+func (st *state) sortedCredentials() []*credential {
+	out := make([]*credential, 0, len(st.Credentials))
+	for _, c := range st.Credentials {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	return out
+}
+
+func (st *state) storageClassesOf(clusterID string) []*storageClass {
+	var out []*storageClass
+	for _, sc := range st.StorageClasses {
+		if sc.ClusterID == clusterID {
+			out = append(out, sc)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	return out
+}
+
+// removeCluster drops a cluster, its storage classes and the labels it put on its credential.
+func (st *state) removeCluster(c *cluster) {
+	for _, sc := range st.storageClassesOf(c.ID) {
+		delete(st.StorageClasses, sc.ID)
+	}
+	if cred := st.Credentials[c.CredentialID]; cred != nil {
+		cred.Meta.Labels = withoutLabels(cred.Meta.Labels, labelClusterID, labelClusterName)
+	}
+	delete(st.Clusters, c.ID)
+}
+
+// Read-only labels the service maintains.
+const (
+	readOnlyPrefix   = "astra.netapp.io/labels/read-only/"
+	labelCloudName   = readOnlyPrefix + "cloudName"
+	labelCredType    = readOnlyPrefix + "credType"
+	labelClusterID   = readOnlyPrefix + "clusterID"
+	labelClusterName = readOnlyPrefix + "clusterName"
+	labelTrident     = readOnlyPrefix + "hasTridentDriverSupport"
+)
+
+func withoutLabels(ls []label, names ...string) []label {
+	out := []label{}
+	for _, l := range ls {
+		drop := false
+		for _, n := range names {
+			if l.Name == n {
+				drop = true
+			}
+		}
+		if !drop {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func setLabel(ls []label, name, value string) []label {
+	return append(withoutLabels(ls, name), label{Name: name, Value: value})
+}

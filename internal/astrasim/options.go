@@ -1,0 +1,145 @@
+package astrasim
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/astra-control/terraform-provider-astra/internal/apispec"
+)
+
+// Role is an Astra Control user role. Owner > admin > member > viewer.
+type Role string
+
+// The four roles of Astra Control.
+const (
+	RoleViewer Role = "viewer"
+	RoleMember Role = "member"
+	RoleAdmin  Role = "admin"
+	RoleOwner  Role = "owner"
+)
+
+// DefaultToken is the API token accepted when Options.Tokens is nil (role owner).
+const DefaultToken = "astra-sim-0f3b6c2e9d7a4e51b8c4a6f1d2e3b4c5"
+
+// DefaultAccountID is the account served when Options.AccountID is empty (a UUIDv4).
+const DefaultAccountID = "7c1f3a52-9e4b-4d8a-b6e2-5f0a1c3d9b47"
+
+// Options configures a simulator. The zero value is a strict 23.07 service with one owner
+// token, immediate transitions and PUTs that answer 204.
+type Options struct {
+	Release        string          // "" -> "23.07"
+	AccountID      string          // "" -> DefaultAccountID
+	Tokens         map[string]Role // nil -> {DefaultToken: RoleOwner}
+	Lenient        bool            // accept the undocumented request fields real clients send
+	PutReturnsBody bool            // PUT answers 200 with the resource instead of 204
+	Delays         Delays          // zero: every transition happens at once
+	Seed           int64           // generated IDs and fault probabilities derive from it
+	Now            func() time.Time
+
+	// OnResponseViolation, when set, checks every response body against the release's
+	// published response schema and reports each violation. Tests set it to fail;
+	// production leaves it nil (the check costs a schema walk per response).
+	OnResponseViolation func(method, route string, status int, err error)
+}
+
+// Delays are the durations of the asynchronous transitions. -delay NAME=DURATION of the
+// program maps NAME (discover, manage, unmanage, remove, recollect) to these fields.
+type Delays struct {
+	Discover  time.Duration // POST cluster (kubeconfig): discovering/pending -> running/unmanaged; new cloud pending -> running
+	Manage    time.Duration // POST managedClusters: managing/pending -> managed/running
+	Unmanage  time.Duration // DELETE managedClusters: deleting -> unmanaged
+	Remove    time.Duration // DELETE cluster: the record disappears
+	Recollect time.Duration // a repaired credential: removed -> running
+}
+
+// SetDelay sets one delay by its program name.
+func (d *Delays) SetDelay(name string, v time.Duration) error {
+	if v < 0 {
+		return fmt.Errorf("delay %s must not be negative", name)
+	}
+	switch strings.ToLower(name) {
+	case "discover":
+		d.Discover = v
+	case "manage":
+		d.Manage = v
+	case "unmanage":
+		d.Unmanage = v
+	case "remove":
+		d.Remove = v
+	case "recollect":
+		d.Recollect = v
+	default:
+		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect", name)
+	}
+	return nil
+}
+
+// withDefaults fills the documented defaults and checks what was given.
+func (o Options) withDefaults() (Options, error) {
+	if o.Release == "" {
+		o.Release = apispec.DefaultRelease
+	}
+	if !apispec.IsRelease(o.Release) {
+		return o, fmt.Errorf("unknown API release %q; known releases: %s", o.Release, strings.Join(apispec.Releases, ", "))
+	}
+	if o.AccountID == "" {
+		o.AccountID = DefaultAccountID
+	}
+	if !isIdentifier(o.AccountID) {
+		return o, fmt.Errorf("account ID %q is not a UUID", o.AccountID)
+	}
+	if o.Tokens == nil {
+		o.Tokens = map[string]Role{DefaultToken: RoleOwner}
+	}
+	if len(o.Tokens) == 0 {
+		return o, fmt.Errorf("at least one API token is required")
+	}
+	for tok, role := range o.Tokens {
+		if tok == "" || strings.ContainsAny(tok, " \t\r\n") {
+			return o, fmt.Errorf("an API token must be non-empty and contain no white space")
+		}
+		if rank(role) == 0 {
+			return o, fmt.Errorf("unknown role %q; known roles: viewer, member, admin, owner", role)
+		}
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o, nil
+}
+
+// rank orders roles; 0 is not a role.
+func rank(r Role) int {
+	switch r {
+	case RoleViewer:
+		return 1
+	case RoleMember:
+		return 2
+	case RoleAdmin:
+		return 3
+	case RoleOwner:
+		return 4
+	}
+	return 0
+}
+
+// ParseRole reads a role name case-insensitively.
+func ParseRole(s string) (Role, error) {
+	r := Role(strings.ToLower(strings.TrimSpace(s)))
+	if rank(r) == 0 {
+		return "", fmt.Errorf("unknown role %q; known roles: viewer, member, admin, owner", s)
+	}
+	return r, nil
+}
+
+// sortedTokens lists tokens in a stable order, so user IDs do not depend on map order.
+func sortedTokens(tokens map[string]Role) []string {
+	out := make([]string, 0, len(tokens))
+	for t := range tokens {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,134 @@
+package astrasim
+
+import (
+	"strconv"
+	"strings"
+)
+
+// problemBase is the prefix of every problem type URI.
+const problemBase = "https://astra.netapp.io/problems/"
+
+// problemDef is one entry of the service's problem catalogue. Titles and details of the
+// problems the published documents define are the documents' own (their schemas pin them
+// with enums); the others carry the catalogue title and a detail written here.
+type problemDef struct {
+	status int
+	title  string
+	detail string
+}
+
+var catalogue = map[int]problemDef{
+	1:   {404, "Resource not found", "The resource specified in the request URI wasn't found."},
+	2:   {404, "Collection not found", "The collection specified in the request URI wasn't found."},
+	3:   {401, "Missing bearer token", "The request is missing the required bearer token."},
+	4:   {401, "Invalid bearer token", "The bearer token provided is invalid, revoked, or doesn't exist."},
+	5:   {400, "Invalid query parameters", "The supplied query parameters are invalid."},
+	6:   {400, "Query parameters not supported", "The supplied query parameters aren't supported for this endpoint."},
+	7:   {400, "Invalid JSON payload", "The request body is not valid JSON."},
+	8:   {400, "Invalid JSON resource", "The request body JSON doesn't conform to the schema."},
+	9:   {400, "Invalid JSON resource", "The request body JSON didn't pass extended validation."},
+	10:  {409, "JSON resource conflict", "The request body JSON contains a field that conflicts with an idempotent value."},
+	11:  {403, "Operation not permitted", "The requested operation isn't permitted."},
+	12:  {400, "Invalid headers", "The request headers are invalid."},
+	14:  {403, "Unauthorized access", "The account in the request URI (x-pcloud-accountid) isn't accessible with this bearer token."},
+	24:  {503, "Service unavailable", "The service is temporarily unavailable. Retry the request later."},
+	32:  {406, "Unsupported content type", "The response can't be returned in the requested format."},
+	33:  {400, "Invalid account ID", "The account ID (x-pcloud-accountid) in the request URI isn't valid."},
+	34:  {500, "Internal server error", "The server was unable to process this request."},
+	35:  {400, "Invalid resource ID", "A resource ID in the request URI isn't a valid identifier."},
+	38:  {412, "Precondition not met", "The conditional headers aren't satisfied."},
+	39:  {409, "Credential exists", "A credential of this type already exists."},
+	40:  {502, "Communication failed", "Communication wasn't made with downstream services."},
+	41:  {503, "Service not ready", "Currently, the service can't respond to this request."},
+	44:  {409, "Kubeconfig exists", "A credential referencing this cluster already exists."},
+	45:  {409, "Cluster exists", "The cluster was not added because it already exists."},
+	58:  {400, "Trident not installed", "Trident isn't installed on this cluster. Install a supported version of Trident and retry the request."},
+	59:  {400, "Trident version not supported", "The Trident version on this cluster isn't supported. Upgrade the Trident version and retry the request."},
+	62:  {400, "Trident installation unhealthy", "Trident is installed on this cluster but can't be managed by the Trident operator. Restore Trident to a healthy state and retry the request."},
+	63:  {400, "Kubeconfig not valid", "The kubeconfig of the credential can't be used to reach the cluster."},
+	64:  {500, "Storage classes not found", "Storage classes from Trident weren't found."},
+	65:  {500, "Cluster GET not performed", "The cluster GET call didn't perform the lookup operation on the cluster."},
+	66:  {500, "Cloud GET not performed", "The cloud GET call didn't perform the lookup operation on the cloud."},
+	67:  {400, "Cluster modify not supported", "The cloud type doesn't support modifying the cluster."},
+	69:  {405, "Method not supported", "The request method isn't supported for this resource."},
+	85:  {413, "Request body too large", "The request body exceeds the maximum size."},
+	92:  {405, "Cluster delete not supported", "The cloud type doesn't support deleting the cluster."},
+	93:  {405, "Cluster create not supported", "The cloud type doesn't support creating the cluster."},
+	140: {409, "Duplicate cloud name", "The cloud instance was not created because a cloud with the same name already exists."},
+	141: {409, "Action blocked: Delete cloud instance", "The cloud instance wasn't deleted because there are managed clusters associated with this cloud instance."},
+	160: {400, "Valid CSI driver not found", "The supported version of Trident or CSI driver is not installed on this cluster. Install a supported version of Trident or another CSI driver and retry the request."},
+	164: {409, "Requested resource in unexpected state", "The requested resource is in an unexpected state. Wait for the conflict to be resolved and retry the request."},
+	165: {400, "Credential ID and relay capable connector not supported", "A credential ID can't be combined with a relay capable connector."},
+	166: {401, "Unauthorized access", "The request could not be authorized."},
+	171: {400, "Default bucket assignment not allowed", "This cluster isn't eligible for default bucket assignment because it doesn't have the 'neptuneV1' capability."},
+}
+
+// Field names one invalid field or parameter with the reason, as invalidFields and
+// invalidParams carry them.
+type Field struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+// Problem is an RFC 7807 problem document as Astra Control answers it.
+type Problem struct {
+	Type                    string  `json:"type"`
+	Title                   string  `json:"title"`
+	Detail                  string  `json:"detail"`
+	Status                  string  `json:"status"`
+	CorrelationID           string  `json:"correlationID,omitempty"`
+	InvalidFields           []Field `json:"invalidFields,omitempty"`
+	InvalidParams           []Field `json:"invalidParams,omitempty"`
+	SchemaValidationFailure string  `json:"schemaValidationFailure,omitempty"`
+
+	number int
+}
+
+// Number is the problem's catalogue number.
+func (p *Problem) Number() int { return p.number }
+
+// StatusCode is the HTTP status the problem is sent with.
+func (p *Problem) StatusCode() int {
+	n, _ := strconv.Atoi(p.Status)
+	return n
+}
+
+func (p *Problem) Error() string {
+	return "problem " + strconv.Itoa(p.number) + " (" + p.Status + " " + p.Title + ")"
+}
+
+// problem builds catalogue problem n. Unknown numbers are a programming error.
+func problem(n int) *Problem {
+	def, ok := catalogue[n]
+	if !ok {
+		panic("astrasim: problem " + strconv.Itoa(n) + " is not in the catalogue")
+	}
+	return &Problem{
+		Type:   problemBase + strconv.Itoa(n),
+		Title:  def.title,
+		Detail: def.detail,
+		Status: strconv.Itoa(def.status),
+		number: n,
+	}
+}
+
+func invalidFields(n int, fields ...Field) *Problem {
+	p := problem(n)
+	p.InvalidFields = fields
+	return p
+}
+
+func invalidParams(n int, params ...Field) *Problem {
+	p := problem(n)
+	p.InvalidParams = params
+	return p
+}
+
+// problemNumber extracts N from a problem type URI, or 0.
+func problemNumber(typeURI string) int {
+	n, err := strconv.Atoi(strings.TrimPrefix(typeURI, problemBase))
+	if err != nil || !strings.HasPrefix(typeURI, problemBase) {
+		return 0
+	}
+	return n
+}

@@ -1,0 +1,120 @@
+package astrasim
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+)
+
+// accountPrefix is the part of every spec path before the route template.
+const accountPrefix = "/accounts/{account_id}"
+
+// probeRoute is the reachability probe GET /accounts/{account_id} (not in the trimmed
+// spec; the connector installer calls it), counted under this name.
+const probeRoute = "/"
+
+// unmatchedRoute is the counter key for paths that match no route.
+const unmatchedRoute = "(unmatched)"
+
+type handlerFunc func(s *Sim, q *request) *reply
+
+// route is one path template of the spec with the handler of each method it supports.
+type route struct {
+	template string
+	segments []string
+	methods  map[string]handlerFunc
+}
+
+// routeTable lists the 16 paths of the published documents, plus the account probe.
+func routeTable() []*route {
+	table := []struct {
+		template string
+		methods  map[string]handlerFunc
+	}{
+		{probeRoute, map[string]handlerFunc{http.MethodGet: (*Sim).getAccount}},
+		{"/core/v1/credentials", map[string]handlerFunc{http.MethodGet: (*Sim).listCredentials, http.MethodPost: (*Sim).postCredential}},
+		{"/core/v1/credentials/{credential_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getCredential, http.MethodPut: (*Sim).putCredential, http.MethodDelete: (*Sim).deleteCredential}},
+		{"/topology/v1/clouds", map[string]handlerFunc{http.MethodGet: (*Sim).listClouds, http.MethodPost: (*Sim).postCloud}},
+		{"/topology/v1/clouds/{cloud_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getCloud, http.MethodPut: (*Sim).putCloud, http.MethodDelete: (*Sim).deleteCloud}},
+		{"/topology/v1/clouds/{cloud_id}/clusters", map[string]handlerFunc{http.MethodGet: (*Sim).listClusters, http.MethodPost: (*Sim).postCluster}},
+		{"/topology/v1/clouds/{cloud_id}/clusters/{cluster_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getCluster, http.MethodPut: (*Sim).putCluster, http.MethodDelete: (*Sim).deleteCluster}},
+		{"/topology/v1/clouds/{cloud_id}/clusters/{cluster_id}/storageClasses", map[string]handlerFunc{http.MethodGet: (*Sim).listStorageClasses}},
+		{"/topology/v1/clouds/{cloud_id}/clusters/{cluster_id}/storageClasses/{storageClass_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getStorageClass}},
+		{"/topology/v1/clusters", map[string]handlerFunc{http.MethodGet: (*Sim).listClusters}},
+		{"/topology/v1/clusters/{cluster_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getCluster, http.MethodPut: (*Sim).putCluster, http.MethodDelete: (*Sim).deleteCluster}},
+		{"/topology/v1/clusters/{cluster_id}/storageClasses", map[string]handlerFunc{http.MethodGet: (*Sim).listStorageClasses}},
+		{"/topology/v1/clusters/{cluster_id}/storageClasses/{storageClass_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getStorageClass}},
+		{"/topology/v1/managedClusters", map[string]handlerFunc{http.MethodGet: (*Sim).listManagedClusters, http.MethodPost: (*Sim).postManagedCluster}},
+		{"/topology/v1/managedClusters/{managedCluster_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getManagedCluster, http.MethodPut: (*Sim).putManagedCluster, http.MethodDelete: (*Sim).deleteManagedCluster}},
+		{"/topology/v1/managedClusters/{managedCluster_id}/storageClasses", map[string]handlerFunc{http.MethodGet: (*Sim).listStorageClasses}},
+		{"/topology/v1/managedClusters/{managedCluster_id}/storageClasses/{storageClass_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getStorageClass}},
+	}
+	out := make([]*route, 0, len(table))
+	for _, t := range table {
+		out = append(out, &route{template: t.template, segments: splitPath(t.template), methods: t.methods})
+	}
+	return out
+}
+
+func splitPath(p string) []string {
+	p = strings.Trim(p, "/")
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
+}
+
+// match finds the route of a request path. It returns the account segment separately;
+// ok is false when the path is not under /accounts/{id} or matches no template.
+func (s *Sim) match(path string) (rt *route, params map[string]string, account string, ok bool) {
+	segs := splitPath(path)
+	if len(segs) < 2 || segs[0] != "accounts" {
+		return nil, nil, "", false
+	}
+	account, rest := segs[1], segs[2:]
+	for _, cand := range s.routes {
+		if len(cand.segments) != len(rest) {
+			continue
+		}
+		p := map[string]string{}
+		matched := true
+		for i, seg := range cand.segments {
+			if strings.HasPrefix(seg, "{") {
+				p[strings.Trim(seg, "{}")] = rest[i]
+			} else if seg != rest[i] {
+				matched = false
+				break
+			}
+		}
+		if matched {
+			return cand, p, account, true
+		}
+	}
+	return nil, nil, account, false
+}
+
+// allowed lists a route's methods for the Allow header.
+func (rt *route) allowed() string {
+	var ms []string
+	for m := range rt.methods {
+		ms = append(ms, m)
+	}
+	sort.Strings(ms)
+	return strings.Join(ms, ", ")
+}
+
+// Routes lists every "METHOD route" the simulator serves (the account probe excluded),
+// in the form Count and Counts use.
+func (s *Sim) Routes() []string {
+	var out []string
+	for _, rt := range s.routes {
+		if rt.template == probeRoute {
+			continue
+		}
+		for m := range rt.methods {
+			out = append(out, m+" "+rt.template)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,220 @@
+package astrasim
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/astra-control/terraform-provider-astra/internal/apispec"
+)
+
+// Sim is a simulated Astra Control account. It is an http.Handler; its methods are safe
+// for concurrent use.
+type Sim struct {
+	opts        Options
+	routes      []*route
+	queryParams map[string]map[string]bool // "METHOD route" -> query parameters the spec declares
+	newest      map[string]string          // resource -> newest version in the release
+	users       map[string]principal       // token -> who it is
+
+	mu sync.Mutex // guards st
+	st *state
+
+	correlations atomic.Int64
+	counters     counters
+	faults       faultSet
+}
+
+// principal is the user behind a token.
+type principal struct {
+	role   Role
+	userID string
+}
+
+// New builds a simulator with its seeds: a private cloud, three public clouds with
+// discovered clusters, their storage classes and credentials.
+func New(opts Options) (*Sim, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	doc, err := apispec.Load(opts.Release)
+	if err != nil {
+		return nil, err
+	}
+	s := &Sim{
+		opts:        opts,
+		routes:      routeTable(),
+		queryParams: map[string]map[string]bool{},
+		newest:      map[string]string{},
+		users:       map[string]principal{},
+	}
+	for _, res := range []string{apispec.Cloud, apispec.Cluster, apispec.ManagedCluster, apispec.Credential, apispec.StorageClass} {
+		v, err := apispec.NewestVersion(opts.Release, res)
+		if err != nil {
+			return nil, err
+		}
+		s.newest[res] = v
+	}
+	for _, rt := range s.routes {
+		for m := range rt.methods {
+			allowed := map[string]bool{}
+			if item := doc.Paths.Find(accountPrefix + rt.template); item != nil {
+				if op := item.GetOperation(m); op != nil {
+					for _, p := range op.Parameters {
+						if p.Value != nil && p.Value.In == "query" {
+							allowed[p.Value.Name] = true
+						}
+					}
+				}
+			}
+			s.queryParams[m+" "+rt.template] = allowed
+		}
+	}
+	for i, tok := range sortedTokens(opts.Tokens) {
+		s.users[tok] = principal{role: opts.Tokens[tok], userID: derivedUUID4(opts.Seed, fmt.Sprintf("user/%d", i))}
+	}
+	s.faults.init(opts.Seed)
+	s.st = s.seed()
+	return s, nil
+}
+
+// AccountID is the account the simulator serves.
+func (s *Sim) AccountID() string { return s.opts.AccountID }
+
+// Release is the API release the simulator speaks.
+func (s *Sim) Release() string { return s.opts.Release }
+
+// Seeds returns the IDs of what was seeded.
+func (s *Sim) Seeds() Seeds {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.st.Seeds.clone()
+}
+
+// request is one API call on its way through the simulator.
+type request struct {
+	r      *http.Request
+	route  *route
+	params map[string]string
+	user   principal
+	now    time.Time
+}
+
+// ServeHTTP answers one API request: counting, faults, authentication, the account,
+// method and role checks, then the route's handler under the state lock.
+func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rt, params, account, ok := s.match(r.URL.Path)
+	routeName := unmatchedRoute
+	if ok {
+		routeName = rt.template
+	}
+	s.counters.add(r.Method, routeName)
+
+	f := s.faults.pick(r.Method, routeName)
+	if f != nil {
+		if !sleepCtx(r.Context(), f.Latency) {
+			return
+		}
+		if f.answersItself() {
+			s.writeFault(w, r, routeName, f)
+			return
+		}
+	}
+	rep := s.handle(r, rt, params, account, ok)
+	if f != nil && f.Kind == FaultLostAnswer {
+		// The request was applied; the client never hears about it.
+		resetConnection(w)
+		return
+	}
+	s.write(w, r, routeName, rep)
+}
+
+func (s *Sim) handle(r *http.Request, rt *route, params map[string]string, account string, ok bool) *reply {
+	user, prob := s.authenticate(r)
+	if prob != nil {
+		return fail(prob)
+	}
+	if !ok {
+		return fail(problem(2))
+	}
+	if prob := s.checkAccount(account); prob != nil {
+		return fail(prob)
+	}
+	h, allowed := rt.methods[r.Method]
+	if !allowed {
+		rep := fail(problem(69))
+		rep.header.Set("Allow", rt.allowed())
+		return rep
+	}
+	if prob := authorize(user, r.Method, rt.template); prob != nil {
+		return fail(prob)
+	}
+	for name, id := range params {
+		if !isIdentifier(id) {
+			p := problem(35)
+			p.Detail = "The " + name + " in the request URI isn't a valid identifier."
+			return fail(p)
+		}
+	}
+	if prob := s.checkQuery(r, rt); prob != nil {
+		return fail(prob)
+	}
+	if prob := checkAccept(r); prob != nil {
+		return fail(prob)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.opts.Now()
+	s.advance(now)
+	return h(s, &request{r: r, route: rt, params: params, user: user, now: now})
+}
+
+// checkQuery refuses query parameters the spec does not declare for the operation.
+func (s *Sim) checkQuery(r *http.Request, rt *route) *Problem {
+	allowed := s.queryParams[r.Method+" "+rt.template]
+	var bad []Field
+	for name := range r.URL.Query() {
+		if !allowed[name] {
+			bad = append(bad, Field{Name: name, Reason: "query parameter " + name + " isn't supported for this endpoint"})
+		}
+	}
+	if len(bad) > 0 {
+		sortFields(bad)
+		return invalidParams(6, bad...)
+	}
+	return nil
+}
+
+// checkAccept refuses an Accept header that admits no JSON representation.
+func checkAccept(r *http.Request) *Problem {
+	accept := r.Header.Get("Accept")
+	if accept == "" {
+		return nil
+	}
+	for _, part := range strings.Split(accept, ",") {
+		mt := strings.TrimSpace(strings.SplitN(part, ";", 2)[0])
+		if mt == "*/*" || mt == "application/*" || strings.Contains(mt, "json") {
+			return nil
+		}
+	}
+	return problem(32)
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
