@@ -1,0 +1,336 @@
+package provider
+
+// Where acceptance tests run: a simulator started in-process for each test (the default), or
+// the real Astra Control named by ASTRA_ENDPOINT. Every TestAcc… of this package that talks to
+// Astra uses it:
+//
+//	a := newAccTarget(t)                       // starts a simulator, or targets a real Astra Control
+//	a.test(resource.TestCase{Steps: ...})      // PreCheck, fast provider, parallel on the simulator
+//	Config: a.config(`resource "astra_cluster" "x" { cloud_id = "` + a.cloudID() + `" ... }`)
+//	Check:  a.simCheck("one POST", func(s *astrasim.Sim) error { ... })
+//
+// Real Astra Control mode reads ASTRA_ENDPOINT, ASTRA_ACCOUNT_ID, ASTRA_API_TOKEN (and the
+// provider's other ASTRA_* variables, such as ASTRA_CA_CERTIFICATE), plus:
+//   - ASTRA_TEST_KUBECONFIG: path of a kubeconfig for a cluster the tests may add and remove;
+//   - ASTRA_TEST_CLOUD_ID (optional): the cloud to add it to; default: the first private cloud.
+//
+// Against a real service the tests run one at a time (they share that one cluster), names get
+// a random suffix, and simulator-only assertions are skipped with a log line that says so.
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/config"
+)
+
+// Environment of the real-Astra mode beyond the provider's own variables.
+const (
+	envTestKubeconfig = "ASTRA_TEST_KUBECONFIG"
+	envTestCloudID    = "ASTRA_TEST_CLOUD_ID"
+)
+
+// accWaitSchedule polls the simulator every few milliseconds, so a delayed state or a
+// timeout test costs well under a second of polling.
+var accWaitSchedule = astra.Schedule{Min: time.Millisecond, Max: 5 * time.Millisecond, Multiplier: 1.5, NotFoundGrace: 200 * time.Millisecond}
+
+// accTarget is one acceptance test's Astra Control.
+type accTarget struct {
+	t      *testing.T
+	sim    *astrasim.Sim // nil against a real Astra Control
+	url    string        // the simulator's base URL
+	client *astra.Client // for setup and assertions outside Terraform
+	cloud  string
+	kube   []byte // real mode: the kubeconfig of the cluster tests may add
+	suffix string // real mode: appended to names so runs do not collide
+
+	providerHCL string
+}
+
+// accOptions configure the simulator of a test (ignored against a real Astra Control).
+type accOptions struct {
+	sim        astrasim.Options
+	apiVersion string
+}
+
+// accOption changes accOptions.
+type accOption func(*accOptions)
+
+// withSim changes the simulator's options (delays, release, clock...).
+func withSim(f func(*astrasim.Options)) accOption {
+	return func(o *accOptions) { f(&o.sim) }
+}
+
+// withAPIVersion sets the provider's api_version (and, on the simulator, a release that speaks it).
+func withAPIVersion(v string) accOption {
+	return func(o *accOptions) {
+		o.apiVersion = v
+		if release := releaseFor(v); release != "" && o.sim.Release == "" {
+			o.sim.Release = release
+		}
+	}
+}
+
+// releaseFor is the published release whose newest cluster version is v.
+func releaseFor(v string) string {
+	switch v {
+	case "1.3":
+		return "22.11"
+	case "1.4":
+		return "23.05"
+	case "1.6":
+		return "23.10"
+	case "1.7":
+		return "24.02"
+	}
+	return ""
+}
+
+// realAstra reports whether the tests target a real Astra Control.
+func realAstra() bool { return os.Getenv(config.EnvEndpoint) != "" }
+
+// newAccTarget starts a simulator for t (and marks t parallel), or connects to the real
+// Astra Control of the environment.
+func newAccTarget(t *testing.T, opts ...accOption) *accTarget {
+	t.Helper()
+	var o accOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	a := &accTarget{t: t}
+	if realAstra() {
+		a.connectReal(o)
+	} else {
+		a.startSim(o)
+		t.Parallel()
+	}
+	a.providerHCL = a.renderProviderBlock(o.apiVersion)
+	return a
+}
+
+func (a *accTarget) startSim(o accOptions) {
+	t := a.t
+	if o.sim.OnResponseViolation == nil {
+		o.sim.OnResponseViolation = func(method, route string, status int, err error) {
+			t.Errorf("simulator answer to %s %s (%d) breaks the published schema: %v", method, route, status, err)
+		}
+	}
+	sim, url, stop, err := astrasim.Serve(o.sim)
+	if err != nil {
+		t.Fatalf("starting the simulator: %v", err)
+	}
+	t.Cleanup(stop)
+	a.sim, a.url, a.cloud = sim, url, sim.Seeds().PrivateCloudID
+	a.client = a.newClient(astra.Config{Endpoint: url, AccountID: sim.AccountID(), Token: astrasim.DefaultToken, ClusterVersion: o.apiVersion})
+}
+
+func (a *accTarget) connectReal(o accOptions) {
+	t := a.t
+	resolved, diags := config.ResolveFromEnvironment(nullConfigModel())
+	if diags.HasError() || len(resolved.Missing) > 0 {
+		t.Fatalf("%s is set, so the tests target a real Astra Control, but its configuration is incomplete: %v %v", config.EnvEndpoint, diags, resolved.Missing)
+	}
+	resolved.Client.ClusterVersion = o.apiVersion
+	a.client = a.newClient(resolved.Client)
+	path := os.Getenv(envTestKubeconfig)
+	kube, err := os.ReadFile(path)
+	if path == "" || err != nil {
+		t.Fatalf("against a real Astra Control, %s must name the kubeconfig of a cluster the tests may add and remove (%v)", envTestKubeconfig, err)
+	}
+	a.kube = kube
+	a.cloud = os.Getenv(envTestCloudID)
+	if a.cloud == "" {
+		a.cloud = a.findPrivateCloud()
+	}
+	a.suffix = "-" + randomHex(3)
+}
+
+func (a *accTarget) findPrivateCloud() string {
+	clouds, err := a.client.ListClouds(context.Background(), astra.ListOptions{})
+	if err != nil {
+		a.t.Fatalf("listing clouds to find the private one: %v", err)
+	}
+	for _, c := range clouds {
+		if strings.EqualFold(c.CloudType, "private") {
+			return c.ID
+		}
+	}
+	a.t.Fatalf("no private cloud in the account; set %s", envTestCloudID)
+	return ""
+}
+
+func (a *accTarget) newClient(cfg astra.Config) *astra.Client {
+	cfg.RetryWaitMin, cfg.RetryWaitMax, cfg.MaxRetries = time.Millisecond, 10*time.Millisecond, 3
+	if realAstra() {
+		cfg.RetryWaitMin, cfg.RetryWaitMax = time.Second, 10*time.Second
+	}
+	c, err := astra.New(cfg)
+	if err != nil {
+		a.t.Fatalf("building the test client: %v", err)
+	}
+	return c
+}
+
+func nullConfigModel() config.Model {
+	return config.Model{
+		Endpoint: types.StringNull(), AccountID: types.StringNull(), APIToken: types.StringNull(),
+		CACertificate: types.StringNull(), CACertificateFile: types.StringNull(), InsecureSkipVerify: types.BoolNull(),
+		APIVersion: types.StringNull(), RequestTimeout: types.StringNull(), MaxRetries: types.Int64Null(),
+	}
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// renderProviderBlock points the provider at the simulator; against a real Astra Control
+// the environment configures it.
+func (a *accTarget) renderProviderBlock(apiVersion string) string {
+	var b strings.Builder
+	b.WriteString("provider \"astra\" {\n")
+	if a.sim != nil {
+		fmt.Fprintf(&b, "  endpoint   = %q\n  account_id = %q\n  api_token  = %q\n", a.url, a.sim.AccountID(), astrasim.DefaultToken)
+	}
+	if apiVersion != "" {
+		fmt.Fprintf(&b, "  api_version = %q\n", apiVersion)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// providerConfig is the `provider "astra"` block of every configuration of this target.
+func (a *accTarget) providerConfig() string { return a.providerHCL }
+
+// config is the provider block followed by the given HCL.
+func (a *accTarget) config(hcl ...string) string {
+	return a.providerHCL + "\n" + strings.Join(hcl, "\n")
+}
+
+// cloudID is the cloud clusters are added to (the simulator's seeded private cloud).
+func (a *accTarget) cloudID() string { return a.cloud }
+
+// name makes a name unique to this run against a real Astra Control.
+func (a *accTarget) name(base string) string { return base + a.suffix }
+
+// kubeconfig is the YAML of a kubeconfig for a cluster named clusterName: on the simulator
+// a cluster of its own (its server is derived from the name); against a real Astra Control
+// the one of ASTRA_TEST_KUBECONFIG.
+func (a *accTarget) kubeconfig(clusterName string) []byte {
+	if a.sim == nil {
+		return a.kube
+	}
+	return astrasim.TestKubeconfig(clusterName, "https://"+clusterName+".k8s.example:6443")
+}
+
+// kubeconfigCredential creates, outside Terraform, a kubeconfig credential for the cluster
+// clusterName (see kubeconfig) and returns its ID; against a real Astra Control it is deleted
+// when the test ends.
+func (a *accTarget) kubeconfigCredential(name, clusterName string) string {
+	a.t.Helper()
+	body, err := astra.KubeconfigCredential(a.name(name), a.kubeconfig(clusterName))
+	if err != nil {
+		a.t.Fatalf("building credential %s: %v", name, err)
+	}
+	cred, err := a.client.CreateCredential(context.Background(), body)
+	if err != nil {
+		a.t.Fatalf("creating credential %s: %v", name, err)
+	}
+	if a.sim == nil {
+		a.t.Cleanup(func() {
+			if err := a.client.DeleteCredential(context.Background(), cred.ID); err != nil && !astra.IsNotFound(err) {
+				a.t.Errorf("deleting test credential %s: %v", cred.ID, err)
+			}
+		})
+	}
+	return cred.ID
+}
+
+// providerFactories serve the provider in-process with the fast wait and retry schedule on
+// the simulator, and the default schedule against a real Astra Control.
+func (a *accTarget) providerFactories() map[string]func() (tfprotov6.ProviderServer, error) {
+	opts := []Option{WithWaitSchedule(accWaitSchedule), WithRetryWait(time.Millisecond, 10*time.Millisecond)}
+	if a.sim == nil {
+		opts = nil
+	}
+	return testAccProtoV6ProviderFactories(New("test", opts...)())
+}
+
+// test runs tc against this target with the package's pre-check and provider.
+func (a *accTarget) test(tc resource.TestCase) {
+	a.t.Helper()
+	tc.PreCheck = func() { testAccPreCheck(a.t) }
+	tc.ProtoV6ProviderFactories = a.providerFactories()
+	resource.Test(a.t, tc)
+}
+
+// simCheck is an assertion only the simulator can answer (request counts, injected state);
+// against a real Astra Control it logs that it was skipped and passes.
+func (a *accTarget) simCheck(what string, check func(*astrasim.Sim) error) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if a.sim == nil {
+			a.t.Logf("skipped against a real Astra Control (simulator-only check): %s", what)
+			return nil
+		}
+		if err := check(a.sim); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		return nil
+	}
+}
+
+// requireSim skips a test that needs the simulator's fault injection, saying why, when the
+// tests target a real Astra Control.
+func (a *accTarget) requireSim(why string) {
+	a.t.Helper()
+	if a.sim == nil {
+		a.t.Skipf("needs the simulator (%s); skipped against a real Astra Control", why)
+	}
+}
+
+// countDelta remembers the simulator's request counts, to assert on what one step sent.
+type countDelta struct {
+	mu     sync.Mutex
+	before map[string]int
+}
+
+// mark records the counts now (call it in PreConfig).
+func (c *countDelta) mark(sim *astrasim.Sim) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.before = sim.Counts()
+}
+
+// since is how many requests of "METHOD route" arrived after mark.
+func (c *countDelta) since(sim *astrasim.Sim, key string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return sim.Counts()[key] - c.before[key]
+}
+
+// testClock is a simulator clock that tests move forward, so delayed transitions happen
+// exactly when a test wants them.
+type testClock struct{ offset atomic.Int64 }
+
+func (c *testClock) now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
+
+func (c *testClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
+
+// t0 is the context of setup and assertion calls made outside Terraform.
+func t0() context.Context { return context.Background() }
