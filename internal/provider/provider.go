@@ -95,9 +95,19 @@ func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		newClusterResource,
+		newKubeconfigCredentialResource,
+		newManagedClusterResource,
+		newCloudResource,
 	}
 }
 
 func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{}
+	return []func() datasource.DataSource{
+		newCloudDataSource,
+		newCloudsDataSource,
+		newClusterDataSource,
+		newClustersDataSource,
+		newStorageClassesDataSource,
+		newManagedClusterDataSource,
+	}
 }

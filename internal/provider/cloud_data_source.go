@@ -1,0 +1,113 @@
+package provider
+
+import (
+	"context"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure        = (*cloudDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*cloudDataSource)(nil)
+)
+
+// newCloudDataSource is the astra_cloud data source.
+func newCloudDataSource() datasource.DataSource { return &cloudDataSource{} }
+
+type cloudDataSource struct{ dataSourceClientHolder }
+
+// cloudItemAttributes are a cloud's attributes in data sources: the resource's, computed.
+func cloudItemAttributes(ctx context.Context) map[string]schema.Attribute {
+	return attrs.ComputedForDataSource(cloudAttributes(ctx), "timeouts")
+}
+
+func (d *cloudDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_cloud"
+}
+
+func (d *cloudDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attributes := cloudItemAttributes(ctx)
+	attributes["id"] = lookupKey("ID of the cloud to read. Exactly one of `id` and `name` must be set.")
+	attributes["name"] = lookupKey("Name of the cloud to read (exact match). Exactly one of `id` and `name` must be set.")
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Reads one cloud by ID or by name, for example the `private` cloud that kubeconfig clusters " +
+			"are added to. It is an error when no cloud (or more than one) matches. `cloud_type` is always lowercase.",
+		Attributes: attributes,
+	}
+}
+
+func (d *cloudDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name"))}
+}
+
+func (d *cloudDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var cfg cloudValues
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	client := d.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var cloud *astra.Cloud
+	if isSet(cfg.ID) {
+		cloud = cloudByID(ctx, client, cfg.ID.ValueString(), &resp.Diagnostics)
+	} else {
+		cloud = cloudByName(ctx, client, cfg.Name.ValueString(), &resp.Diagnostics)
+	}
+	if cloud == nil {
+		return
+	}
+	var out cloudValues
+	out.readFrom(cloud)
+	resp.Diagnostics.Append(resp.State.Set(ctx, out)...)
+}
+
+func cloudByID(ctx context.Context, client *astra.Client, id string, diags *diag.Diagnostics) *astra.Cloud {
+	cloud, err := client.GetCloud(ctx, id)
+	switch {
+	case astra.IsNotFound(err):
+		diags.AddAttributeError(path.Root("id"), "Cloud not found", "Astra Control has no cloud with ID "+id+".")
+	case err != nil:
+		addAPIError(diags, "Cannot read the cloud", err, nil)
+	}
+	return cloud
+}
+
+func cloudByName(ctx context.Context, client *astra.Client, name string, diags *diag.Diagnostics) *astra.Cloud {
+	clouds, err := client.ListClouds(ctx, astra.ListOptions{})
+	if err != nil {
+		addAPIError(diags, "Cannot list clouds", err, nil)
+		return nil
+	}
+	var matches []astra.Cloud
+	for _, c := range clouds {
+		if c.Name == name {
+			matches = append(matches, c)
+		}
+	}
+	switch len(matches) {
+	case 1:
+		return &matches[0]
+	case 0:
+		diags.AddAttributeError(path.Root("name"), "Cloud not found",
+			"Astra Control has no cloud named \""+name+"\". Clouds: "+cloudNames(clouds)+".")
+	default:
+		diags.AddAttributeError(path.Root("name"), "More than one cloud matches",
+			"Several clouds are named \""+name+"\": "+cloudNames(matches)+". Select one by id instead.")
+	}
+	return nil
+}
+
+// cloudTypeMatches is the cloud_type filter: case-insensitive, as the service answers
+// "GCP" where the schema says "gcp".
+func cloudTypeMatches(filter types.String, c astra.Cloud) bool {
+	return !isSet(filter) || strings.EqualFold(filter.ValueString(), c.CloudType)
+}

@@ -1,0 +1,43 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// computedList is the computed list attribute of a plural data source whose items have
+// the given attributes (derived from the singular's, so the two never drift apart).
+func computedList(description string, item map[string]schema.Attribute) schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{
+		Computed:            true,
+		MarkdownDescription: description,
+		NestedObject:        schema.NestedAttributeObject{Attributes: item},
+	}
+}
+
+// objectList converts models (tfsdk structs) into the value of a computedList attribute.
+func objectList[T any](ctx context.Context, item map[string]schema.Attribute, models []T) (types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	objectType := schema.NestedAttributeObject{Attributes: item}.Type().(types.ObjectType)
+	elems := make([]attr.Value, 0, len(models))
+	for _, m := range models {
+		v, d := types.ObjectValueFrom(ctx, objectType.AttrTypes, m)
+		diags.Append(d...)
+		elems = append(elems, v)
+	}
+	if diags.HasError() {
+		return types.ListNull(objectType), diags
+	}
+	list, d := types.ListValue(objectType, elems)
+	diags.Append(d...)
+	return list, diags
+}
+
+// lookupKey is a singular data source's optional+computed lookup argument.
+func lookupKey(description string) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, Computed: true, MarkdownDescription: description}
+}

@@ -1,0 +1,263 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/kubeconfig"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = (*kubeconfigCredentialResource)(nil)
+	_ resource.ResourceWithImportState    = (*kubeconfigCredentialResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*kubeconfigCredentialResource)(nil)
+)
+
+// newKubeconfigCredentialResource is astra_kubeconfig_credential.
+func newKubeconfigCredentialResource() resource.Resource { return &kubeconfigCredentialResource{} }
+
+type kubeconfigCredentialResource struct{ clientHolder }
+
+// credentialFields maps the API's field names in invalidFields to attributes.
+var credentialFields = map[string]string{"name": "name", "keyStore": "kubeconfig", "keyStore.base64": "kubeconfig"}
+
+func (r *kubeconfigCredentialResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_kubeconfig_credential"
+}
+
+func (r *kubeconfigCredentialResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A kubeconfig credential (`POST /core/v1/credentials`, key type `kubeconfig`): what Astra Control " +
+			"uses to reach a private cluster added with `astra_cluster`. The kubeconfig is checked at plan time (YAML or JSON, " +
+			"exactly one cluster and one context), converted to JSON and base64-encoded as the API requires. " +
+			"Changing it rotates the credential in place. Set the kubeconfig either with `kubeconfig` (sensitive: hidden in " +
+			"plans and logs, but stored in state) or with the write-only `kubeconfig_wo` (Terraform 1.11 or later: never stored).",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "Astra ID of the credential.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "Name of the credential, 1 to 127 printable ASCII characters. Updated in place.",
+				Validators:          []validator.String{validate.ResourceName(127)},
+			},
+			"kubeconfig": schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				MarkdownDescription: "The kubeconfig, as YAML or JSON text (for example `file(\"kubeconfig.yaml\")`), with exactly one " +
+					"cluster and one context. Sensitive: never shown in plans, logs or errors, but stored in state. A change " +
+					"rotates the credential in place. Exactly one of `kubeconfig` and `kubeconfig_wo` must be set.",
+				Validators: []validator.String{
+					kubeconfigValidator{},
+					stringvalidator.ExactlyOneOf(path.MatchRoot("kubeconfig_wo")),
+				},
+			},
+			"kubeconfig_wo": schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				WriteOnly: true,
+				MarkdownDescription: "Write-only variant of `kubeconfig`: sent to Astra Control but never stored in state or plan. " +
+					"Needs Terraform 1.11 or later (older CLIs: use `kubeconfig`). Requires `kubeconfig_wo_version`: since the " +
+					"value is not stored, only a change of that version rotates the credential.",
+				Validators: []validator.String{
+					stringvalidator.AlsoRequires(path.MatchRoot("kubeconfig_wo_version")),
+				},
+			},
+			"kubeconfig_wo_version": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Any value that changes whenever `kubeconfig_wo` changes (a counter, a date, or a hash of " +
+					"the file); a change rotates the credential in place with the current `kubeconfig_wo`.",
+				Validators: []validator.String{
+					stringvalidator.AlsoRequires(path.MatchRoot("kubeconfig_wo")),
+				},
+			},
+			"valid": schema.BoolAttribute{
+				Computed:            true,
+				MarkdownDescription: "Whether Astra Control considers the credential valid.",
+			},
+			"metadata": attrs.MetadataSchema(),
+		},
+	}
+}
+
+// kubeconfigValidator checks the kubeconfig at plan time. Its error names what is wrong
+// and never quotes the kubeconfig, which holds secrets.
+type kubeconfigValidator struct{}
+
+func (kubeconfigValidator) Description(context.Context) string {
+	return "a YAML or JSON kubeconfig with exactly one cluster and one context"
+}
+
+func (v kubeconfigValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (kubeconfigValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, _, err := kubeconfig.Parse([]byte(req.ConfigValue.ValueString())); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid kubeconfig", err.Error())
+	}
+}
+
+// ValidateConfig checks kubeconfig_wo: write-only values never reach attribute validators
+// of an old CLI's plan, and an old CLI cannot send them at all.
+func (r *kubeconfigCredentialResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var wo kubeconfigCredentialModel
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("kubeconfig_wo"), &wo.KubeconfigWO)...)
+	if resp.Diagnostics.HasError() || wo.KubeconfigWO.IsNull() {
+		return
+	}
+	if !req.ClientCapabilities.WriteOnlyAttributesAllowed {
+		resp.Diagnostics.AddAttributeError(path.Root("kubeconfig_wo"), "Write-only arguments need a newer CLI",
+			"kubeconfig_wo is a write-only argument, which needs Terraform 1.11 or later (or an OpenTofu release that "+
+				"supports write-only arguments). This CLI does not support them: set `kubeconfig` instead (it is marked "+
+				"sensitive, so it never shows in plans or logs, but it is stored in state), or upgrade the CLI.")
+		return
+	}
+	if wo.KubeconfigWO.IsUnknown() {
+		return
+	}
+	if _, _, err := kubeconfig.Parse([]byte(wo.KubeconfigWO.ValueString())); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("kubeconfig_wo"), "Invalid kubeconfig", err.Error())
+	}
+}
+
+func (r *kubeconfigCredentialResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan, cfg kubeconfigCredentialModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	body, ok := r.requestBody(plan, cfg, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	cred, err := client.CreateCredential(ctx, body)
+	if astra.IsUnknownOutcome(err) {
+		found, findErr := client.FindCredential(ctx, body.Name)
+		if findErr != nil || found == nil {
+			addUnknownOutcome(&resp.Diagnostics, "kubeconfig credential "+body.Name, err)
+			return
+		}
+		cred, err = found, nil
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot create the kubeconfig credential", err, credentialFields)
+		return
+	}
+	r.setState(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
+}
+
+// requestBody builds the POST/PUT body from the plan (kubeconfig) or the configuration
+// (kubeconfig_wo); a parse error goes on the attribute that holds the kubeconfig.
+func (r *kubeconfigCredentialResource) requestBody(plan, cfg kubeconfigCredentialModel, diags *diag.Diagnostics) (astra.CredentialCreate, bool) {
+	text, ok := kubeconfigText(plan, cfg)
+	if !ok {
+		diags.AddError("No kubeconfig", "Neither kubeconfig nor kubeconfig_wo holds a value at apply time. Set exactly one of them.")
+		return astra.CredentialCreate{}, false
+	}
+	// The body holds the kubeconfig as JSON, base64-encoded, as the API requires. Errors
+	// name what is wrong, never the content.
+	body, err := astra.KubeconfigCredential(plan.Name.ValueString(), []byte(text))
+	if err != nil {
+		attr := "kubeconfig"
+		if plan.Kubeconfig.IsNull() {
+			attr = "kubeconfig_wo"
+		}
+		diags.AddAttributeError(path.Root(attr), "Invalid kubeconfig", err.Error())
+		return astra.CredentialCreate{}, false
+	}
+	return body, true
+}
+
+func (r *kubeconfigCredentialResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state kubeconfigCredentialModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	cred, err := client.GetCredential(ctx, state.ID.ValueString())
+	if astra.IsNotFound(err) {
+		warnRemovedOutside(&resp.Diagnostics, "astra_kubeconfig_credential", state.ID.ValueString())
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot read the kubeconfig credential", err, nil)
+		return
+	}
+	r.setState(ctx, &state, cred, &resp.State, &resp.Diagnostics)
+}
+
+func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, cfg kubeconfigCredentialModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	body, ok := r.requestBody(plan, cfg, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	id := plan.ID.ValueString()
+	current, err := client.GetCredential(ctx, id)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot read the kubeconfig credential before rotating it", err, nil)
+		return
+	}
+	body.Labels = mergeCredentialLabels(current.Metadata.Labels, body.Labels)
+	cred, err := client.UpdateCredential(ctx, id, body)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot update the kubeconfig credential", err, credentialFields)
+		return
+	}
+	r.setState(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
+}
+
+func (r *kubeconfigCredentialResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state kubeconfigCredentialModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := client.DeleteCredential(ctx, state.ID.ValueString()); err != nil && !astra.IsNotFound(err) {
+		addAPIError(&resp.Diagnostics, "Cannot delete the kubeconfig credential", err, nil)
+	}
+}
+
+func (r *kubeconfigCredentialResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// setState writes the model refreshed from the service's answer.
+func (r *kubeconfigCredentialResource) setState(ctx context.Context, m *kubeconfigCredentialModel, cred *astra.Credential, state *tfsdk.State, diags *diag.Diagnostics) {
+	if err := m.readFrom(cred); err != nil {
+		diags.AddError("Not a kubeconfig credential",
+			"Credential "+cred.ID+" has key type \""+cred.KeyType+"\"; astra_kubeconfig_credential manages only credentials "+
+				"of key type \"kubeconfig\". Import a kubeconfig credential's ID instead.")
+		return
+	}
+	diags.Append(state.Set(ctx, m)...)
+}

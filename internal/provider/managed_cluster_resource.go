@@ -1,0 +1,310 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = (*managedClusterResource)(nil)
+	_ resource.ResourceWithImportState = (*managedClusterResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*managedClusterResource)(nil)
+)
+
+// managedClusterTimeouts: managing installs Astra's agents on the cluster, which takes
+// minutes on a real service.
+var managedClusterTimeouts = attrs.TimeoutDefaults{Create: 30 * time.Minute, Update: 20 * time.Minute, Delete: 20 * time.Minute}
+
+// managedClusterFields maps the API's field names in invalidFields to attributes.
+var managedClusterFields = map[string]string{
+	"id": "cluster_id", "defaultStorageClass": "default_storage_class",
+	"tridentManagedStateDesired": "trident_managed_state_desired", "defaultBucketID": "default_bucket_id",
+}
+
+// newManagedClusterResource is astra_managed_cluster.
+func newManagedClusterResource() resource.Resource { return &managedClusterResource{} }
+
+type managedClusterResource struct{ clientHolder }
+
+func (r *managedClusterResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_managed_cluster"
+}
+
+func (r *managedClusterResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attributes := managedClusterAttributes()
+	attributes["timeouts"] = attrs.TimeoutsSchema(ctx, managedClusterTimeouts)
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Brings a cluster under Astra Control management (`POST /topology/v1/managedClusters`): a " +
+			"private cluster added with `astra_cluster`, or a cluster Astra Control discovered in a public cloud. Create " +
+			"waits until `managed_state` is `managed` and `state` is `running`, and fails at once with the service's " +
+			"reasons when the cluster is `failed` or `ineligible`. Destroy unmanages the cluster and waits until it is no " +
+			"longer managed; the cluster itself stays (destroy its `astra_cluster` to remove a private one). Astra " +
+			"Control refuses to unmanage a cluster that still has managed applications.",
+		Attributes: attributes,
+	}
+}
+
+// ModifyPlan checks, when the values are known, what only the service can tell: the
+// storage class must be one of the cluster's, and default_bucket_id needs api_version 1.7.
+func (r *managedClusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	client := r.configuredClient()
+	if client == nil {
+		return
+	}
+	var plan managedClusterModel
+	var bucket types.String
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("default_bucket_id"), &bucket)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if isSet(bucket) && !versionAtLeast(client.ClusterVersion(), "1.7") {
+		resp.Diagnostics.AddAttributeError(path.Root("default_bucket_id"), "Argument needs api_version 1.7",
+			"default_bucket_id needs managed cluster API version 1.7, which the provider sends with api_version 1.7; the "+
+				"provider's api_version is "+client.ClusterVersion()+". Raise api_version (or ASTRA_API_VERSION) to 1.7, or remove default_bucket_id.")
+	}
+	if r.storageClassChanges(ctx, req.State, plan) && isSet(plan.ClusterID) {
+		classes, err := client.ListStorageClasses(ctx, "", plan.ClusterID.ValueString())
+		if err != nil {
+			return // the cluster may not be reachable yet; apply checks again
+		}
+		checkStorageClass(classes, plan.ClusterID.ValueString(), plan.DefaultStorageClass.ValueString(), &resp.Diagnostics)
+	}
+}
+
+// storageClassChanges reports whether the plan sets a storage class the state does not hold.
+func (r *managedClusterResource) storageClassChanges(ctx context.Context, state tfsdk.State, plan managedClusterModel) bool {
+	if !isSet(plan.DefaultStorageClass) {
+		return false
+	}
+	if state.Raw.IsNull() {
+		return true
+	}
+	var prior types.String
+	if d := state.GetAttribute(ctx, path.Root("default_storage_class"), &prior); d.HasError() {
+		return true
+	}
+	return !prior.Equal(plan.DefaultStorageClass)
+}
+
+// checkStorageClass adds an error on default_storage_class unless the cluster has it.
+func checkStorageClass(classes []astra.StorageClass, clusterID, id string, diags *diag.Diagnostics) bool {
+	if _, ok := findStorageClass(classes, id); ok {
+		return true
+	}
+	diags.AddAttributeError(path.Root("default_storage_class"), "Unknown storage class",
+		"Cluster "+clusterID+" has no storage class with ID \""+id+"\"; "+storageClassChoices(classes)+
+			". Set default_storage_class to one of these IDs (the astra_storage_classes data source lists them).")
+	return false
+}
+
+// applyTimeCheckStorageClass repeats the plan-time check when the cluster did not exist at
+// plan time (its ID was unknown).
+func (r *managedClusterResource) applyTimeCheckStorageClass(ctx context.Context, client *astra.Client, plan managedClusterValues, diags *diag.Diagnostics) bool {
+	if !isSet(plan.DefaultStorageClass) {
+		return true
+	}
+	classes, err := client.ListStorageClasses(ctx, "", plan.ClusterID.ValueString())
+	if err != nil {
+		addAPIError(diags, "Cannot list the cluster's storage classes", err, nil)
+		return false
+	}
+	return checkStorageClass(classes, plan.ClusterID.ValueString(), plan.DefaultStorageClass.ValueString(), diags)
+}
+
+func (r *managedClusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan managedClusterModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := plan.Timeouts.Create(ctx, managedClusterTimeouts.Create)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() || !r.applyTimeCheckStorageClass(ctx, client, plan.managedClusterValues, &resp.Diagnostics) {
+		return
+	}
+	id := plan.ClusterID.ValueString()
+	mc, err := client.CreateManagedCluster(ctx, managedClusterCreateRequest(plan.managedClusterValues))
+	if astra.IsUnknownOutcome(err) {
+		// The ID is the cluster's, so the answer that was lost can simply be read.
+		found, getErr := client.GetManagedCluster(ctx, id)
+		if getErr != nil || !isManaged(found) {
+			addUnknownOutcome(&resp.Diagnostics, "the managed cluster "+id, err)
+			return
+		}
+		mc, err = found, nil
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot manage cluster "+id, err, managedClusterFields)
+		return
+	}
+	// Record the managed cluster before waiting, so a failed wait taints it instead of
+	// leaving a managed cluster Terraform does not know.
+	plan.managedClusterValues = managedClusterValuesFrom(mc)
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.waitReady(ctx, client, timeout, &plan, &resp.State, &resp.Diagnostics,
+		"The managed cluster is recorded in state as tainted: the next apply unmanages it and manages it again. "+
+			"Fix the cause first (for an ineligible cluster, the reasons above).")
+}
+
+// waitReady waits until the cluster is managed and running and records what it last saw.
+func (r *managedClusterResource) waitReady(ctx context.Context, client *astra.Client, timeout time.Duration, m *managedClusterModel, state *tfsdk.State, diags *diag.Diagnostics, aftermath string) {
+	waitCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	id := m.ID.ValueString()
+	mc, err := astra.Wait(waitCtx, r.waitSchedule(), func(ctx context.Context) (*astra.ManagedCluster, error) {
+		return client.GetManagedCluster(ctx, id)
+	}, astra.ManagedClusterReady)
+	if mc != nil {
+		m.managedClusterValues = managedClusterValuesFrom(mc)
+		diags.Append(state.Set(ctx, m)...)
+	}
+	if err != nil {
+		addWaitError(diags, "Cluster did not become managed and running", err, timeout, aftermath)
+	}
+}
+
+func (r *managedClusterResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state managedClusterModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	mc, err := client.GetManagedCluster(ctx, state.ID.ValueString())
+	if astra.IsNotFound(err) || (err == nil && !isManaged(mc)) {
+		warnRemovedOutside(&resp.Diagnostics, "astra_managed_cluster", state.ID.ValueString())
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot read the managed cluster", err, nil)
+		return
+	}
+	state.managedClusterValues = managedClusterValuesFrom(mc)
+	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+}
+
+func (r *managedClusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan managedClusterModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := plan.Timeouts.Update(ctx, managedClusterTimeouts.Update)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if r.storageClassChanges(ctx, req.State, plan) && !r.applyTimeCheckStorageClass(ctx, client, plan.managedClusterValues, &resp.Diagnostics) {
+		return
+	}
+	id := plan.ID.ValueString()
+	current, err := client.GetManagedCluster(ctx, id)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot read the managed cluster before updating it", err, nil)
+		return
+	}
+	applyManagedClusterPlan(current, plan.managedClusterValues)
+	mc, err := client.UpdateManagedCluster(ctx, current)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot update the managed cluster", err, managedClusterFields)
+		return
+	}
+	plan.managedClusterValues = managedClusterValuesFrom(mc)
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.waitReady(ctx, client, timeout, &plan, &resp.State, &resp.Diagnostics,
+		"The new settings are applied and recorded in state; the cluster has not reported managed and running since.")
+}
+
+func (r *managedClusterResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state managedClusterModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := state.Timeouts.Delete(ctx, managedClusterTimeouts.Delete)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	current, err := client.GetManagedCluster(ctx, id)
+	switch {
+	case astra.IsNotFound(err):
+		return
+	case err != nil:
+		addAPIError(&resp.Diagnostics, "Cannot read the managed cluster before unmanaging it", err, nil)
+		return
+	case current.InUse.Value():
+		addInUse(&resp.Diagnostics, id, nil)
+		return
+	}
+	if err := client.DeleteManagedCluster(ctx, id); err != nil && !astra.IsNotFound(err) {
+		if astra.IsConflict(err) && inUseConflict(err) {
+			addInUse(&resp.Diagnostics, id, err)
+			return
+		}
+		addAPIError(&resp.Diagnostics, "Cannot unmanage cluster "+id, err, nil)
+		return
+	}
+	waitCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	_, err = astra.Wait(waitCtx, r.waitSchedule(), clusterGone(client, "", id), unmanagedOrGone)
+	if err != nil {
+		addWaitError(&resp.Diagnostics, "Cluster not unmanaged", err, timeout,
+			"Astra Control accepted the unmanage request; the managed cluster stays in state until it is unmanaged. Destroy again to check.")
+	}
+}
+
+// inUseConflict reports whether the service refused an unmanage because of managed apps.
+func inUseConflict(err error) bool {
+	var apiErr *astra.APIError
+	if !errors.As(err, &apiErr) {
+		return false
+	}
+	for _, f := range apiErr.InvalidFields {
+		if f.Name == "inUse" {
+			return true
+		}
+	}
+	return false
+}
+
+// addInUse explains why a cluster with managed applications cannot be unmanaged.
+func addInUse(diags *diag.Diagnostics, id string, err error) {
+	detail := "Cluster " + id + " has managed applications (in_use is true), and Astra Control does not unmanage a " +
+		"cluster while it manages applications on it. Unmanage those applications first (in the Astra Control UI or " +
+		"API), then destroy again."
+	if err != nil {
+		detail += "\n\n" + err.Error()
+	}
+	diags.AddError("Cannot unmanage a cluster that has managed applications", detail)
+}
+
+func (r *managedClusterResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
