@@ -59,7 +59,7 @@ var undocumentedFields = map[string][]string{
 // readBody decodes and validates a POST or PUT body against the published schema of the
 // body's version: invalid JSON is problem 7, a schema violation problem 8.
 func (s *Sim) readBody(q *request, resource, kind string) (*body, *Problem) {
-	if ct := q.r.Header.Get("Content-Type"); ct != "" && !strings.Contains(strings.ToLower(ct), "json") {
+	if ct := q.r.Header.Get("Content-Type"); ct != "" && !s.opts.Lenient && !strings.Contains(strings.ToLower(ct), "json") {
 		return nil, invalidParams(12, Field{Name: "Content-Type", Reason: "the request body must be JSON (application/json or application/astra-" + resource + "+json)"})
 	}
 	raw, err := io.ReadAll(io.LimitReader(q.r.Body, maxBody+1))

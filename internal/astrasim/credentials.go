@@ -78,7 +78,7 @@ func (s *Sim) postCredential(q *request) *reply {
 	if kube != nil {
 		// Problem 44: the cluster this kubeconfig reaches is already in Astra with another credential.
 		for _, cl := range s.st.Clusters {
-			if cl.APIServiceID == kube.apiServiceID() && cl.CredentialID != "" {
+			if cl.APIServiceID == kube.apiServiceID() && s.st.Credentials[cl.CredentialID] != nil {
 				return fail(problem(44))
 			}
 		}

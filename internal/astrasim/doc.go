@@ -34,6 +34,8 @@
 //   - Bodies whose version has no published schema (cluster 1.0-1.2, managedCluster 1.0,
 //     1.1, 1.4-1.6, cloud/credential/storageClass 1.0) are checked against the oldest
 //     published schema whose version enum lists that version.
+//   - The 22.11 document's problem schemas require a "description" member (the later ones
+//     "detail"); on 22.11 problems carry both, with the same text.
 //
 // Transitions (discover, manage, unmanage, remove, recollect) happen at once unless a
 // delay is configured; delayed transitions are applied lazily when a request or snapshot

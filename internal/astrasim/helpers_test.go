@@ -214,3 +214,11 @@ func (e *env) manage(clusterID string) *result {
 		"type": "application/astra-managedCluster", "version": e.sim.newest["managedCluster"], "id": clusterID,
 	})
 }
+
+func mustJSON(v any) []byte {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return data
+}

@@ -75,6 +75,7 @@ type Problem struct {
 	Type                    string  `json:"type"`
 	Title                   string  `json:"title"`
 	Detail                  string  `json:"detail"`
+	Description             string  `json:"description,omitempty"` // 22.11 documents require it instead of detail
 	Status                  string  `json:"status"`
 	CorrelationID           string  `json:"correlationID,omitempty"`
 	InvalidFields           []Field `json:"invalidFields,omitempty"`

@@ -48,6 +48,9 @@ func (s *Sim) write(w http.ResponseWriter, r *http.Request, routeName string, re
 		if p.CorrelationID == "" {
 			p.CorrelationID = s.nextCorrelationID()
 		}
+		if s.problemDescription {
+			p.Description = p.Detail
+		}
 		data, _ = json.Marshal(p)
 		status = p.StatusCode()
 		h.Set("Content-Type", "application/problem+json")

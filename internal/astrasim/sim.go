@@ -20,6 +20,9 @@ type Sim struct {
 	queryParams map[string]map[string]bool // "METHOD route" -> query parameters the spec declares
 	newest      map[string]string          // resource -> newest version in the release
 	users       map[string]principal       // token -> who it is
+	// problemDescription: the release's problem schemas require "description" (22.11 does,
+	// beside "detail"), so problems carry both.
+	problemDescription bool
 
 	mu sync.Mutex // guards st
 	st *state
@@ -73,6 +76,11 @@ func New(opts Options) (*Sim, error) {
 				}
 			}
 			s.queryParams[m+" "+rt.template] = allowed
+		}
+	}
+	if p := doc.Components.Schemas["astra_problem_detail_1"]; p != nil && p.Value != nil {
+		for _, r := range p.Value.Required {
+			s.problemDescription = s.problemDescription || r == "description"
 		}
 	}
 	for i, tok := range sortedTokens(opts.Tokens) {

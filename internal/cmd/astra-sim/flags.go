@@ -1,0 +1,174 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/astra-control/terraform-provider-astra/internal/apispec"
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+)
+
+// config is what the command line asks for.
+type config struct {
+	addr      string
+	tls       bool
+	caOut     string
+	stateFile string
+	tokens    []tokenRole // in the order given; the first owner's is printed
+	opts      astrasim.Options
+	faults    []astrasim.Fault
+}
+
+type tokenRole struct {
+	token string
+	role  astrasim.Role
+}
+
+// listFlag collects a repeatable flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+const usageHeader = `astra-sim runs a simulated NetApp Astra Control (the REST API of clouds, clusters,
+managedClusters, credentials and storageClasses) for demos and CI.
+
+Usage: astra-sim [flags]
+
+On start it prints the ASTRA_* variables to point the provider at it. It stops cleanly
+on SIGINT or SIGTERM, saving -state-file if one is given.
+
+Flags:
+`
+
+const usageFooter = `
+-delay NAME=DURATION (repeatable) sets how long a transition takes (default 0: at once):
+  discover   a cluster added with a kubeconfig: discovering/pending -> running/unmanaged
+  manage     POST managedClusters: managing/pending -> managed/running
+  unmanage   DELETE managedClusters: deleting -> unmanaged
+  remove     DELETE cluster: the record disappears
+  recollect  a repaired credential: removed -> running
+
+-fault SPEC (repeatable) injects failures: METHOD:ROUTE:KIND[:OPTION...]
+  METHOD   GET, POST, PUT, DELETE or *
+  ROUTE    a spec path without /accounts/{account_id}, e.g.
+           /topology/v1/clouds/{cloud_id}/clusters; * for any; a trailing * is a prefix
+  KIND     latency=DURATION | 429 | 500 | 502 | 503 | reset | lost
+           (lost: the request is applied, then the connection is reset)
+  OPTIONS  times=N (fire N times, then stop)  p=PROBABILITY (0..1, deterministic under -seed)
+           retry-after=DURATION (429/503)  latency=DURATION  problem=24|41 (503)
+  Examples:
+    -fault 'POST:/topology/v1/clouds/{cloud_id}/clusters:502:times=1'
+    -fault 'GET:*:429:retry-after=2s:p=0.3'
+    -fault '*:*:latency=200ms'
+`
+
+// parseFlags reads the command line. -help prints the usage to out and returns
+// flag.ErrHelp.
+func parseFlags(args []string, out io.Writer) (*config, error) {
+	fs := flag.NewFlagSet("astra-sim", flag.ContinueOnError)
+	fs.SetOutput(out)
+	cfg := &config{}
+	var tokens, delays, faults listFlag
+	var strict, lenient bool
+	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "listen `address` (port 0 picks a free port)")
+	fs.StringVar(&cfg.opts.AccountID, "account-id", astrasim.DefaultAccountID, "the account `UUID` served")
+	fs.Var(&tokens, "token", "an accepted API token, `token[:role]` (role viewer, member, admin or owner; default owner); repeatable (default "+astrasim.DefaultToken+":owner)")
+	fs.StringVar(&cfg.opts.Release, "release", apispec.DefaultRelease, "API `release` to speak: "+strings.Join(apispec.Releases, ", "))
+	fs.BoolVar(&cfg.tls, "tls", false, "serve HTTPS with a self-signed certificate")
+	fs.StringVar(&cfg.caOut, "ca-out", "", "with -tls, write the certificate's PEM to `file` (for ASTRA_CA_CERTIFICATE_FILE)")
+	fs.StringVar(&cfg.stateFile, "state-file", "", "load state from `file` at start (if it exists) and save it after every change and at exit (atomically)")
+	fs.Var(&delays, "delay", "transition delay `NAME=DURATION`; repeatable (see below)")
+	fs.Var(&faults, "fault", "inject a fault, `SPEC`; repeatable (see below)")
+	fs.BoolVar(&strict, "strict", false, "validate request bodies strictly against the published schema (the default)")
+	fs.BoolVar(&lenient, "lenient", false, "also accept the undocumented fields real clients send (connectorInstall, cloudID...)")
+	fs.BoolVar(&cfg.opts.PutReturnsBody, "put-returns-body", false, "answer PUT with 200 and the resource instead of 204")
+	fs.Int64Var(&cfg.opts.Seed, "seed", 0, "`seed` of generated IDs and fault probabilities")
+	fs.Usage = func() {
+		fmt.Fprint(out, usageHeader)
+		fs.PrintDefaults()
+		fmt.Fprint(out, usageFooter)
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	if strict && lenient {
+		return nil, fmt.Errorf("-strict and -lenient exclude each other")
+	}
+	cfg.opts.Lenient = lenient
+	if !apispec.IsRelease(cfg.opts.Release) {
+		return nil, fmt.Errorf("-release %q: known releases are %s", cfg.opts.Release, strings.Join(apispec.Releases, ", "))
+	}
+	if cfg.caOut != "" && !cfg.tls {
+		return nil, fmt.Errorf("-ca-out needs -tls")
+	}
+	if len(tokens) == 0 {
+		tokens = listFlag{astrasim.DefaultToken + ":owner"}
+	}
+	cfg.opts.Tokens = map[string]astrasim.Role{}
+	for _, t := range tokens {
+		tok, roleName, hasRole := strings.Cut(t, ":")
+		role := astrasim.RoleOwner
+		if hasRole {
+			r, err := astrasim.ParseRole(roleName)
+			if err != nil {
+				return nil, fmt.Errorf("-token: %v", err)
+			}
+			role = r
+		}
+		if tok == "" {
+			return nil, fmt.Errorf("-token: the token must not be empty")
+		}
+		if _, dup := cfg.opts.Tokens[tok]; dup {
+			return nil, fmt.Errorf("-token: a token is given twice")
+		}
+		cfg.opts.Tokens[tok] = role
+		cfg.tokens = append(cfg.tokens, tokenRole{tok, role})
+	}
+	for _, d := range delays {
+		name, value, ok := strings.Cut(d, "=")
+		if !ok {
+			return nil, fmt.Errorf("-delay %q: want NAME=DURATION", d)
+		}
+		dur, err := parseDuration(value)
+		if err != nil {
+			return nil, fmt.Errorf("-delay %q: %v", d, err)
+		}
+		if err := cfg.opts.Delays.SetDelay(name, dur); err != nil {
+			return nil, fmt.Errorf("-delay: %v", err)
+		}
+	}
+	for _, spec := range faults {
+		f, err := astrasim.ParseFault(spec)
+		if err != nil {
+			return nil, fmt.Errorf("-fault: %v", err)
+		}
+		cfg.faults = append(cfg.faults, f)
+	}
+	return cfg, nil
+}
+
+// shownToken is the token printed for ASTRA_API_TOKEN: the first owner's, else the first.
+func (c *config) shownToken() tokenRole {
+	for _, t := range c.tokens {
+		if t.role == astrasim.RoleOwner {
+			return t
+		}
+	}
+	return c.tokens[0]
+}
+
+// parseDuration accepts a Go duration ("1.5s", "200ms") or whole seconds ("3").
+func parseDuration(v string) (time.Duration, error) {
+	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+		return time.Duration(n) * time.Second, nil
+	}
+	return time.ParseDuration(v)
+}
