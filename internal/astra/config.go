@@ -157,8 +157,11 @@ func parseEndpoint(endpoint string) (*url.URL, error) {
 // normalizeToken trims whitespace and a pasted "Bearer " prefix.
 func normalizeToken(token string) string {
 	token = strings.TrimSpace(token)
-	if len(token) > 7 && strings.EqualFold(token[:7], "bearer ") {
-		token = strings.TrimSpace(token[7:])
+	if scheme, rest, found := strings.Cut(token, " "); found && strings.EqualFold(scheme, "bearer") {
+		return strings.TrimSpace(rest)
+	}
+	if strings.EqualFold(token, "bearer") {
+		return ""
 	}
 	return token
 }

@@ -51,8 +51,10 @@ func decodeKeepingExtra(data []byte, dst any, extra *map[string]json.RawMessage)
 	return nil
 }
 
-// encodeWithExtra encodes known (a struct value) and adds the extra members that no known
-// field claims. Known fields always win; members come out in sorted order.
+// encodeWithExtra encodes known (a struct value) and adds the extra members it did not
+// encode. A known field that was encoded always wins; a zero one (omitted) lets a kept raw
+// member of the same name through, which is how an ill-typed value travels back unchanged.
+// Members come out in sorted order.
 func encodeWithExtra(known any, extra map[string]json.RawMessage) ([]byte, error) {
 	body, err := json.Marshal(known)
 	if err != nil || len(extra) == 0 {
@@ -62,12 +64,8 @@ func encodeWithExtra(known any, extra map[string]json.RawMessage) ([]byte, error
 	if err := json.Unmarshal(body, &members); err != nil {
 		return nil, err
 	}
-	fields := jsonFieldsOf(reflect.TypeOf(known))
 	for name, raw := range extra {
 		if _, present := members[name]; present {
-			continue
-		}
-		if _, claimed := fields.byName[name]; claimed {
 			continue
 		}
 		if !json.Valid(raw) {
@@ -120,7 +118,9 @@ var fieldCache sync.Map // reflect.Type -> jsonFields
 // (top level only; the resource types embed nothing).
 func jsonFieldsOf(t reflect.Type) jsonFields {
 	if cached, ok := fieldCache.Load(t); ok {
-		return cached.(jsonFields)
+		if fs, ok := cached.(jsonFields); ok {
+			return fs
+		}
 	}
 	fs := jsonFields{byName: map[string]jsonField{}}
 	for i := 0; i < t.NumField(); i++ {

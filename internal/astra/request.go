@@ -150,13 +150,18 @@ func decodeJSON(method, path string, resp *response, out any) error {
 	return nil
 }
 
+// isJSON accepts JSON media types, and a JSON-looking body under a missing or generic type
+// (servers and proxies that sniff label JSON text/plain); never an HTML page.
 func isJSON(contentType string, body []byte) bool {
 	mt, _, err := mime.ParseMediaType(contentType)
-	if contentType == "" || err != nil {
-		trimmed := bytes.TrimSpace(body)
-		return len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[')
+	if err == nil && (mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))) {
+		return true
 	}
-	return mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
+	if strings.Contains(mt, "html") {
+		return false
+	}
+	trimmed := bytes.TrimSpace(body)
+	return len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[')
 }
 
 // hasBody reports whether an answer carries something to decode (a 204, or a 200 with an

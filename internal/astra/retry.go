@@ -64,7 +64,8 @@ func neverSent(err error) bool {
 // isNotTLS reports a server that answered a TLS handshake with plain text (http:// vs https://).
 func isNotTLS(err error) bool {
 	var header tls.RecordHeaderError
-	return errors.As(err, &header)
+	// net/http reports an HTTP answer to a TLS hello with an untyped error.
+	return errors.As(err, &header) || strings.Contains(err.Error(), "server gave HTTP response to HTTPS client")
 }
 
 type methodKey struct{}
@@ -84,23 +85,23 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 }
 
 // backoffDelay is the wait before retry number attempt+1: the server's Retry-After when it
-// sent one, otherwise min*2^attempt capped at max, with up to 25% jitter either way (random
-// in [0,1)), kept within [min, max].
-func backoffDelay(min, max time.Duration, attempt int, resp *http.Response, random float64, now time.Time) time.Duration {
+// sent one, otherwise waitMin*2^attempt capped at waitMax, with up to 25% jitter either way
+// (random in [0,1)), kept within [waitMin, waitMax].
+func backoffDelay(waitMin, waitMax time.Duration, attempt int, resp *http.Response, random float64, now time.Time) time.Duration {
 	if resp != nil {
 		if wait, ok := retryAfter(resp.Header.Get("Retry-After"), now); ok {
 			return wait
 		}
 	}
-	if max < min {
-		max = min
+	if waitMax < waitMin {
+		waitMax = waitMin
 	}
-	delay := float64(min) * math.Pow(2, float64(attempt))
-	if delay > float64(max) || math.IsInf(delay, 0) {
-		delay = float64(max)
+	delay := float64(waitMin) * math.Pow(2, float64(attempt))
+	if delay > float64(waitMax) || math.IsInf(delay, 0) {
+		delay = float64(waitMax)
 	}
 	delay *= 0.75 + 0.5*random
-	return time.Duration(math.Min(math.Max(delay, float64(min)), float64(max)))
+	return time.Duration(math.Min(math.Max(delay, float64(waitMin)), float64(waitMax)))
 }
 
 // retryAfter parses a Retry-After value: delay-seconds or an HTTP date. A date in the past
@@ -151,8 +152,8 @@ func newRetryingClient(httpClient *http.Client, cfg Config) *retryablehttp.Clien
 		RetryWaitMax: waitMax,
 		RetryMax:     retries,
 		CheckRetry:   checkRetry,
-		Backoff: func(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
-			return backoffDelay(min, max, attempt, resp, rand.Float64(), time.Now())
+		Backoff: func(waitMin, waitMax time.Duration, attempt int, resp *http.Response) time.Duration {
+			return backoffDelay(waitMin, waitMax, attempt, resp, rand.Float64(), time.Now())
 		},
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,
 	}

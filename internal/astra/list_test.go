@@ -1,0 +1,105 @@
+package astra
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestListOptionsQuery(t *testing.T) {
+	cases := []struct {
+		name    string
+		opts    ListOptions
+		want    string
+		wantErr string
+	}{
+		{"empty", ListOptions{}, "", ""},
+		{"filter uses %20", ListOptions{Filters: []Filter{Eq("name", "GKE 21")}}, "filter=name%20eq%20%27GKE%2021%27", ""},
+		{"nested field and every operator",
+			ListOptions{Filters: []Filter{{"metadata.labels[*].name", "eq", "x"}, {"a", "lt", "1"}, {"a", "gt", "1"}, {"a", "lte", "1"}, {"a", "gte", "1"}, {"a", "in", "x,y"}}},
+			"filter=metadata.labels%5B%2A%5D.name%20eq%20%27x%27&filter=a%20lt%20%271%27&filter=a%20gt%20%271%27&filter=a%20lte%20%271%27&filter=a%20gte%20%271%27&filter=a%20in%20%27x%2Cy%27", ""},
+		{"include and limit", ListOptions{Include: []string{"id", "name"}, Limit: 10}, "include=id%2Cname&limit=10", ""},
+		{"quote in value", ListOptions{Filters: []Filter{Eq("name", "o'brien")}}, "", "the value of the name filter holds characters the API cannot filter on"},
+		{"non-ASCII value", ListOptions{Filters: []Filter{Eq("name", "café")}}, "", "cannot filter on"},
+		{"empty value", ListOptions{Filters: []Filter{Eq("name", "")}}, "", "cannot filter on"},
+		{"bad operator", ListOptions{Filters: []Filter{{"name", "ne", "x"}}}, "", `filter operator "ne" is not one of`},
+		{"bad field", ListOptions{Filters: []Filter{{"na me", "eq", "x"}}}, "", `filter field "na me" is not a field name`},
+		{"bad include", ListOptions{Include: []string{"metadata.labels"}}, "", `include field "metadata.labels" is not a field name`},
+		{"negative limit", ListOptions{Limit: -1}, "", "limit -1 is negative"},
+	}
+	for _, c := range cases {
+		q, err := c.opts.query()
+		if c.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Errorf("%s: err %v, want %q", c.name, err, c.wantErr)
+			}
+			if err != nil && strings.Contains(err.Error(), "brien") {
+				t.Errorf("%s: the refused value is echoed", c.name)
+			}
+			continue
+		}
+		if err != nil || encodeQuery(q) != c.want {
+			t.Errorf("%s: got %q, %v; want %q", c.name, encodeQuery(q), err, c.want)
+		}
+	}
+}
+
+func TestListFollowsContinueUnlessLimited(t *testing.T) {
+	pages := map[string]string{
+		"":   `{"items":[` + credentialJSON + `],"metadata":{"continue":"cGFnZTI="}}`,
+		"p2": `{"items":[` + credentialJSON + `],"metadata":{"continue":"cGFnZTM="}}`,
+		"p3": `{"items":[` + credentialJSON + `],"metadata":{}}`,
+	}
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request, _ []byte) {
+		key := map[string]string{"": "", "cGFnZTI=": "p2", "cGFnZTM=": "p3"}[r.URL.Query().Get("continue")]
+		reply(w, 200, "application/json", pages[key])
+	})
+	c := f.client(t)
+	creds, err := c.ListCredentials(context.Background(), ListOptions{})
+	if err != nil || len(creds) != 3 || f.count() != 3 {
+		t.Fatalf("got %d items in %d requests: %v", len(creds), f.count(), err)
+	}
+	if q := f.requests()[2].RawQuery; q != "continue=cGFnZTM%3D" {
+		t.Fatalf("third request query %q", q)
+	}
+	limited, err := c.ListCredentials(context.Background(), ListOptions{Limit: 1})
+	if err != nil || len(limited) != 1 || f.count() != 4 {
+		t.Fatalf("a limited list must not page: %d items, %d requests, %v", len(limited), f.count(), err)
+	}
+}
+
+func TestListStopsOnARepeatedToken(t *testing.T) {
+	f := newFake(t, func(w http.ResponseWriter, _ *http.Request, _ []byte) {
+		reply(w, 200, "application/json", `{"items":[`+cloudJSON+`],"metadata":{"continue":"c2FtZQ=="}}`)
+	})
+	clouds, err := f.client(t).ListClouds(context.Background(), ListOptions{})
+	if err != nil || len(clouds) != 2 || f.count() != 2 {
+		t.Fatalf("got %d clouds in %d requests: %v", len(clouds), f.count(), err)
+	}
+}
+
+func TestListItemShapes(t *testing.T) {
+	cases := []struct {
+		name, body string
+		include    []string
+		wantErr    string
+		wantLen    int
+	}{
+		{"null items", `{"items":null,"metadata":{}}`, nil, "", 0},
+		{"no metadata, top-level type", `{"type":"application/astra-clouds","version":"1.1","items":[` + cloudJSON + `]}`, nil, "", 1},
+		{"array without include", `{"items":[["a"]]}`, nil, "item 0: an array item, but no include fields were asked for", 0},
+		{"wrong arity", `{"items":[["a","b"]]}`, []string{"id"}, "item 0: 2 values for 1 include fields", 0},
+		{"not an object", `{"items":[42]}`, nil, "item 0:", 0},
+	}
+	for _, c := range cases {
+		f := newFake(t, func(w http.ResponseWriter, _ *http.Request, _ []byte) { reply(w, 200, "application/json", c.body) })
+		clouds, err := f.client(t).ListClouds(context.Background(), ListOptions{Include: c.include})
+		switch {
+		case c.wantErr == "" && (err != nil || len(clouds) != c.wantLen):
+			t.Errorf("%s: %d items, %v", c.name, len(clouds), err)
+		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+			t.Errorf("%s: err %v, want %q", c.name, err, c.wantErr)
+		}
+	}
+}
