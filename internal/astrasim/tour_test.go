@@ -1,0 +1,90 @@
+package astrasim
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/astra-control/terraform-provider-astra/internal/apispec"
+)
+
+// TestRoutesAreTheSpecPaths: the simulator serves exactly the operations of every document.
+func TestRoutesAreTheSpecPaths(t *testing.T) {
+	for _, release := range apispec.Releases {
+		doc, _ := apispec.Load(release)
+		var ops []string
+		for path, item := range doc.Paths.Map() {
+			for method := range item.Operations() {
+				ops = append(ops, method+" "+strings.TrimPrefix(path, accountPrefix))
+			}
+		}
+		sort.Strings(ops)
+		sim, _ := New(Options{Release: release})
+		if got := strings.Join(sim.Routes(), "\n"); got != strings.Join(ops, "\n") {
+			t.Errorf("%s: routes differ from the document:\n%s\nvs\n%s", release, got, strings.Join(ops, "\n"))
+		}
+		if len(doc.Paths.Map()) != 16 {
+			t.Errorf("%s has %d paths, want 16", release, len(doc.Paths.Map()))
+		}
+	}
+}
+
+// TestTour walks every operation once, successfully, and checks the counters saw each.
+func TestTour(t *testing.T) {
+	e := newEnv(t, Options{PutReturnsBody: true})
+	seeds := e.sim.Seeds()
+	private := seeds.PrivateCloudID
+	credID, id := e.addPrivateCluster("tour")
+	sc := e.sim.st.storageClassesOf(id)[0].ID
+	cl := "/topology/v1/clouds/" + private + "/clusters/" + id
+	steps := []struct {
+		method, path string
+		body         any
+		status       int
+	}{
+		{"GET", "/core/v1/credentials", nil, 200},
+		{"GET", "/core/v1/credentials/" + credID, nil, 200},
+		{"PUT", "/core/v1/credentials/" + credID, kubeconfigBody("tour", "https://tour.example.com:6443"), 200},
+		{"GET", "/topology/v1/clouds", nil, 200},
+		{"POST", "/topology/v1/clouds", map[string]any{"type": "application/astra-cloud", "version": "1.1", "name": "tour", "cloudType": "private"}, 201},
+		{"GET", "/topology/v1/clouds/" + private, nil, 200},
+		{"PUT", "/topology/v1/clouds/" + private, map[string]any{"type": "application/astra-cloud", "version": "1.1"}, 200},
+		{"GET", "/topology/v1/clouds/" + private + "/clusters", nil, 200},
+		{"GET", cl, nil, 200},
+		{"PUT", cl, clusterBody("1.5", nil), 200},
+		{"GET", cl + "/storageClasses", nil, 200},
+		{"GET", cl + "/storageClasses/" + sc, nil, 200},
+		{"GET", "/topology/v1/clusters", nil, 200},
+		{"GET", "/topology/v1/clusters/" + id, nil, 200},
+		{"PUT", "/topology/v1/clusters/" + id, clusterBody("1.5", map[string]any{"name": "tour-2"}), 200},
+		{"GET", "/topology/v1/clusters/" + id + "/storageClasses", nil, 200},
+		{"GET", "/topology/v1/clusters/" + id + "/storageClasses/" + sc, nil, 200},
+		{"POST", "/topology/v1/managedClusters", map[string]any{"type": "application/astra-managedCluster", "version": "1.2", "id": id}, 201},
+		{"GET", "/topology/v1/managedClusters", nil, 200},
+		{"GET", "/topology/v1/managedClusters/" + id, nil, 200},
+		{"PUT", "/topology/v1/managedClusters/" + id, map[string]any{"type": "application/astra-managedCluster", "version": "1.2", "defaultStorageClass": sc}, 200},
+		{"GET", "/topology/v1/managedClusters/" + id + "/storageClasses", nil, 200},
+		{"GET", "/topology/v1/managedClusters/" + id + "/storageClasses/" + sc, nil, 200},
+		{"DELETE", "/topology/v1/managedClusters/" + id, nil, 204},
+		{"DELETE", cl, nil, 204},
+		{"DELETE", "/core/v1/credentials/" + credID, nil, 204},
+		{"DELETE", "/topology/v1/clouds/" + seeds.AWS.CloudID, nil, 204},
+	}
+	e.sim.ResetCounts()
+	for _, s := range steps {
+		e.do(s.method, s.path, s.body).expect(s.status)
+	}
+	// The two operations the tour did not reach yet.
+	_, id2 := e.addPrivateCluster("tour-3")
+	e.del("/topology/v1/clusters/" + id2).expect(204)
+	counts := e.sim.Counts()
+	for _, op := range e.sim.Routes() {
+		if counts[op] == 0 {
+			t.Errorf("the tour never reached %s", op)
+		}
+	}
+	if counts[http.MethodPost+" /core/v1/credentials"] != 1 {
+		t.Errorf("POST credentials counted %d", counts[http.MethodPost+" /core/v1/credentials"])
+	}
+}

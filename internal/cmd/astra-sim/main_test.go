@@ -1,0 +1,268 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"flag"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+)
+
+func TestParseFlagsDefaults(t *testing.T) {
+	cfg, err := parseFlags(nil, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.addr != "127.0.0.1:8080" || cfg.opts.Release != "23.07" || cfg.opts.AccountID != astrasim.DefaultAccountID || cfg.opts.Lenient || cfg.tls {
+		t.Errorf("defaults: %+v", cfg)
+	}
+	if len(cfg.opts.Tokens) != 1 || cfg.opts.Tokens[astrasim.DefaultToken] != astrasim.RoleOwner {
+		t.Errorf("default token: %v", cfg.opts.Tokens)
+	}
+}
+
+func TestParseFlags(t *testing.T) {
+	cfg, err := parseFlags([]string{
+		"-addr", ":0", "-release", "24.02", "-token", "ro:viewer", "-token", "boss", "-token", "ops:Admin",
+		"-delay", "manage=2s", "-delay", "unmanage=1", "-lenient", "-put-returns-body", "-seed", "9",
+		"-fault", "POST:/topology/v1/managedClusters:502:times=1", "-tls", "-ca-out", "ca.pem",
+	}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]astrasim.Role{"ro": astrasim.RoleViewer, "boss": astrasim.RoleOwner, "ops": astrasim.RoleAdmin}
+	for tok, role := range want {
+		if cfg.opts.Tokens[tok] != role {
+			t.Errorf("token %s: %q, want %q", tok, cfg.opts.Tokens[tok], role)
+		}
+	}
+	if cfg.shownToken().token != "boss" {
+		t.Errorf("the printed token must be the first owner's, got %q", cfg.shownToken().token)
+	}
+	if cfg.opts.Delays.Manage != 2*time.Second || cfg.opts.Delays.Unmanage != time.Second {
+		t.Errorf("delays: %+v", cfg.opts.Delays)
+	}
+	if !cfg.opts.Lenient || !cfg.opts.PutReturnsBody || cfg.opts.Seed != 9 || cfg.opts.Release != "24.02" || !cfg.tls || cfg.caOut != "ca.pem" {
+		t.Errorf("options: %+v", cfg)
+	}
+	if len(cfg.faults) != 1 || cfg.faults[0].Kind != astrasim.FaultBadGateway || cfg.faults[0].Times != 1 {
+		t.Errorf("faults: %+v", cfg.faults)
+	}
+}
+
+func TestParseFlagsErrors(t *testing.T) {
+	cases := map[string][]string{
+		"exclude each other": {"-strict", "-lenient"},
+		"needs -tls":         {"-ca-out", "x.pem"},
+		"unknown role":       {"-token", "t:root"},
+		"given twice":        {"-token", "t", "-token", "t:viewer"},
+		"must not be empty":  {"-token", ":viewer"},
+		"unknown delay":      {"-delay", "teleport=1s"},
+		"NAME=DURATION":      {"-delay", "manage"},
+		"-delay":             {"-delay", "manage=soon"},
+		"unknown fault kind": {"-fault", "GET:*:418"},
+		"known releases":     {"-release", "21.01"},
+		"unexpected":         {"extra"},
+	}
+	for want, args := range cases {
+		if _, err := parseFlags(args, io.Discard); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v: error %v, want one mentioning %q", args, err, want)
+		}
+	}
+	var out bytes.Buffer
+	if _, err := parseFlags([]string{"-help"}, &out); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("-help: %v", err)
+	}
+	for _, want := range []string{"-fault SPEC", "METHOD:ROUTE:KIND", "retry-after", "recollect", "-state-file"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("-help does not mention %q", want)
+		}
+	}
+}
+
+// syncBuffer is stdout shared between run and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// started is a running astra-sim with what it printed.
+type started struct {
+	out    *syncBuffer
+	vars   map[string]string
+	cancel context.CancelFunc
+	done   chan error
+}
+
+func start(t *testing.T, args ...string) *started {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &started{out: &syncBuffer{}, cancel: cancel, done: make(chan error, 1), vars: map[string]string{}}
+	go func() { s.done <- run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), s.out) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(s.out.String(), "# private cloud") {
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("astra-sim did not start: %s", s.out.String())
+		}
+		select {
+		case err := <-s.done:
+			t.Fatalf("astra-sim exited: %v\n%s", err, s.out.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	for _, line := range strings.Split(s.out.String(), "\n") {
+		if rest, ok := strings.CutPrefix(line, "export "); ok {
+			k, v, _ := strings.Cut(rest, "=")
+			s.vars[k] = v
+		}
+	}
+	t.Cleanup(func() { s.stop(t) })
+	return s
+}
+
+func (s *started) stop(t *testing.T) {
+	t.Helper()
+	if s.cancel == nil {
+		return
+	}
+	s.cancel()
+	s.cancel = nil
+	select {
+	case err := <-s.done:
+		if err != nil {
+			t.Errorf("run returned %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("astra-sim did not stop")
+	}
+}
+
+func (s *started) call(t *testing.T, client *http.Client, method, path, body string) int {
+	t.Helper()
+	req, _ := http.NewRequest(method, s.vars["ASTRA_ENDPOINT"]+"/accounts/"+s.vars["ASTRA_ACCOUNT_ID"]+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+s.vars["ASTRA_API_TOKEN"])
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func TestRunPrintsVariablesAndStopsCleanly(t *testing.T) {
+	s := start(t, "-token", "reader:viewer", "-token", "writer:owner", "-fault", "GET:/topology/v1/clouds:503:times=1")
+	if !strings.HasPrefix(s.vars["ASTRA_ENDPOINT"], "http://127.0.0.1:") || strings.HasSuffix(s.vars["ASTRA_ENDPOINT"], ":0") {
+		t.Errorf("ASTRA_ENDPOINT=%q", s.vars["ASTRA_ENDPOINT"])
+	}
+	if s.vars["ASTRA_ACCOUNT_ID"] != astrasim.DefaultAccountID || s.vars["ASTRA_API_TOKEN"] != "writer" {
+		t.Errorf("printed %v", s.vars)
+	}
+	if _, ok := s.vars["ASTRA_INSECURE_SKIP_VERIFY"]; ok {
+		t.Error("plain HTTP must not suggest skipping TLS verification")
+	}
+	if got := s.call(t, http.DefaultClient, "GET", "/topology/v1/clouds", ""); got != 503 {
+		t.Errorf("the -fault did not fire: %d", got)
+	}
+	if got := s.call(t, http.DefaultClient, "GET", "/topology/v1/clouds", ""); got != 200 {
+		t.Errorf("second GET: %d", got)
+	}
+	s.stop(t)
+	if !strings.Contains(s.out.String(), "astra-sim: stopped") {
+		t.Errorf("no clean stop: %s", s.out.String())
+	}
+	if _, err := http.Get(s.vars["ASTRA_ENDPOINT"]); err == nil {
+		t.Error("still serving after stop")
+	}
+}
+
+func TestRunStateFileSurvivesRestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	first := start(t, "-state-file", path)
+	cloud := `{"type":"application/astra-cloud","version":"1.1","name":"lab","cloudType":"private"}`
+	if got := first.call(t, http.DefaultClient, "POST", "/topology/v1/clouds", cloud); got != 201 {
+		t.Fatalf("POST cloud: %d", got)
+	}
+	// Saved after the change already, not only at exit.
+	if data, err := os.ReadFile(path); err != nil || !strings.Contains(string(data), `"name": "lab"`) {
+		t.Errorf("state after the POST: %v", err)
+	}
+	first.stop(t)
+	second := start(t, "-state-file", path)
+	if got := second.call(t, http.DefaultClient, "POST", "/topology/v1/clouds", cloud); got != 409 {
+		t.Errorf("the cloud did not survive the restart: POST again answered %d, want 409", got)
+	}
+	second.stop(t)
+	if _, err := os.Stat(path); err != nil {
+		t.Error(err)
+	}
+	// A state file of another release is refused.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := run(ctx, []string{"-addr", "127.0.0.1:0", "-state-file", path, "-release", "24.02"}, io.Discard); err == nil || !strings.Contains(err.Error(), "release") {
+		t.Errorf("another release's state: %v", err)
+	}
+}
+
+func TestRunTLS(t *testing.T) {
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	s := start(t, "-tls", "-ca-out", ca)
+	if !strings.HasPrefix(s.vars["ASTRA_ENDPOINT"], "https://") || s.vars["ASTRA_CA_CERTIFICATE_FILE"] != ca {
+		t.Errorf("printed %v", s.vars)
+	}
+	pem, err := os.ReadFile(ca)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		t.Fatal("-ca-out did not write a PEM certificate")
+	}
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	if got := s.call(t, client, "GET", "/topology/v1/clouds", ""); got != 200 {
+		t.Errorf("GET over TLS: %d", got)
+	}
+	plain := start(t, "-tls")
+	if plain.vars["ASTRA_INSECURE_SKIP_VERIFY"] != "true" {
+		t.Errorf("-tls without -ca-out should offer ASTRA_INSECURE_SKIP_VERIFY: %v", plain.vars)
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	cases := map[string]string{
+		"http://127.0.0.1:8080": "http://127.0.0.1:8080",
+		"tok en":                "'tok en'",
+		"it's":                  `'it'\''s'`,
+		"":                      "''",
+		"$(rm -rf /)":           "'$(rm -rf /)'",
+	}
+	for in, want := range cases {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
