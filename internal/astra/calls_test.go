@@ -2,7 +2,6 @@ package astra
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -29,6 +28,13 @@ type callCase struct {
 	call   func(context.Context, *Client) (any, error)
 	want   []string
 	check  func(any) string
+}
+
+// as converts a call's result for its check; a wrong type yields the zero value, which
+// the check then reports.
+func as[T any](v any) T {
+	out, _ := v.(T)
+	return out
 }
 
 func runCallCases(t *testing.T, cases []callCase) {
@@ -69,7 +75,7 @@ func TestCloudCalls(t *testing.T) {
 			},
 			[]string{"GET " + cloudsAt + "?filter=cloudType%20eq%20%27private%27"},
 			func(v any) string {
-				clouds := v.([]Cloud)
+				clouds := as[[]Cloud](v)
 				if len(clouds) != 1 || clouds[0].CloudType != "GCP" || NormalizeCloudType(clouds[0].CloudType) != CloudTypeGCP {
 					return fmt.Sprintf("%+v", clouds)
 				}
@@ -89,7 +95,7 @@ func TestCloudCalls(t *testing.T) {
 			},
 			[]string{"PUT " + cloudAt, "GET " + cloudAt},
 			func(v any) string {
-				if v.(*Cloud).State != "running" {
+				if as[*Cloud](v).State != "running" {
 					return "the re-read cloud was not returned"
 				}
 				return ""
@@ -112,7 +118,7 @@ func TestClusterCalls(t *testing.T) {
 			},
 			[]string{"GET " + clustersAt + "?filter=managedState%20eq%20%27managed%27&filter=name%20in%20%27a%2Cb%27&include=id%2Cname%2CmanagedState%2CinUse&limit=5"},
 			func(v any) string {
-				cs := v.([]Cluster)
+				cs := as[[]Cluster](v)
 				if len(cs) != 1 || cs[0].ID != testCluster || cs[0].Name != "prod-east" || cs[0].ManagedState != "managed" || !cs[0].InUse.Value() {
 					return fmt.Sprintf("include items were not mapped back: %+v", cs)
 				}
@@ -122,7 +128,7 @@ func TestClusterCalls(t *testing.T) {
 			func(ctx context.Context, c *Client) (any, error) { return c.ListClusters(ctx, "", ListOptions{}) },
 			[]string{"GET " + aliasClustersAt},
 			func(v any) string {
-				if cs := v.([]Cluster); len(cs) != 2 || cs[1].CloudID != testCloud {
+				if cs := as[[]Cluster](v); len(cs) != 2 || cs[1].CloudID != testCloud {
 					return fmt.Sprintf("%+v", cs)
 				}
 				return ""
@@ -131,7 +137,7 @@ func TestClusterCalls(t *testing.T) {
 			func(ctx context.Context, c *Client) (any, error) { return c.GetCluster(ctx, testCloud, testCluster) },
 			[]string{"GET " + clusterAt},
 			func(v any) string {
-				c := v.(*Cluster)
+				c := as[*Cluster](v)
 				if c.ManagedStateDetails[0].Title != "Managed" || !c.SnapshotSupported.Value() || c.APIServiceID != testAPIService ||
 					len(c.Metadata.Labels) != 2 || c.Metadata.CreatedBy != testUser || c.ACPVersion != "23.10.0" {
 					return fmt.Sprintf("%+v", c)
@@ -152,7 +158,7 @@ func TestClusterCalls(t *testing.T) {
 			},
 			[]string{"PUT " + clusterAt},
 			func(v any) string {
-				if v.(*Cluster).Name != "prod-east" {
+				if as[*Cluster](v).Name != "prod-east" {
 					return "the PUT answer's body should be returned"
 				}
 				return ""
@@ -181,7 +187,7 @@ func TestManagedClusterCalls(t *testing.T) {
 			},
 			[]string{"GET " + managedClustersAt + "?limit=1"},
 			func(v any) string {
-				mcs := v.([]ManagedCluster)
+				mcs := as[[]ManagedCluster](v)
 				if len(mcs) != 1 || string(mcs[0].Extra["connectorCapabilities"]) != `["relayV1","watcherV1","neptuneV1"]` {
 					return fmt.Sprintf("connectorCapabilities should be kept as an unknown member: %+v", mcs)
 				}
@@ -222,7 +228,7 @@ func TestCredentialCalls(t *testing.T) {
 			},
 			[]string{"GET " + credentialsAt + "?filter=keyType%20eq%20%27kubeconfig%27"},
 			func(v any) string {
-				if cs := v.([]Credential); len(cs) != 1 || !cs[0].Valid.Value() || cs[0].KeyType != "kubeconfig" {
+				if cs := as[[]Credential](v); len(cs) != 1 || !cs[0].Valid.Value() || cs[0].KeyType != "kubeconfig" {
 					return fmt.Sprintf("%+v", cs)
 				}
 				return ""
@@ -342,154 +348,5 @@ func TestCreateWithoutBodyFollowsLocation(t *testing.T) {
 	_, err = bare.client(t).CreateCloud(context.Background(), CloudCreate{Name: "n", CloudType: "private"})
 	if !IsUnknownOutcome(err) || !strings.Contains(err.Error(), "named no object") {
 		t.Fatalf("a 201 naming nothing leaves the outcome unknown: %v", err)
-	}
-}
-
-// sentBody captures the JSON body of the first request a call sends.
-func sentBody(t *testing.T, version string, call func(context.Context, *Client) error) map[string]json.RawMessage {
-	t.Helper()
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request, _ []byte) {
-		switch {
-		case strings.Contains(r.URL.Path, "/credentials"):
-			reply(w, 200, "application/json", credentialJSON)
-		case strings.Contains(r.URL.Path, "/managedClusters"):
-			reply(w, 200, "application/json", managedClusterJSON)
-		case strings.Contains(r.URL.Path, "/clusters"):
-			reply(w, 200, "application/json", fullClusterJSON)
-		default:
-			reply(w, 200, "application/json", cloudJSON)
-		}
-	})
-	if err := call(context.Background(), f.client(t, func(c *Config) { c.ClusterVersion = version })); err != nil {
-		t.Fatalf("call: %v", err)
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(f.requests()[0].Body, &m); err != nil {
-		t.Fatalf("body %q: %v", f.requests()[0].Body, err)
-	}
-	return m
-}
-
-func TestUpdateSendsBackWhatItRead(t *testing.T) {
-	var read Cluster
-	withUnknown := strings.Replace(fullClusterJSON, `"location"`, `"connectorInstall":"installed","location"`, 1)
-	if err := json.Unmarshal([]byte(withUnknown), &read); err != nil {
-		t.Fatal(err)
-	}
-	read.Name = "renamed"
-	body := sentBody(t, "1.7", func(ctx context.Context, c *Client) error {
-		_, err := c.UpdateCluster(ctx, testCloud, &read)
-		return err
-	})
-	var original map[string]json.RawMessage
-	_ = json.Unmarshal([]byte(withUnknown), &original)
-	for name, raw := range original {
-		if string(raw) == "[]" { // empty lists are omitted, as every zero value is
-			delete(original, name)
-			continue
-		}
-		want := string(raw)
-		if name == "name" {
-			want = `"renamed"`
-		}
-		if got := string(body[name]); compact(got) != compact(want) {
-			t.Errorf("member %s: sent %s, read %s", name, got, want)
-		}
-	}
-	if len(body) != len(original) {
-		t.Errorf("sent %d members, read %d", len(body), len(original))
-	}
-
-	// The same object PUT as version 1.5 leaves out what 1.5 does not define.
-	body = sentBody(t, "1.5", func(ctx context.Context, c *Client) error {
-		_, err := c.UpdateCluster(ctx, testCloud, &read)
-		return err
-	})
-	if string(body["version"]) != `"1.5"` || body["acpVersion"] != nil || body["managedStateDetails"] != nil || body["connectorCapabilities"] == nil {
-		t.Errorf("1.5 body: version %s acpVersion %s managedStateDetails %s connectorCapabilities %s",
-			body["version"], body["acpVersion"], body["managedStateDetails"], body["connectorCapabilities"])
-	}
-	if string(body["connectorInstall"]) != `"installed"` {
-		t.Error("unknown members travel back whatever the version")
-	}
-}
-
-func compact(s string) string {
-	var v any
-	if json.Unmarshal([]byte(s), &v) != nil {
-		return s
-	}
-	out, _ := json.Marshal(v)
-	return string(out)
-}
-
-func TestCreateBodiesFollowTheVersion(t *testing.T) {
-	full := ClusterCreate{Name: "c", CredentialID: testCredential, PrivateRouteID: "r", ConnectorCapabilities: []string{"watcherV1"},
-		AccHost: BoolPtr(true), ClusterType: "kubernetes", Labels: []Label{{"team", "storage"}}}
-	body := sentBody(t, "1.7", func(ctx context.Context, c *Client) error {
-		_, err := c.CreateCluster(ctx, testCloud, full)
-		return err
-	})
-	want := `{"accHost":"true","clusterType":"kubernetes","connectorCapabilities":["watcherV1"],"credentialID":"` + testCredential +
-		`","metadata":{"labels":[{"name":"team","value":"storage"}]},"name":"c","privateRouteID":"r","type":"application/astra-cluster","version":"1.7"}`
-	if got, _ := json.Marshal(body); string(got) != want {
-		t.Errorf("1.7 body:\n got %s\nwant %s", got, want)
-	}
-	body = sentBody(t, "1.5", func(ctx context.Context, c *Client) error {
-		_, err := c.CreateCluster(ctx, testCloud, full)
-		return err
-	})
-	if body["clusterType"] != nil || string(body["version"]) != `"1.5"` {
-		t.Errorf("clusterType is only sent from 1.7: %v", body)
-	}
-	noHost := ClusterCreate{CredentialID: testCredential, AccHost: BoolPtr(false)}
-	body = sentBody(t, "1.5", func(ctx context.Context, c *Client) error {
-		_, err := c.CreateCluster(ctx, testCloud, noHost)
-		return err
-	})
-	if body["accHost"] != nil || body["metadata"] != nil || body["name"] != nil {
-		t.Errorf("accHost false, no labels and no name are left out: %v", body)
-	}
-
-	refusals := []struct {
-		version string
-		in      ClusterCreate
-		want    string
-	}{
-		{"1.3", ClusterCreate{CredentialID: testCredential, PrivateRouteID: "r"}, "astra: cluster resource version 1.3 has no privateRouteID (added in 1.4)"},
-		{"1.4", ClusterCreate{CredentialID: testCredential, ConnectorCapabilities: []string{"watcherV1"}}, "astra: cluster resource version 1.4 has no connectorCapabilities (added in 1.5)"},
-		{"1.1", ClusterCreate{Name: "x"}, "astra: cluster resource version 1.1 requires a credential ID"},
-	}
-	for _, r := range refusals {
-		f := newFake(t, router(nil))
-		_, err := f.client(t, func(c *Config) { c.ClusterVersion = r.version }).CreateCluster(context.Background(), testCloud, r.in)
-		if err == nil || !strings.HasPrefix(err.Error(), r.want) || f.count() != 0 {
-			t.Errorf("%s: %v (requests %d)", r.version, err, f.count())
-		}
-	}
-	f := newFake(t, router(nil))
-	_, err := f.client(t).CreateManagedCluster(context.Background(), ManagedClusterCreate{ID: testCluster, DefaultBucketID: testBucket})
-	if err == nil || err.Error() != "astra: managedCluster resource version 1.2 has no defaultBucketID (added in 1.7)" {
-		t.Errorf("defaultBucketID at 1.2: %v", err)
-	}
-	if _, err := f.client(t).CreateCluster(context.Background(), "", full); err == nil || f.count() != 0 {
-		t.Error("there is no cloud-less cluster POST")
-	}
-}
-
-func TestCloudTypeIsSentLowercase(t *testing.T) {
-	body := sentBody(t, "1.5", func(ctx context.Context, c *Client) error {
-		_, err := c.CreateCloud(ctx, CloudCreate{Name: "g", CloudType: "GCP", CredentialID: testCredential})
-		return err
-	})
-	if string(body["cloudType"]) != `"gcp"` || string(body["version"]) != `"1.1"` || string(body["type"]) != `"application/astra-cloud"` {
-		t.Fatalf("%v", body)
-	}
-	body = sentBody(t, "1.5", func(ctx context.Context, c *Client) error {
-		_, err := c.UpdateCloud(ctx, &Cloud{ID: testCloud, Name: "g", CloudType: "Azure"})
-		return err
-	})
-	if string(body["cloudType"]) != `"azure"` {
-		t.Fatalf("%v", body)
 	}
 }

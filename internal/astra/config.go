@@ -100,6 +100,42 @@ func New(cfg Config) (*Client, error) {
 	}, nil
 }
 
+// String describes the configuration without its token.
+func (cfg Config) String() string {
+	return fmt.Sprintf("astra.Config{Endpoint:%q AccountID:%q Token:(redacted) CACertPEM:%d bytes InsecureSkipVerify:%v "+
+		"RequestTimeout:%v MaxRetries:%d RetryWaitMin:%v RetryWaitMax:%v UserAgent:%q ClusterVersion:%q}",
+		cfg.Endpoint, cfg.AccountID, len(cfg.CACertPEM), cfg.InsecureSkipVerify, cfg.RequestTimeout, cfg.MaxRetries,
+		cfg.RetryWaitMin, cfg.RetryWaitMax, cfg.UserAgent, cfg.ClusterVersion)
+}
+
+// GoString keeps %#v from printing the token.
+func (cfg Config) GoString() string { return cfg.String() }
+
+// String describes the client without its token.
+func (c *Client) String() string {
+	return fmt.Sprintf("astra.Client{%s%s cluster version %s}", c.base, c.accountPath, c.clusterVersion)
+}
+
+// GoString keeps %#v from printing the token.
+func (c *Client) GoString() string { return c.String() }
+
+// RegistryURL is the provider's page, named in the User-Agent.
+const RegistryURL = "https://registry.terraform.io/providers/astra-control/astra"
+
+// UserAgent builds the User-Agent the provider sends, e.g.
+// "terraform-provider-astra/0.1.0 (+https://registry.terraform.io/providers/astra-control/astra) Terraform/1.5.7".
+// An empty provider version reads "dev"; an empty Terraform version is left out.
+func UserAgent(providerVersion, terraformVersion string) string {
+	if providerVersion == "" {
+		providerVersion = "dev"
+	}
+	ua := DefaultUserAgent + "/" + providerVersion + " (+" + RegistryURL + ")"
+	if terraformVersion != "" {
+		ua += " Terraform/" + terraformVersion
+	}
+	return ua
+}
+
 // ClusterVersion is the cluster resource version sent in cluster bodies, e.g. "1.5".
 func (c *Client) ClusterVersion() string { return c.clusterVersion }
 

@@ -1,6 +1,7 @@
 package astra
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -84,5 +85,32 @@ func TestVersionsAndDefaults(t *testing.T) {
 		client.http.HTTPClient.Timeout != 60*time.Second {
 		t.Errorf("defaults: retries %d, wait %v..%v, timeout %v", client.http.RetryMax, client.http.RetryWaitMin,
 			client.http.RetryWaitMax, client.http.HTTPClient.Timeout)
+	}
+}
+
+func TestUserAgent(t *testing.T) {
+	cases := []struct{ provider, terraform, want string }{
+		{"0.1.0", "1.5.7", "terraform-provider-astra/0.1.0 (+https://registry.terraform.io/providers/astra-control/astra) Terraform/1.5.7"},
+		{"", "", "terraform-provider-astra/dev (+https://registry.terraform.io/providers/astra-control/astra)"},
+	}
+	for _, c := range cases {
+		if got := UserAgent(c.provider, c.terraform); got != c.want {
+			t.Errorf("UserAgent(%q, %q) = %q", c.provider, c.terraform, got)
+		}
+	}
+}
+
+func TestPrintingNeverShowsTheToken(t *testing.T) {
+	cfg := testConfig("https://astra.example.com")
+	c, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"%v", "%+v", "%#v", "%s"} {
+		for _, v := range []any{cfg, c} {
+			if out := fmt.Sprintf(format, v); strings.Contains(out, testToken) || !strings.Contains(out, testAccount) {
+				t.Errorf("%s of %T: %s", format, v, out)
+			}
+		}
 	}
 }

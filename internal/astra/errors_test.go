@@ -50,7 +50,7 @@ func TestProblemBodiesDecode(t *testing.T) {
 			`<!DOCTYPE html><html><head><title>502 Bad Gateway</title><style>body{color:red}</style></head>
 			 <body><h1>Bad&nbsp;Gateway</h1><script>alert(1)</script><p>The upstream &amp; its friends are down.</p></body></html>`,
 			func(e *APIError) string {
-				if e.Problem != 0 || e.Body != "502 Bad Gateway: Bad\u00a0Gateway The upstream & its friends are down." {
+				if e.Problem != 0 || e.Body != "502 Bad Gateway: Bad Gateway The upstream & its friends are down." {
 					return fmt.Sprintf("body %q", e.Body)
 				}
 				return ""

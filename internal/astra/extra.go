@@ -76,18 +76,6 @@ func encodeWithExtra(known any, extra map[string]json.RawMessage) ([]byte, error
 	return json.Marshal(members)
 }
 
-// cloneExtra copies a member map so that two objects never share one.
-func cloneExtra(extra map[string]json.RawMessage) map[string]json.RawMessage {
-	if extra == nil {
-		return nil
-	}
-	out := make(map[string]json.RawMessage, len(extra))
-	for k, v := range extra {
-		out[k] = append(json.RawMessage(nil), v...)
-	}
-	return out
-}
-
 type jsonField struct {
 	name  string
 	index []int

@@ -97,7 +97,7 @@ func looksLikeHTML(text string) bool {
 // clean decodes HTML entities, drops control characters, collapses whitespace and cuts
 // the text to limit characters.
 func clean(text string, limit int) string {
-	text = html.UnescapeString(text)
+	text = strings.ReplaceAll(html.UnescapeString(text), "\u00a0", " ")
 	text = strings.Map(func(r rune) rune {
 		if r == utf8.RuneError || (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f {
 			return -1

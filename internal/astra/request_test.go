@@ -92,8 +92,11 @@ func TestRetryRulesCountRequests(t *testing.T) {
 
 // hangUp closes the connection without answering: a reset as the client sees it.
 func hangUp(w http.ResponseWriter, _ *http.Request, _ []byte) {
-	conn, _, err := w.(http.Hijacker).Hijack()
-	if err == nil {
+	hijacker, ok := w.(http.Hijacker)
+	if !ok {
+		panic("the test server cannot hang up")
+	}
+	if conn, _, err := hijacker.Hijack(); err == nil {
 		_ = conn.Close()
 	}
 }

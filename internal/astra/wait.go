@@ -83,8 +83,8 @@ func (e *WaitTimeoutError) Error() string {
 func (e *WaitTimeoutError) Unwrap() error { return e.Err }
 
 // Wait polls fetch until ready reports done, ready returns an error (terminal: returned at
-// once, with the object), fetch fails (returned at once, except 404s within the schedule's
-// NotFoundGrace), or ctx ends (a *WaitTimeoutError wrapping ctx.Err() that describes the
+// once, with the object), fetch fails (returned at once, except 404s before the object was
+// first seen and within the schedule's NotFoundGrace), or ctx ends (a *WaitTimeoutError wrapping ctx.Err() that describes the
 // last object seen, when it implements Describer).
 func Wait[T any](ctx context.Context, s Schedule, fetch func(context.Context) (T, error), ready func(T) (bool, error)) (T, error) {
 	var last T
@@ -108,7 +108,7 @@ func Wait[T any](ctx context.Context, s Schedule, fetch func(context.Context) (T
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return timeout()
-		case err != nil && IsNotFound(err) && time.Since(start) < s.NotFoundGrace:
+		case err != nil && IsNotFound(err) && !seen && time.Since(start) < s.NotFoundGrace:
 			lastState = "not found yet"
 		case err != nil:
 			return last, err

@@ -65,6 +65,20 @@ func TestWaitToleratesA404RightAfterCreate(t *testing.T) {
 	}
 }
 
+func TestA404AfterTheObjectWasSeenEndsTheWait(t *testing.T) {
+	calls := 0
+	_, err := Wait(context.Background(), fastSchedule(), func(context.Context) (*Cluster, error) {
+		calls++
+		if calls == 1 {
+			return &Cluster{ID: "c1", State: "pending"}, nil
+		}
+		return nil, &APIError{StatusCode: 404, Problem: 2}
+	}, ClusterRunning)
+	if !IsNotFound(err) || calls != 2 {
+		t.Fatalf("a vanished object is not a slow create: %v after %d polls", err, calls)
+	}
+}
+
 func TestWaitGivesUpOnA404AfterTheGrace(t *testing.T) {
 	s := fastSchedule()
 	s.NotFoundGrace = 10 * time.Millisecond
