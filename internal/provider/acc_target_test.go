@@ -58,6 +58,7 @@ type accTarget struct {
 	cloud  string
 	kube   []byte // real mode: the kubeconfig of the cluster tests may add
 	suffix string // real mode: appended to names so runs do not collide
+	caPEM  string // withTLS: the simulator's certificate
 
 	providerHCL string
 }
@@ -66,6 +67,7 @@ type accTarget struct {
 type accOptions struct {
 	sim        astrasim.Options
 	apiVersion string
+	tls        bool
 }
 
 // accOption changes accOptions.
@@ -74,6 +76,12 @@ type accOption func(*accOptions)
 // withSim changes the simulator's options (delays, release, clock...).
 func withSim(f func(*astrasim.Options)) accOption {
 	return func(o *accOptions) { f(&o.sim) }
+}
+
+// withTLS serves the simulator over HTTPS with a self-signed certificate, as an on-premises
+// Astra Control Center often is; the provider block trusts it through ca_certificate.
+func withTLS() accOption {
+	return func(o *accOptions) { o.tls = true }
 }
 
 // withAPIVersion sets the provider's api_version (and, on the simulator, a release that speaks it).
@@ -130,13 +138,25 @@ func (a *accTarget) startSim(o accOptions) {
 			t.Errorf("simulator answer to %s %s (%d) breaks the published schema: %v", method, route, status, err)
 		}
 	}
-	sim, url, stop, err := astrasim.Serve(o.sim)
+	var (
+		sim   *astrasim.Sim
+		url   string
+		caPEM []byte
+		stop  func()
+		err   error
+	)
+	if o.tls {
+		sim, url, caPEM, stop, err = astrasim.ServeTLS(o.sim)
+	} else {
+		sim, url, stop, err = astrasim.Serve(o.sim)
+	}
 	if err != nil {
 		t.Fatalf("starting the simulator: %v", err)
 	}
 	t.Cleanup(stop)
-	a.sim, a.url, a.cloud = sim, url, sim.Seeds().PrivateCloudID
-	a.client = a.newClient(astra.Config{Endpoint: url, AccountID: sim.AccountID(), Token: astrasim.DefaultToken, ClusterVersion: o.apiVersion})
+	a.sim, a.url, a.caPEM, a.cloud = sim, url, string(caPEM), sim.Seeds().PrivateCloudID
+	a.client = a.newClient(astra.Config{Endpoint: url, AccountID: sim.AccountID(), Token: astrasim.DefaultToken,
+		ClusterVersion: o.apiVersion, CACertPEM: caPEM})
 }
 
 func (a *accTarget) connectReal(o accOptions) {
@@ -207,6 +227,9 @@ func (a *accTarget) renderProviderBlock(apiVersion string) string {
 	b.WriteString("provider \"astra\" {\n")
 	if a.sim != nil {
 		fmt.Fprintf(&b, "  endpoint   = %q\n  account_id = %q\n  api_token  = %q\n", a.url, a.sim.AccountID(), astrasim.DefaultToken)
+	}
+	if a.caPEM != "" {
+		fmt.Fprintf(&b, "  ca_certificate = <<-EOT\n%sEOT\n", a.caPEM)
 	}
 	if apiVersion != "" {
 		fmt.Fprintf(&b, "  api_version = %q\n", apiVersion)

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
 
@@ -133,3 +134,213 @@ func (a *accTarget) markCounts(c *countDelta) {
 }
 
 var uuidRegexp = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// TestAccCluster_connector registers a cluster through an Astra Connector (private route and
+// relayV1, no credential): it stays pending, so wait_for_running = false; nothing drifts.
+func TestAccCluster_connector(t *testing.T) {
+	a := newAccTarget(t)
+	a.requireSim("an Astra Connector that never registers")
+	cfg := a.config(clusterHCL(a.cloudID(), arg("name", a.name("via-connector")), arg("private_route_id", testRouteID),
+		`connector_capabilities = ["relayV1", "watcherV1"]`, arg("wait_for_running", false)))
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectString("state", "pending"),
+					expectNull("credential_id"),
+					expectString("private_route_id", testRouteID),
+					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("connector_capabilities"),
+						knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("relayV1"), knownvalue.StringExact("watcherV1")})),
+					expectBool("wait_for_running", false),
+				},
+			},
+			{Config: cfg, ConfigPlanChecks: emptyPlan()},
+			// An import cannot know wait_for_running; it takes the default.
+			{ResourceName: clusterAddr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"wait_for_running"}},
+		},
+	})
+}
+
+// TestAccCluster_connectorV2 is the connector path of cluster API 1.7, where relayV1 became
+// connectorV2.
+func TestAccCluster_connectorV2(t *testing.T) {
+	a := newAccTarget(t, withAPIVersion("1.7"))
+	a.requireSim("an Astra Connector that never registers")
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{{
+			Config: a.config(clusterHCL(a.cloudID(), arg("name", "connector-v2"), arg("private_route_id", testRouteID),
+				`connector_capabilities = ["connectorV2"]`, arg("wait_for_running", false))),
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectString("state", "pending"),
+				statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("connector_capabilities"),
+					knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("connectorV2")})),
+			},
+		}},
+	})
+}
+
+// TestAccCluster_credentialWithRoute is a kubeconfig cluster reached through a private
+// route, with capabilities that do not relay: the credential is still required, and used.
+func TestAccCluster_credentialWithRoute(t *testing.T) {
+	a := newAccTarget(t)
+	cred := a.kubeconfigCredential("kube-route", "routed")
+	cfg := a.config(clusterHCL(a.cloudID(), arg("credential_id", cred), arg("private_route_id", testRouteID),
+		`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", false)))
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectString("state", "running"),
+					// The name defaults to the kubeconfig's cluster name.
+					expectString("name", "routed"),
+					expectString("credential_id", cred),
+					expectString("private_route_id", testRouteID),
+					expectBool("acc_host", false),
+				},
+			},
+			{Config: cfg, ConfigPlanChecks: emptyPlan()},
+			// acc_host = false is never reported by the service: an import reads it as unset.
+			{ResourceName: clusterAddr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"acc_host"}},
+		},
+	})
+}
+
+// TestAccCluster_update changes each in-place argument in turn: one PUT per step, no
+// replacement, the service's read-only labels kept, and an empty plan after each step.
+func TestAccCluster_update(t *testing.T) {
+	a := newAccTarget(t)
+	credA := a.kubeconfigCredential("kube-a", "updated")
+	credB := a.kubeconfigCredential("kube-b", "updated")
+	first, second := a.name("first"), a.name("second")
+	var counts countDelta
+	var id string
+	step := func(checks []statecheck.StateCheck, body ...string) resource.TestStep {
+		return resource.TestStep{
+			PreConfig:         func() { a.markCounts(&counts) },
+			Config:            a.config(clusterHCL(a.cloudID(), body...)),
+			ConfigPlanChecks:  planned(plancheck.ResourceActionUpdate),
+			ConfigStateChecks: checks,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttrPtr(clusterAddr, "id", &id),
+				a.simCheck("exactly one PUT and no POST", func(s *astrasim.Sim) error {
+					if put, post := counts.since(s, putCloudCluster), counts.since(s, postClusters); put != 1 || post != 0 {
+						return fmt.Errorf("%d PUTs and %d POSTs, want 1 and 0", put, post)
+					}
+					return nil
+				}),
+				a.checkReadOnlyLabelsKept(&id),
+			),
+		}
+	}
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: a.config(clusterHCL(a.cloudID(), arg("name", first), arg("credential_id", credA), `labels = { team = "a" }`)),
+				// Every later step must keep this ID: updates never replace.
+				Check: resource.TestCheckResourceAttrWith(clusterAddr, "id", func(v string) error { id = v; return nil }),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("labels"), knownvalue.MapExact(map[string]knownvalue.Check{"team": knownvalue.StringExact("a")})),
+				},
+			},
+			step([]statecheck.StateCheck{expectString("name", second)},
+				arg("name", second), arg("credential_id", credA), `labels = { team = "a" }`),
+			step([]statecheck.StateCheck{statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("labels"),
+				knownvalue.MapExact(map[string]knownvalue.Check{"team": knownvalue.StringExact("b"), "env": knownvalue.StringExact("test")}))},
+				arg("name", second), arg("credential_id", credA), `labels = { team = "b", env = "test" }`),
+			step([]statecheck.StateCheck{expectString("credential_id", credB), expectString("state", "running")},
+				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`),
+			step([]statecheck.StateCheck{expectString("private_route_id", testRouteID)},
+				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", testRouteID)),
+			step([]statecheck.StateCheck{statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("connector_capabilities"),
+				knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("watcherV1")}))},
+				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", testRouteID),
+				`connector_capabilities = ["watcherV1"]`),
+			step([]statecheck.StateCheck{expectString("private_route_id", "route-2"), statecheck.ExpectKnownValue(clusterAddr,
+				tfjsonpath.New("connector_capabilities"), knownvalue.SetSizeExact(2))},
+				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", "route-2"),
+				`connector_capabilities = ["watcherV1", "neptuneV1"]`),
+			step([]statecheck.StateCheck{expectBool("acc_host", true)},
+				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", "route-2"),
+				`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true)),
+			step([]statecheck.StateCheck{expectNull("labels")},
+				arg("name", second), arg("credential_id", credB), arg("private_route_id", "route-2"),
+				`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true)),
+			// Arguments the API cannot unset force a replacement rather than a PUT that could not work.
+			{
+				Config: a.config(clusterHCL(a.cloudID(), arg("name", second), arg("credential_id", credB),
+					`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true))),
+				ConfigPlanChecks:  planned(plancheck.ResourceActionDestroyBeforeCreate),
+				ConfigStateChecks: []statecheck.StateCheck{expectNull("private_route_id")},
+			},
+		},
+	})
+}
+
+// checkReadOnlyLabelsKept asserts the service's own labels survived the PUT.
+func (a *accTarget) checkReadOnlyLabelsKept(id *string) resource.TestCheckFunc {
+	return a.simCheck("the service's read-only labels are kept", func(*astrasim.Sim) error {
+		c, err := a.client.GetCluster(t0(), "", *id)
+		if err != nil {
+			return err
+		}
+		readOnly := 0
+		for _, l := range c.Metadata.Labels {
+			if strings.HasPrefix(l.Name, "astra.netapp.io/labels/read-only/") {
+				readOnly++
+			}
+		}
+		if readOnly < 2 {
+			return fmt.Errorf("labels after the update: %v; the read-only ones are gone", c.Metadata.Labels)
+		}
+		return nil
+	})
+}
+
+// TestAccCluster_replaceOnCloudChange moves the cluster to another cloud: a replacement.
+func TestAccCluster_replaceOnCloudChange(t *testing.T) {
+	a := newAccTarget(t)
+	a.requireSim("a second private cloud")
+	other := a.privateCloud("second-private")
+	cred := a.kubeconfigCredential("kube-move", "moving")
+	var before, after string
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: a.config(clusterHCL(a.cloudID(), arg("credential_id", cred))),
+				Check:  resource.TestCheckResourceAttrWith(clusterAddr, "id", func(v string) error { before = v; return nil }),
+			},
+			{
+				Config:            a.config(clusterHCL(other, arg("credential_id", cred))),
+				ConfigPlanChecks:  planned(plancheck.ResourceActionDestroyBeforeCreate),
+				ConfigStateChecks: []statecheck.StateCheck{expectString("cloud_id", other), expectString("state", "running")},
+				Check: resource.TestCheckResourceAttrWith(clusterAddr, "id", func(v string) error {
+					after = v
+					if after == before {
+						return fmt.Errorf("id %s unchanged: the cluster was not replaced", v)
+					}
+					if _, err := a.client.GetCluster(t0(), "", before); err == nil {
+						return fmt.Errorf("the old cluster %s still exists", before)
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}
+
+// privateCloud adds another private cloud to the simulator, outside Terraform.
+func (a *accTarget) privateCloud(name string) string {
+	a.t.Helper()
+	cloud, err := a.client.CreateCloud(t0(), astra.CloudCreate{Name: name, CloudType: "private"})
+	if err != nil {
+		a.t.Fatalf("adding cloud %s: %v", name, err)
+	}
+	return cloud.ID
+}

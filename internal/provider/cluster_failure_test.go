@@ -1,0 +1,271 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+)
+
+// TestAccCluster_waitTimeout: a connector cluster never runs, so waiting for it times out.
+// The cluster is in state, tainted, and the next apply replaces it.
+func TestAccCluster_waitTimeout(t *testing.T) {
+	a := newAccTarget(t)
+	a.requireSim("an Astra Connector that never registers")
+	body := func(wait bool) string {
+		return a.config(clusterHCL(a.cloudID(), arg("name", "never-running"), arg("private_route_id", testRouteID),
+			`connector_capabilities = ["relayV1"]`, arg("wait_for_running", wait), `timeouts = { create = "400ms" }`))
+	}
+	var tainted string
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: body(true),
+				ExpectError: errorPhrases("Cluster did not reach running", "Timed out after 400ms waiting for cluster",
+					"(last seen: state pending, managedState pending)", "marked as tainted", "set wait_for_running = false"),
+			},
+			{
+				PreConfig: func() { tainted = a.onlyClusterID() },
+				Config:    body(false),
+				// The tainted cluster is replaced, although only wait_for_running changed.
+				ConfigPlanChecks:  planned(plancheck.ResourceActionDestroyBeforeCreate),
+				ConfigStateChecks: []statecheck.StateCheck{expectString("state", "pending")},
+				Check:             a.checkReplaced(&tainted),
+			},
+		},
+	})
+}
+
+// TestAccCluster_failed: the cluster fails while create waits. The error gives the server's
+// reasons; the failed cluster is in state, tainted, and the next apply replaces it.
+func TestAccCluster_failed(t *testing.T) {
+	clock := &testClock{}
+	a := newAccTarget(t, withSim(func(o *astrasim.Options) {
+		o.Now = clock.now
+		o.Delays.Discover = time.Hour // discovering until the test moves the clock
+	}))
+	a.requireSim("a cluster sent to state failed")
+	cred := a.kubeconfigCredential("kube-failing", "failing")
+	cfg := a.config(clusterHCL(a.cloudID(), arg("name", "failing"), arg("credential_id", cred)))
+	var failed string
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					a.whenCluster("failing", "discovering", func(id string) {
+						failed = id
+						if err := a.sim.FailCluster(id, "The kubeconfig's certificate has expired"); err != nil {
+							t.Error(err)
+						}
+					})
+				},
+				Config:      cfg,
+				ExpectError: errorPhrases("Cluster did not reach running", "as failed: The kubeconfig's certificate has expired.", "marked as tainted"),
+			},
+			{
+				// The replacement is discovered as soon as it appears.
+				PreConfig:         func() { a.whenCluster("failing", "discovering", func(string) { clock.advance(2 * time.Hour) }) },
+				Config:            cfg,
+				ConfigPlanChecks:  planned(plancheck.ResourceActionDestroyBeforeCreate),
+				ConfigStateChecks: []statecheck.StateCheck{expectString("state", "running")},
+				Check:             a.checkReplaced(&failed),
+			},
+		},
+	})
+}
+
+// onlyClusterID is the ID of the single cluster the test added (outside the seeds).
+func (a *accTarget) onlyClusterID() string {
+	clusters, err := a.client.ListClusters(t0(), a.cloudID(), astra.ListOptions{})
+	if err != nil || len(clusters) != 1 {
+		a.t.Fatalf("want exactly one cluster in the private cloud, got %d (%v)", len(clusters), err)
+	}
+	return clusters[0].ID
+}
+
+// checkReplaced asserts state holds a new cluster and the old one is gone.
+func (a *accTarget) checkReplaced(old *string) resource.TestCheckFunc {
+	return resource.TestCheckResourceAttrWith(clusterAddr, "id", func(id string) error {
+		if *old == "" || id == *old {
+			return fmt.Errorf("state holds %s; want a replacement of %q", id, *old)
+		}
+		if _, err := a.client.GetCluster(t0(), "", *old); !astra.IsNotFound(err) {
+			return fmt.Errorf("the replaced cluster %s is still there (%v)", *old, err)
+		}
+		return nil
+	})
+}
+
+// whenCluster runs do once, in the background, as soon as the simulator holds a cluster
+// named name in state state. It gives up when the test ends.
+func (a *accTarget) whenCluster(name, state string, do func(id string)) {
+	ctx, cancel := context.WithCancel(context.Background())
+	a.t.Cleanup(cancel)
+	go func() {
+		for ctx.Err() == nil {
+			if id := a.simClusterIn(name, state); id != "" {
+				do(id)
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+}
+
+// simClusterIn finds a cluster by name and state in the simulator's snapshot (which, unlike
+// an API call, leaves the request counts alone).
+func (a *accTarget) simClusterIn(name, state string) string {
+	raw, err := a.sim.Snapshot()
+	if err != nil {
+		return ""
+	}
+	var view struct {
+		Clusters map[string]struct{ Name, State string } `json:"clusters"`
+	}
+	if json.Unmarshal(raw, &view) != nil {
+		return ""
+	}
+	for id, c := range view.Clusters {
+		if c.Name == name && c.State == state {
+			return id
+		}
+	}
+	return ""
+}
+
+// TestAccCluster_lostAnswer: the POST is applied but its answer lost. The provider finds
+// the cluster it created and adopts it instead of posting again.
+func TestAccCluster_lostAnswer(t *testing.T) {
+	a := newAccTarget(t)
+	a.requireSim("an answer lost on the wire")
+	a.sim.AddFault(astrasim.Fault{Method: "POST", Route: routeClusters, Kind: astrasim.FaultLostAnswer, Times: 1})
+	cred := a.kubeconfigCredential("kube-lost", "lost")
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{{
+			Config:            a.config(clusterHCL(a.cloudID(), arg("name", "lost"), arg("credential_id", cred))),
+			ConfigStateChecks: []statecheck.StateCheck{expectString("state", "running"), expectString("name", "lost")},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttrWith(clusterAddr, "id", func(id string) error {
+					if got := a.onlyClusterID(); got != id {
+						return fmt.Errorf("state holds %s, the simulator %s", id, got)
+					}
+					return nil
+				}),
+				a.simCheck("a single POST", func(s *astrasim.Sim) error {
+					if n := s.Count("POST", routeClusters); n != 1 {
+						return fmt.Errorf("%d POSTs, want 1", n)
+					}
+					return nil
+				}),
+			),
+		}},
+	})
+}
+
+// TestAccCluster_deleteWhileManaged: destroying a managed cluster is refused with advice;
+// once unmanaged, it is destroyed.
+func TestAccCluster_deleteWhileManaged(t *testing.T) {
+	a := newAccTarget(t)
+	cred := a.kubeconfigCredential("kube-managed", "managed")
+	cfg := a.config(clusterHCL(a.cloudID(), arg("name", a.name("managed")), arg("credential_id", cred)))
+	var id string
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check:  resource.TestCheckResourceAttrWith(clusterAddr, "id", func(v string) error { id = v; return nil }),
+			},
+			{
+				PreConfig: func() {
+					if _, err := a.client.CreateManagedCluster(t0(), astra.ManagedClusterCreate{ID: id}); err != nil {
+						t.Fatalf("managing the cluster: %v", err)
+					}
+				},
+				Config:      cfg,
+				Destroy:     true,
+				ExpectError: errorPhrases("Cluster is still managed", "managedState managed", "Unmanage it first: destroy or remove the astra_managed_cluster that manages it"),
+			},
+			{
+				PreConfig: func() {
+					ctx, cancel := context.WithTimeout(t0(), time.Minute)
+					defer cancel()
+					if err := a.client.DeleteManagedCluster(ctx, id); err != nil {
+						t.Fatalf("unmanaging the cluster: %v", err)
+					}
+					if _, err := astra.Wait(ctx, accWaitSchedule, func(ctx context.Context) (*astra.Cluster, error) {
+						return a.client.GetCluster(ctx, "", id)
+					}, astra.ClusterUnmanaged); err != nil {
+						t.Fatalf("waiting until unmanaged: %v", err)
+					}
+				},
+				Config: cfg,
+			},
+		},
+	})
+}
+
+// TestAccCluster_drift: deleted outside Terraform, the cluster is planned for creation;
+// renamed outside, it is renamed back in place.
+func TestAccCluster_drift(t *testing.T) {
+	a := newAccTarget(t)
+	cred := a.kubeconfigCredential("kube-drift", "drifting")
+	name := a.name("drifting")
+	cfg := a.config(clusterHCL(a.cloudID(), arg("name", name), arg("credential_id", cred)))
+	var id string
+	captureID := resource.TestCheckResourceAttrWith(clusterAddr, "id", func(v string) error { id = v; return nil })
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: captureID},
+			{
+				PreConfig: func() {
+					if err := a.client.DeleteCluster(t0(), "", id); err != nil {
+						t.Fatalf("deleting outside Terraform: %v", err)
+					}
+				},
+				Config:           cfg,
+				ConfigPlanChecks: planned(plancheck.ResourceActionCreate),
+				Check:            captureID,
+			},
+			{
+				PreConfig: func() {
+					c, err := a.client.GetCluster(t0(), "", id)
+					if err == nil {
+						c.Name = name + "-renamed"
+						_, err = a.client.UpdateCluster(t0(), "", c)
+					}
+					if err != nil {
+						t.Fatalf("renaming outside Terraform: %v", err)
+					}
+				},
+				Config:            cfg,
+				ConfigPlanChecks:  planned(plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{expectString("name", name)},
+			},
+		},
+	})
+}
+
+// errorPhrases matches an error output holding each phrase, in order, wherever the CLI
+// wrapped its lines.
+func errorPhrases(phrases ...string) *regexp.Regexp {
+	quoted := make([]string, len(phrases))
+	for i, p := range phrases {
+		quoted[i] = strings.Join(strings.Fields(regexp.QuoteMeta(p)), `\s+`)
+	}
+	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
+}
