@@ -120,3 +120,9 @@ func TestContentNegotiation(t *testing.T) {
 		t.Error("problem 12 without a reason")
 	}
 }
+
+func TestWrongAccountBeforeUnknownPath(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.doURL(http.MethodGet, e.srv.URL+"/accounts/3f2a1b0c-1d2e-4f3a-8b4c-5d6e7f8a9b0c/no/such", nil, nil).problem(14)
+	e.doURL(http.MethodGet, e.srv.URL+"/elsewhere", nil, nil).problem(2)
+}

@@ -218,3 +218,16 @@ func TestConnectorCluster(t *testing.T) {
 	cred := e.post("/core/v1/credentials", kubeconfigBody("edge", "https://edge.example.com")).expect(201).str("id")
 	e.put("/topology/v1/clusters/"+id, clusterBody("1.5", map[string]any{"credentialID": cred})).problem(165)
 }
+
+func TestSetPutReturnsBody(t *testing.T) {
+	e := newEnv(t, Options{})
+	path := "/topology/v1/clouds/" + e.sim.Seeds().PrivateCloudID
+	body := map[string]any{"type": "application/astra-cloud", "version": "1.1"}
+	e.put(path, body).expect(204)
+	e.sim.SetPutReturnsBody(true)
+	if r := e.put(path, body).expect(200); r.str("id") != e.sim.Seeds().PrivateCloudID {
+		t.Errorf("200 PUT body: %s", r.raw)
+	}
+	e.sim.SetPutReturnsBody(false)
+	e.put(path, body).expect(204)
+}

@@ -34,6 +34,14 @@
 //   - Bodies whose version has no published schema (cluster 1.0-1.2, managedCluster 1.0,
 //     1.1, 1.4-1.6, cloud/credential/storageClass 1.0) are checked against the oldest
 //     published schema whose version enum lists that version.
+//   - POST managedClusters: an unknown cluster ID or an ineligible cluster (with its
+//     reasons) is 400 problem 9 naming id; an already managed cluster 409 problem 10; a
+//     cluster still being discovered, unmanaged or removed 409 problem 164 (retry later);
+//     a defaultBucketID on a cluster without the neptuneV1 capability 400 problem 171.
+//   - POST of a kubeconfig credential for a cluster Astra already reaches through another
+//     existing credential is 409 problem 44 ("Kubeconfig exists").
+//   - Throttling (the 429 fault) answers an RFC 7807 "about:blank" problem: the catalogue
+//     has no problem type for it, since Astra documents no 429.
 //   - The 22.11 document's problem schemas require a "description" member (the later ones
 //     "detail"); on 22.11 problems carry both, with the same text.
 //

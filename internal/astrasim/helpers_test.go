@@ -222,3 +222,5 @@ func mustJSON(v any) []byte {
 	}
 	return data
 }
+
+func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }

@@ -37,6 +37,14 @@ func (s *Sim) updated(resource, version string, body map[string]any) *reply {
 	return noContent()
 }
 
+// SetPutReturnsBody switches how PUT answers: 200 with the resource (on) or 204 (off),
+// the two behaviours clients must accept.
+func (s *Sim) SetPutReturnsBody(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.opts.PutReturnsBody = on
+}
+
 // accountPath is the /accounts/{id} prefix of the simulator's URLs.
 func (s *Sim) accountPath() string { return "/accounts/" + s.opts.AccountID }
 

@@ -147,11 +147,13 @@ func (s *Sim) handle(r *http.Request, rt *route, params map[string]string, accou
 	if prob != nil {
 		return fail(prob)
 	}
+	if account != "" {
+		if prob := s.checkAccount(account); prob != nil {
+			return fail(prob)
+		}
+	}
 	if !ok {
 		return fail(problem(2))
-	}
-	if prob := s.checkAccount(account); prob != nil {
-		return fail(prob)
 	}
 	h, allowed := rt.methods[r.Method]
 	if !allowed {
