@@ -18,3 +18,17 @@ cli_version() { "$1" version | head -n1; }
 
 # install_cli KIND prints the absolute path of the cached (or freshly built) CLI.
 install_cli() { "$(dirname "${BASH_SOURCE[0]}")/install-tf-cli.sh" "$1" | tail -n1; }
+
+# with_progress LABEL CMD... runs CMD, printing a line every 20 s while it runs, so long
+# builds never leave a silent terminal.
+with_progress() {
+  local label="$1" start ticker rc=0
+  shift
+  start=$(date +%s)
+  ( while sleep 20; do printf '  ... still %s (%ss)\n' "$label" "$(( $(date +%s) - start ))" >&2; done ) &
+  ticker=$!
+  "$@" || rc=$?
+  kill "$ticker" 2>/dev/null || true
+  wait "$ticker" 2>/dev/null || true
+  return "$rc"
+}
