@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -94,7 +95,7 @@ func cloudRunning(c *astra.Cloud) (bool, error) {
 	return false, nil
 }
 
-// cloudNames lists "name (id)" of clouds, for errors that say what exists.
+// cloudNames lists "name (id)" of clouds, sorted, for errors that say what exists.
 func cloudNames(clouds []astra.Cloud) string {
 	names := make([]string, 0, len(clouds))
 	for _, c := range clouds {
@@ -103,5 +104,6 @@ func cloudNames(clouds []astra.Cloud) string {
 	if len(names) == 0 {
 		return "none"
 	}
+	sort.Strings(names)
 	return strings.Join(names, ", ")
 }

@@ -119,7 +119,7 @@ func TestCloudTypeChangedReplacesOnlyRealChanges(t *testing.T) {
 
 func TestCloudNamesAndTypeFilter(t *testing.T) {
 	clouds := []astra.Cloud{{ID: "1", Name: "private", CloudType: "private"}, {ID: "2", Name: "GCP", CloudType: "GCP"}}
-	if got := cloudNames(clouds); got != "private (1), GCP (2)" {
+	if got := cloudNames(clouds); got != "GCP (2), private (1)" {
 		t.Errorf("cloudNames = %q", got)
 	}
 	if got := cloudNames(nil); got != "none" {

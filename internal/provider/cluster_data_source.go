@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
@@ -117,7 +118,7 @@ func clusterByName(ctx context.Context, client *astra.Client, cloudID, name stri
 	return nil
 }
 
-// clusterNames lists "name (id)" of clusters, for errors that say what exists.
+// clusterNames lists "name (id)" of clusters, sorted, for errors that say what exists.
 func clusterNames(clusters []astra.Cluster) string {
 	if len(clusters) == 0 {
 		return "none"
@@ -126,5 +127,6 @@ func clusterNames(clusters []astra.Cluster) string {
 	for _, c := range clusters {
 		names = append(names, c.Name+" ("+c.ID+")")
 	}
+	sort.Strings(names)
 	return strings.Join(names, ", ")
 }

@@ -1,0 +1,353 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+)
+
+const (
+	managedAddr          = "astra_managed_cluster.test"
+	routeManagedCluster  = "/topology/v1/managedClusters/{managedCluster_id}"
+	routeManagedClusters = "/topology/v1/managedClusters"
+)
+
+func managedString(attr, value string) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(managedAddr, tfjsonpath.New(attr), knownvalue.StringExact(value))
+}
+
+func planAction(addr string, action plancheck.ResourceActionType) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, action)}}
+}
+
+// privateManagedHCL is a private cluster (with an existing credential) managed with the
+// storage class named scName, chosen through astra_storage_classes; scName "" leaves the
+// managed cluster out (it is then destroyed).
+func privateManagedHCL(cloudID, credentialID, scExpr string, managed bool) string {
+	hcl := fmt.Sprintf(`
+resource "astra_cluster" "test" {
+  cloud_id      = %q
+  credential_id = %q
+}
+
+data "astra_storage_classes" "test" {
+  cluster_id = astra_cluster.test.id
+}
+
+locals {
+  storage_classes = { for sc in data.astra_storage_classes.test.storage_classes : sc.name => sc.id }
+}
+`, cloudID, credentialID)
+	if managed {
+		hcl += fmt.Sprintf(`
+resource "astra_managed_cluster" "test" {
+  cluster_id            = astra_cluster.test.id
+  default_storage_class = %s
+}
+`, scExpr)
+	}
+	return hcl
+}
+
+// storageClassID is the ID of the named storage class of the cluster in state.
+func (a *accTarget) storageClassID(s *terraform.State, name string) (string, error) {
+	clusterID := s.RootModule().Resources[clusterAddr].Primary.ID
+	classes, err := a.client.ListStorageClasses(t0(), "", clusterID)
+	if err != nil {
+		return "", err
+	}
+	for _, sc := range classes {
+		if sc.Name == name {
+			return sc.ID, nil
+		}
+	}
+	return "", fmt.Errorf("cluster %s has no storage class %s", clusterID, name)
+}
+
+// managedDefaultIs checks, in state and in Astra Control, the managed cluster's default
+// storage class.
+func (a *accTarget) managedDefaultIs(name string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		want, err := a.storageClassID(s, name)
+		if err != nil {
+			return err
+		}
+		r := s.RootModule().Resources[managedAddr].Primary
+		if got := r.Attributes["default_storage_class"]; got != want {
+			return fmt.Errorf("default_storage_class in state is %s, want %s (%s)", got, want, name)
+		}
+		mc, err := a.client.GetManagedCluster(t0(), r.ID)
+		if err != nil {
+			return err
+		}
+		if mc.DefaultStorageClass != want {
+			return fmt.Errorf("Astra Control holds default storage class %s, want %s (%s)", mc.DefaultStorageClass, want, name)
+		}
+		return nil
+	}
+}
+
+// clusterManagedStateIs checks the cluster's managedState as Astra Control reports it.
+func (a *accTarget) clusterManagedStateIs(cloudID, id string, want string) error {
+	c, err := a.client.GetCluster(t0(), cloudID, id)
+	if err != nil {
+		return err
+	}
+	if c.ManagedState != want {
+		return fmt.Errorf("cluster %s is %s, want %s", id, c.ManagedState, want)
+	}
+	return nil
+}
+
+// TestAccManagedCluster_private manages a private cluster with a storage class chosen by
+// data source: create (waiting for managed and running), empty re-plan, in-place storage
+// class change, a refused storage class listing the valid ones, import, drift (unmanaged
+// outside Terraform), the refusal while apps are managed, unmanage, then destroy of the
+// cluster after it.
+func TestAccManagedCluster_private(t *testing.T) {
+	a := newAccTarget(t, withSim(func(o *astrasim.Options) {
+		o.Delays = astrasim.Delays{Manage: 150 * time.Millisecond, Unmanage: 150 * time.Millisecond}
+	}))
+	cred := a.kubeconfigCredential("kube-managed", "managed")
+	silver := a.config(privateManagedHCL(a.cloudID(), cred, `local.storage_classes["ontap-silver"]`, true))
+	gold := a.config(privateManagedHCL(a.cloudID(), cred, `local.storage_classes["ontap-gold"]`, true))
+	unmanaged := a.config(privateManagedHCL(a.cloudID(), cred, "", false))
+	var counts countDelta
+	var clusterID string
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: silver,
+				ConfigStateChecks: []statecheck.StateCheck{
+					managedString("managed_state", "managed"),
+					managedString("state", "running"),
+					statecheck.ExpectKnownValue(managedAddr, tfjsonpath.New("managed_timestamp"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(managedAddr, tfjsonpath.New("in_use"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(managedAddr, tfjsonpath.New("cloud_id"), knownvalue.StringExact(a.cloudID())),
+					statecheck.ExpectKnownValue(managedAddr, tfjsonpath.New("credential_id"), knownvalue.StringExact(cred)),
+					statecheck.CompareValuePairs(managedAddr, tfjsonpath.New("id"), clusterAddr, tfjsonpath.New("id"), compare.ValuesSame()),
+					statecheck.CompareValuePairs(managedAddr, tfjsonpath.New("cluster_id"), clusterAddr, tfjsonpath.New("id"), compare.ValuesSame()),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					a.managedDefaultIs("ontap-silver"),
+					func(s *terraform.State) error {
+						clusterID = s.RootModule().Resources[clusterAddr].Primary.ID
+						return nil
+					},
+				),
+			},
+			{Config: silver, ConfigPlanChecks: emptyPlan()},
+			{
+				PreConfig:        func() { a.markCounts(&counts) },
+				Config:           gold,
+				ConfigPlanChecks: planAction(managedAddr, plancheck.ResourceActionUpdate),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					a.managedDefaultIs("ontap-gold"),
+					a.simCheck("one PUT, no POST", func(sim *astrasim.Sim) error {
+						return expectCounts(counts.since(sim, "PUT "+routeManagedCluster), 1, counts.since(sim, "POST "+routeManagedClusters), 0)
+					}),
+				),
+			},
+			{
+				Config:      a.config(privateManagedHCL(a.cloudID(), cred, `"0f0e0d0c-0b0a-4908-8706-050403020100"`, true)),
+				ExpectError: regexp.MustCompile(`(?s)Unknown storage class.*valid storage classes:\s+local-path\s+\(.*\),\s+ontap-gold\s+\(.*\),\s+ontap-silver`),
+			},
+			{ResourceName: managedAddr, ImportState: true, ImportStateVerify: true},
+			{
+				// Drift: unmanaged outside Terraform, the cluster is planned to be managed again.
+				PreConfig: func() {
+					if err := a.client.DeleteManagedCluster(t0(), clusterID); err != nil {
+						t.Fatal(err)
+					}
+					time.Sleep(200 * time.Millisecond) // past the simulator's unmanage delay
+				},
+				Config:           gold,
+				ConfigPlanChecks: planAction(managedAddr, plancheck.ResourceActionCreate),
+				Check:            a.managedDefaultIs("ontap-gold"),
+			},
+			{
+				PreConfig: func() {
+					if a.sim != nil {
+						if err := a.sim.SetManagedApps(clusterID, 2); err != nil {
+							t.Fatal(err)
+						}
+					}
+				},
+				Config:      unmanaged,
+				ExpectError: regexp.MustCompile(`(?s)Cannot unmanage a cluster that has managed applications.*Unmanage\s+those\s+applications\s+first`),
+			},
+			{
+				PreConfig: func() {
+					if a.sim != nil {
+						if err := a.sim.SetManagedApps(clusterID, 0); err != nil {
+							t.Fatal(err)
+						}
+					}
+				},
+				Config:           unmanaged,
+				ConfigPlanChecks: planAction(managedAddr, plancheck.ResourceActionDestroy),
+				// Destroy waited for the unmanage: the cluster is unmanaged, not deleting.
+				Check: func(*terraform.State) error { return a.clusterManagedStateIs("", clusterID, "unmanaged") },
+			},
+		},
+	})
+}
+
+// publicManagedHCL manages the discovered GKE cluster found by data source.
+func publicManagedHCL(cloudID, clusterName, tridentDesired string) string {
+	return fmt.Sprintf(`
+data "astra_cluster" "gke" {
+  cloud_id = %q
+  name     = %q
+}
+
+data "astra_storage_classes" "gke" {
+  cluster_id = data.astra_cluster.gke.id
+}
+
+resource "astra_managed_cluster" "test" {
+  cluster_id                    = data.astra_cluster.gke.id
+  default_storage_class         = data.astra_storage_classes.gke.default_storage_class_id
+  trident_managed_state_desired = %q
+}
+`, cloudID, clusterName, tridentDesired)
+}
+
+// TestAccManagedCluster_publicCloud manages a cluster Astra Control discovered in GCP,
+// changes its Trident management in place, and unmanages it on destroy: the cluster stays,
+// unmanaged.
+func TestAccManagedCluster_publicCloud(t *testing.T) {
+	a := newAccTarget(t, withSim(func(o *astrasim.Options) {
+		o.Delays = astrasim.Delays{Manage: 100 * time.Millisecond, Unmanage: 100 * time.Millisecond}
+	}))
+	a.requireSim("the seeded GCP cloud and its discovered cluster")
+	gcp := a.sim.Seeds().GCP
+	a.test(resource.TestCase{
+		CheckDestroy: func(*terraform.State) error { return a.clusterManagedStateIs(gcp.CloudID, gcp.ClusterID, "unmanaged") },
+		Steps: []resource.TestStep{
+			{
+				Config: a.config(publicManagedHCL(gcp.CloudID, gcp.ClusterName, "managed")),
+				ConfigStateChecks: []statecheck.StateCheck{
+					managedString("id", gcp.ClusterID),
+					managedString("managed_state", "managed"),
+					managedString("state", "running"),
+					managedString("cluster_type", "gke"),
+					managedString("location", "us-east1"),
+					managedString("trident_managed_state", "managed"),
+					managedString("default_storage_class", a.sim.Seeds().StorageClasses[gcp.ClusterID][0]),
+				},
+			},
+			{Config: a.config(publicManagedHCL(gcp.CloudID, gcp.ClusterName, "managed")), ConfigPlanChecks: emptyPlan()},
+			{
+				Config:            a.config(publicManagedHCL(gcp.CloudID, gcp.ClusterName, "unmanaged")),
+				ConfigPlanChecks:  planAction(managedAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{managedString("trident_managed_state", "unmanaged")},
+			},
+		},
+	})
+}
+
+// TestAccManagedCluster_ineligible fails with the service's reasons, and records nothing.
+func TestAccManagedCluster_ineligible(t *testing.T) {
+	a := newAccTarget(t)
+	a.requireSim("the seeded ineligible GKE cluster")
+	gcp := a.sim.Seeds().GCP
+	a.test(resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config:      a.config(fmt.Sprintf("resource \"astra_managed_cluster\" \"test\" {\n  cluster_id = %q\n}\n", gcp.IneligibleClusterID)),
+			ExpectError: regexp.MustCompile(`(?s)Cannot manage cluster.*Kubernetes\s+version\s+1.21\s+is\s+not\s+supported`),
+		}},
+	})
+}
+
+// TestAccManagedCluster_failed stops waiting at once when the cluster fails, with the
+// server's reasons; the managed cluster stays in state (tainted) and destroy unmanages it.
+func TestAccManagedCluster_failed(t *testing.T) {
+	a := newAccTarget(t)
+	a.requireSim("a cluster failure injected by the simulator")
+	aws := a.sim.Seeds().AWS
+	start := time.Now()
+	a.test(resource.TestCase{
+		CheckDestroy: func(*terraform.State) error { return a.clusterManagedStateIs(aws.CloudID, aws.ClusterID, "unmanaged") },
+		Steps: []resource.TestStep{{
+			PreConfig: func() {
+				if err := a.sim.FailCluster(aws.ClusterID, "node pool lost quorum"); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config:      a.config(fmt.Sprintf("resource \"astra_managed_cluster\" \"test\" {\n  cluster_id = %q\n}\n", aws.ClusterID)),
+			ExpectError: regexp.MustCompile(`(?s)Cluster did not become managed and running.*failed:\s+node\s+pool\s+lost\s+quorum`),
+		}},
+	})
+	if a.sim.Count("DELETE", routeManagedCluster) != 1 {
+		t.Errorf("destroy of the tainted managed cluster sent %d unmanage requests, want 1", a.sim.Count("DELETE", routeManagedCluster))
+	}
+	if elapsed := time.Since(start); elapsed > 2*time.Minute {
+		t.Errorf("took %s: a failed cluster must end the wait at once", elapsed)
+	}
+}
+
+// TestAccManagedCluster_defaultBucketNeedsVersion17 refuses default_bucket_id at plan time
+// below api_version 1.7, and sends it from 1.7 on.
+func TestAccManagedCluster_defaultBucketNeedsVersion17(t *testing.T) {
+	a := newAccTarget(t)
+	a.requireSim("the seeded GKE cluster")
+	gcp := a.sim.Seeds().GCP
+	a.test(resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config: a.config(fmt.Sprintf("resource \"astra_managed_cluster\" \"test\" {\n  cluster_id = %q\n  default_bucket_id = %q\n}\n",
+				gcp.ClusterID, testBucketID)),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)Argument needs api_version 1.7.*api_version\s+is\s+1.5`),
+		}},
+	})
+	if n := a.sim.Count("POST", routeManagedClusters); n != 0 {
+		t.Errorf("%d POSTs; nothing may be sent", n)
+	}
+}
+
+// TestAccManagedCluster_defaultBucket sets and changes default_bucket_id with api_version
+// 1.7 (the service wants the neptuneV1 capability on the cluster for it).
+func TestAccManagedCluster_defaultBucket(t *testing.T) {
+	a := newAccTarget(t, withAPIVersion("1.7"))
+	cred := a.kubeconfigCredential("kube-bucket", "bucket")
+	cfg := func(bucket string) string {
+		return a.config(clusterHCL(a.cloudID(), arg("credential_id", cred), `connector_capabilities = ["neptuneV1"]`),
+			fmt.Sprintf("resource \"astra_managed_cluster\" \"test\" {\n  cluster_id        = astra_cluster.test.id\n  default_bucket_id = %q\n}\n", bucket))
+	}
+	const otherBucket = "7d6c5b4a-3e2f-4a1b-9c8d-7e6f5a4b3c2d"
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config:            cfg(testBucketID),
+				ConfigStateChecks: []statecheck.StateCheck{managedString("default_bucket_id", testBucketID), managedString("managed_state", "managed")},
+			},
+			{Config: cfg(testBucketID), ConfigPlanChecks: emptyPlan()},
+			{
+				Config:            cfg(otherBucket),
+				ConfigPlanChecks:  planAction(managedAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{managedString("default_bucket_id", otherBucket)},
+				Check: func(s *terraform.State) error {
+					mc, err := a.client.GetManagedCluster(t0(), s.RootModule().Resources[managedAddr].Primary.ID)
+					if err == nil && mc.DefaultBucketID != otherBucket {
+						err = fmt.Errorf("Astra Control holds bucket %q", mc.DefaultBucketID)
+					}
+					return err
+				},
+			},
+		},
+	})
+}
