@@ -210,7 +210,8 @@ func TestAccKubeconfigCredential_writeOnly(t *testing.T) {
 	a.requireSim("reads what the simulator received")
 	first := writeKubeconfig(t, "wo", "https://wo-one.k8s.example:6443")
 	second := writeKubeconfig(t, "wo", "https://wo-two.k8s.example:6443")
-	if !cliSupportsWriteOnly(t) {
+	// Without TF_ACC, resource.Test skips before any CLI runs; there is no CLI to ask.
+	if os.Getenv(resource.EnvTfAcc) == "" || !cliSupportsWriteOnly(t) {
 		a.test(resource.TestCase{Steps: []resource.TestStep{{
 			Config:      a.config(credentialWOHCL("wo", first, "1")),
 			ExpectError: regexp.MustCompile("(?s)Write-only arguments need a newer CLI.*set\\s+`kubeconfig`\\s+instead"),
