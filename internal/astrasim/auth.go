@@ -6,7 +6,7 @@ import (
 )
 
 // authenticate reads the bearer token: none is 401 problem 3, an unknown one problem 4.
-func (s *Sim) authenticate(r *http.Request) (principal, *Problem) {
+func (s *Sim) authenticate(r *http.Request) (principal, *apiProblem) {
 	h := r.Header.Get("Authorization")
 	scheme, token, found := strings.Cut(h, " ")
 	if h == "" || !found || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
@@ -21,7 +21,7 @@ func (s *Sim) authenticate(r *http.Request) (principal, *Problem) {
 
 // checkAccount refuses an account other than the simulator's. The real gateway answers
 // with a body naming its x-pcloud-accountid header (actoolkit keys on that text).
-func (s *Sim) checkAccount(account string) *Problem {
+func (s *Sim) checkAccount(account string) *apiProblem {
 	if !isIdentifier(account) {
 		return problem(33)
 	}
@@ -33,7 +33,7 @@ func (s *Sim) checkAccount(account string) *Problem {
 
 // authorize applies the roles: viewers read; members also write clusters, managed
 // clusters and credentials; clouds need admin or owner.
-func authorize(user principal, method, template string) *Problem {
+func authorize(user principal, method, template string) *apiProblem {
 	if method == http.MethodGet || method == http.MethodHead {
 		return nil
 	}

@@ -2,7 +2,6 @@ package astrasim
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -24,11 +23,6 @@ type body struct {
 func (b *body) str(key string) (string, bool) {
 	v, ok := b.fields[key].(string)
 	return v, ok
-}
-
-func (b *body) has(key string) bool {
-	_, ok := b.fields[key]
-	return ok
 }
 
 func (b *body) strings(key string) ([]string, bool) {
@@ -58,9 +52,9 @@ var undocumentedFields = map[string][]string{
 
 // readBody decodes and validates a POST or PUT body against the published schema of the
 // body's version: invalid JSON is problem 7, a schema violation problem 8.
-func (s *Sim) readBody(q *request, resource, kind string) (*body, *Problem) {
+func (s *Sim) readBody(q *request, resource, kind string) (*body, *apiProblem) {
 	if ct := q.r.Header.Get("Content-Type"); ct != "" && !s.opts.Lenient && !strings.Contains(strings.ToLower(ct), "json") {
-		return nil, invalidParams(12, Field{Name: "Content-Type", Reason: "the request body must be JSON (application/json or application/astra-" + resource + "+json)"})
+		return nil, invalidParams(12, fieldReason{Name: "Content-Type", Reason: "the request body must be JSON (application/json or application/astra-" + resource + "+json)"})
 	}
 	raw, err := io.ReadAll(io.LimitReader(q.r.Body, maxBody+1))
 	if err != nil {
@@ -152,12 +146,9 @@ func withVersion(m map[string]any, version string) map[string]any {
 	return out
 }
 
-// errNotFound marks a lookup miss inside handlers.
-var errNotFound = errors.New("not found")
-
 // notFound is the 404 the spec lists for the method: problem 1 on PUT and DELETE of an
 // item, problem 2 ("Collection not found") everywhere else.
-func notFound(q *request) *Problem {
+func notFound(q *request) *apiProblem {
 	if q.r.Method == http.MethodPut || q.r.Method == http.MethodDelete {
 		return problem(1)
 	}

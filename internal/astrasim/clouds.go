@@ -18,7 +18,7 @@ func (s *Sim) listClouds(q *request) *reply {
 	return s.list(q, apispec.Cloud, items)
 }
 
-func (s *Sim) lookupCloud(q *request) (*cloud, *Problem) {
+func (s *Sim) lookupCloud(q *request) (*cloud, *apiProblem) {
 	c := s.st.Clouds[q.params["cloud_id"]]
 	if c == nil {
 		return nil, notFound(q)
@@ -44,10 +44,10 @@ func (s *Sim) postCloud(q *request) *reply {
 	cloudType := canonicalCloudType[strings.ToLower(rawType)]
 	credID, _ := b.str("credentialID")
 	if cloudType != "private" && credID == "" {
-		return fail(invalidFields(9, Field{"credentialID", "a " + cloudType + " cloud needs the credential of its service account"}))
+		return fail(invalidFields(9, fieldReason{"credentialID", "a " + cloudType + " cloud needs the credential of its service account"}))
 	}
 	if credID != "" && s.st.Credentials[credID] == nil {
-		return fail(invalidFields(9, Field{"credentialID", "no credential has this ID"}))
+		return fail(invalidFields(9, fieldReason{"credentialID", "no credential has this ID"}))
 	}
 	if s.cloudNamed(name, "") != nil {
 		return fail(problem(140))
@@ -92,16 +92,16 @@ func (s *Sim) putCloud(q *request) *reply {
 		return fail(p)
 	}
 	if id, ok := b.str("id"); ok && id != c.ID {
-		return fail(invalidFields(10, Field{"id", "the id differs from the cloud's"}))
+		return fail(invalidFields(10, fieldReason{"id", "the id differs from the cloud's"}))
 	}
 	if ct, ok := b.str("cloudType"); ok && canonicalCloudType[strings.ToLower(ct)] != c.CloudType {
-		return fail(invalidFields(10, Field{"cloudType", "the cloudType of a cloud can't change"}))
+		return fail(invalidFields(10, fieldReason{"cloudType", "the cloudType of a cloud can't change"}))
 	}
 	if name, ok := b.str("name"); ok && s.cloudNamed(name, c.ID) != nil {
 		return fail(problem(140))
 	}
 	if credID, ok := b.str("credentialID"); ok && s.st.Credentials[credID] == nil {
-		return fail(invalidFields(9, Field{"credentialID", "no credential has this ID"}))
+		return fail(invalidFields(9, fieldReason{"credentialID", "no credential has this ID"}))
 	}
 	if name, ok := b.str("name"); ok {
 		c.Name = name

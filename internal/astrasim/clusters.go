@@ -20,7 +20,7 @@ func (s *Sim) listClusters(q *request) *reply {
 
 // lookupCluster finds the cluster a path names, through its cloud when the path has one
 // and only if managed on the managedClusters paths.
-func (s *Sim) lookupCluster(q *request) (*cluster, *Problem) {
+func (s *Sim) lookupCluster(q *request) (*cluster, *apiProblem) {
 	cloudID, perCloud := q.params["cloud_id"]
 	if perCloud && s.st.Clouds[cloudID] == nil {
 		return nil, notFound(q)
@@ -58,25 +58,25 @@ func hasRelay(caps []string) bool {
 // connector exclude each other (165); without a credential, privateRouteID and a relay
 // capability are required (9). A lenient body with connectorInstall "pending" (actoolkit's
 // Arch 3.0 registration) needs neither.
-func connectorRule(credID, routeID string, caps []string, connectorInstall string) *Problem {
+func connectorRule(credID, routeID string, caps []string, connectorInstall string) *apiProblem {
 	relay := hasRelay(caps)
 	if credID != "" && relay {
 		return problem(165)
 	}
 	if credID == "" && !(routeID != "" && relay) && connectorInstall != "pending" {
-		return invalidFields(9, Field{"credentialID", "credentialID is required unless privateRouteID and a relay-capable connectorCapabilities (relayV1, connectorV2) are given"})
+		return invalidFields(9, fieldReason{"credentialID", "credentialID is required unless privateRouteID and a relay-capable connectorCapabilities (relayV1, connectorV2) are given"})
 	}
 	return nil
 }
 
 // kubeconfigCredential checks that credID names a kubeconfig credential that reaches its cluster.
-func (s *Sim) kubeconfigCredential(credID string) (*credential, *Problem) {
+func (s *Sim) kubeconfigCredential(credID string) (*credential, *apiProblem) {
 	cred := s.st.Credentials[credID]
 	if cred == nil {
-		return nil, invalidFields(9, Field{"credentialID", "no credential has this ID"})
+		return nil, invalidFields(9, fieldReason{"credentialID", "no credential has this ID"})
 	}
 	if cred.KeyType != "kubeconfig" || cred.Kube == nil {
-		return nil, invalidFields(9, Field{"credentialID", "the credential is not a kubeconfig credential"})
+		return nil, invalidFields(9, fieldReason{"credentialID", "the credential is not a kubeconfig credential"})
 	}
 	return cred, nil
 }
@@ -97,7 +97,7 @@ func (s *Sim) postCluster(q *request) *reply {
 		return fail(p)
 	}
 	if id, ok := b.str("cloudID"); ok && id != cl.ID {
-		return fail(invalidFields(10, Field{"cloudID", "the cloudID differs from the cloud in the request URI"}))
+		return fail(invalidFields(10, fieldReason{"cloudID", "the cloudID differs from the cloud in the request URI"}))
 	}
 	credID, _ := b.str("credentialID")
 	routeID, _ := b.str("privateRouteID")
@@ -120,7 +120,7 @@ func (s *Sim) postCluster(q *request) *reply {
 	name, hasName := b.str("name")
 	if !hasName {
 		if kube == nil {
-			return fail(invalidFields(9, Field{"name", "a cluster added without a credential needs a name"}))
+			return fail(invalidFields(9, fieldReason{"name", "a cluster added without a credential needs a name"}))
 		}
 		name = kube.ClusterName
 		if len(name) > 63 {
@@ -128,7 +128,7 @@ func (s *Sim) postCluster(q *request) *reply {
 		}
 	}
 	if reason := checkName(name); reason != "" {
-		return fail(invalidFields(9, Field{"name", reason}))
+		return fail(invalidFields(9, fieldReason{"name", reason}))
 	}
 	apiServiceID, _ := b.str("apiServiceID")
 	if kube != nil {
@@ -185,15 +185,15 @@ func (s *Sim) putCluster(q *request) *reply {
 		return fail(p)
 	}
 	if id, ok := b.str("id"); ok && id != c.ID {
-		return fail(invalidFields(10, Field{"id", "the id differs from the cluster's"}))
+		return fail(invalidFields(10, fieldReason{"id", "the id differs from the cluster's"}))
 	}
 	if v, ok := b.str("apiServiceID"); ok && c.APIServiceID != "" && v != c.APIServiceID {
-		return fail(invalidFields(10, Field{"apiServiceID", "the apiServiceID of a cluster can't change"}))
+		return fail(invalidFields(10, fieldReason{"apiServiceID", "the apiServiceID of a cluster can't change"}))
 	}
 	name, hasName := b.str("name")
 	if hasName {
 		if reason := checkName(name); reason != "" {
-			return fail(invalidFields(9, Field{"name", reason}))
+			return fail(invalidFields(9, fieldReason{"name", reason}))
 		}
 		for _, other := range s.st.Clusters {
 			if other.ID != c.ID && other.CloudID == c.CloudID && other.Name == name {
@@ -273,7 +273,7 @@ func (s *Sim) deleteCluster(q *request) *reply {
 		return fail(p)
 	}
 	if c.managed() {
-		return fail(invalidFields(10, Field{"managedState", "the cluster is managed; unmanage it first with DELETE /topology/v1/managedClusters/" + c.ID}))
+		return fail(invalidFields(10, fieldReason{"managedState", "the cluster is managed; unmanage it first with DELETE /topology/v1/managedClusters/" + c.ID}))
 	}
 	if !c.Removing {
 		c.Removing = true

@@ -15,7 +15,7 @@ func (s *Sim) listCredentials(q *request) *reply {
 	return s.list(q, apispec.Credential, items)
 }
 
-func (s *Sim) lookupCredential(q *request) (*credential, *Problem) {
+func (s *Sim) lookupCredential(q *request) (*credential, *apiProblem) {
 	c := s.st.Credentials[q.params["credential_id"]]
 	if c == nil {
 		return nil, notFound(q)
@@ -33,7 +33,7 @@ func (s *Sim) getCredential(q *request) *reply {
 
 // keyStoreOf checks keyStore against keyType (the spec's extended validation, problem 9)
 // and returns the parsed kubeconfig for kubeconfig credentials.
-func (s *Sim) keyStoreOf(b *body, keyType string) (*kubeInfo, *Problem) {
+func (s *Sim) keyStoreOf(b *body, keyType string) (*kubeInfo, *apiProblem) {
 	store, _ := b.fields["keyStore"].(map[string]any)
 	keys := make([]string, 0, len(store))
 	for k := range store {
@@ -43,24 +43,24 @@ func (s *Sim) keyStoreOf(b *body, keyType string) (*kubeInfo, *Problem) {
 	switch keyType {
 	case "kubeconfig":
 		if len(keys) != 1 || keys[0] != "base64" {
-			return nil, invalidFields(9, Field{"keyStore", "a kubeconfig credential's keyStore must hold exactly one key, base64"})
+			return nil, invalidFields(9, fieldReason{"keyStore", "a kubeconfig credential's keyStore must hold exactly one key, base64"})
 		}
 		enc, _ := store["base64"].(string)
 		info, err := parseKubeconfig(enc, s.opts.Lenient)
 		if err != nil {
-			return nil, invalidFields(9, Field{"keyStore.base64", err.Error()})
+			return nil, invalidFields(9, fieldReason{"keyStore.base64", err.Error()})
 		}
 		return info, nil
 	case "s3":
 		if _, ok := store["accessKey"]; !ok {
-			return nil, invalidFields(9, Field{"keyStore", "an s3 credential needs accessKey and accessSecret"})
+			return nil, invalidFields(9, fieldReason{"keyStore", "an s3 credential needs accessKey and accessSecret"})
 		}
 		if _, ok := store["accessSecret"]; !ok {
-			return nil, invalidFields(9, Field{"keyStore", "an s3 credential needs accessKey and accessSecret"})
+			return nil, invalidFields(9, fieldReason{"keyStore", "an s3 credential needs accessKey and accessSecret"})
 		}
 	}
 	if len(keys) == 0 {
-		return nil, invalidFields(9, Field{"keyStore", "keyStore must hold at least one key"})
+		return nil, invalidFields(9, fieldReason{"keyStore", "keyStore must hold at least one key"})
 	}
 	return nil, nil
 }
@@ -116,12 +116,12 @@ func (s *Sim) putCredential(q *request) *reply {
 		return fail(p)
 	}
 	if id, ok := b.str("id"); ok && id != c.ID {
-		return fail(invalidFields(10, Field{"id", "the id differs from the credential's"}))
+		return fail(invalidFields(10, fieldReason{"id", "the id differs from the credential's"}))
 	}
 	keyType := c.KeyType
 	if kt, ok := b.str("keyType"); ok {
 		if c.KeyType != "" && kt != c.KeyType {
-			return fail(invalidFields(10, Field{"keyType", "the keyType of a credential can't change"}))
+			return fail(invalidFields(10, fieldReason{"keyType", "the keyType of a credential can't change"}))
 		}
 		keyType = kt
 	}

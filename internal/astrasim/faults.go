@@ -131,11 +131,11 @@ func (s *Sim) writeFault(w http.ResponseWriter, r *http.Request, route string, f
 		resetConnection(w)
 		return
 	}
-	var p *Problem
+	var p *apiProblem
 	switch f.Kind {
 	case FaultTooManyRequests:
 		// No Astra problem type covers throttling; this is RFC 7807's plain-status form.
-		p = &Problem{Type: "about:blank", Title: "Too Many Requests", Status: "429",
+		p = &apiProblem{Type: "about:blank", Title: "Too Many Requests", Status: "429",
 			Detail: "The request rate limit was exceeded. Retry after the time in Retry-After."}
 		if f.RetryAfter <= 0 {
 			f.RetryAfter = time.Second

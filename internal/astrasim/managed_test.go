@@ -135,3 +135,53 @@ func TestFailCluster(t *testing.T) {
 		t.Errorf("default reason: %v", got)
 	}
 }
+
+func TestPutManagedCluster(t *testing.T) {
+	e := newEnv(t, Options{Lenient: true})
+	seeds := e.sim.Seeds()
+	_, id := e.addPrivateCluster("mc")
+	e.addPrivateCluster("taken")
+	e.manage(id).expect(201)
+	path := "/topology/v1/managedClusters/" + id
+	mc := func(fields map[string]any) map[string]any {
+		b := map[string]any{"type": "application/astra-managedCluster", "version": "1.2"}
+		for k, v := range fields {
+			b[k] = v
+		}
+		return b
+	}
+	e.put(path, mc(map[string]any{"id": seeds.GCP.ClusterID})).problem(10)
+	e.put(path, mc(map[string]any{"name": "taken"})).problem(45)
+	e.put(path, mc(map[string]any{"name": "bad<name>"})).problem(9)
+	e.put(path, mc(map[string]any{"defaultStorageClass": seeds.StorageClasses[seeds.GCP.ClusterID][0]})).problem(9)
+	// ACO updates its connector through this PUT (lenient); a relay beside a credential is refused.
+	e.put(path, mc(map[string]any{"connectorCapabilities": []any{"relayV1"}})).problem(165)
+	e.put(path, mc(map[string]any{"name": "mc-2", "connectorCapabilities": []any{"watcherV1"}, "privateRouteID": "loc-9", "connectorInstall": "installed"})).expect(204)
+	c := e.get("/topology/v1/clusters/" + id).expect(200)
+	if c.str("name") != "mc-2" || c.str("privateRouteID") != "loc-9" || c.body["connectorCapabilities"].([]any)[0] != "watcherV1" {
+		t.Errorf("after the PUT: %s", c.raw)
+	}
+	if e.get(path).str("version") != "1.2" {
+		t.Error("version echo")
+	}
+}
+
+func TestPutCloudCredential(t *testing.T) {
+	e := newEnv(t, Options{})
+	seeds := e.sim.Seeds()
+	path := "/topology/v1/clouds/" + seeds.GCP.CloudID
+	body := func(fields map[string]any) map[string]any {
+		b := map[string]any{"type": "application/astra-cloud", "version": "1.1"}
+		for k, v := range fields {
+			b[k] = v
+		}
+		return b
+	}
+	e.put(path, body(map[string]any{"credentialID": "0b146cda-7fc1-4f32-804c-8130a38a7e1c"})).problem(9)
+	e.put(path, body(map[string]any{"id": seeds.AWS.CloudID})).problem(10)
+	e.put(path, body(map[string]any{"credentialID": seeds.AWS.CredentialID, "defaultBucketID": "0b146cda-7fc1-4f32-804c-8130a38a7e1c", "cloudType": "gcp"})).expect(204)
+	r := e.get(path).expect(200)
+	if r.str("credentialID") != seeds.AWS.CredentialID || r.str("defaultBucketID") != "0b146cda-7fc1-4f32-804c-8130a38a7e1c" || r.str("cloudType") != "GCP" {
+		t.Errorf("after PUT: %s", r.raw)
+	}
+}

@@ -26,12 +26,12 @@ func (s *Sim) getManagedCluster(q *request) *reply {
 
 // managedSettings applies defaultStorageClass, defaultBucketID and
 // tridentManagedStateDesired from a managedCluster body, after checking them all.
-func (s *Sim) managedSettings(c *cluster, b *body) *Problem {
+func (s *Sim) managedSettings(c *cluster, b *body) *apiProblem {
 	scID, hasSC := b.str("defaultStorageClass")
 	if hasSC {
 		sc := s.st.StorageClasses[scID]
 		if sc == nil || sc.ClusterID != c.ID {
-			return invalidFields(9, Field{"defaultStorageClass", "the cluster has no storage class with this ID"})
+			return invalidFields(9, fieldReason{"defaultStorageClass", "the cluster has no storage class with this ID"})
 		}
 	}
 	bucket, hasBucket := b.str("defaultBucketID")
@@ -83,13 +83,13 @@ func (s *Sim) postManagedCluster(q *request) *reply {
 	c := s.st.Clusters[id]
 	switch {
 	case c == nil:
-		return fail(invalidFields(9, Field{"id", "no cluster has this ID"}))
+		return fail(invalidFields(9, fieldReason{"id", "no cluster has this ID"}))
 	case c.Removing || c.ManagedState == "deleting":
 		return fail(problem(164))
 	case c.managed():
-		return fail(invalidFields(10, Field{"id", "the cluster is already managed"}))
+		return fail(invalidFields(10, fieldReason{"id", "the cluster is already managed"}))
 	case c.ManagedState == "ineligible":
-		return fail(invalidFields(9, Field{"id", "the cluster isn't eligible for management: " + strings.Join(c.ManagedStateUnready, "; ")}))
+		return fail(invalidFields(9, fieldReason{"id", "the cluster isn't eligible for management: " + strings.Join(c.ManagedStateUnready, "; ")}))
 	case c.ManagedState == "pending" && !c.Connector:
 		return fail(problem(164))
 	}
@@ -123,11 +123,11 @@ func (s *Sim) putManagedCluster(q *request) *reply {
 		return fail(p)
 	}
 	if id, ok := b.str("id"); ok && id != c.ID {
-		return fail(invalidFields(10, Field{"id", "the id differs from the managed cluster's"}))
+		return fail(invalidFields(10, fieldReason{"id", "the id differs from the managed cluster's"}))
 	}
 	if name, ok := b.str("name"); ok {
 		if reason := checkName(name); reason != "" {
-			return fail(invalidFields(9, Field{"name", reason}))
+			return fail(invalidFields(9, fieldReason{"name", reason}))
 		}
 		for _, other := range s.st.Clusters {
 			if other.ID != c.ID && other.CloudID == c.CloudID && other.Name == name {
@@ -165,7 +165,7 @@ func (s *Sim) deleteManagedCluster(q *request) *reply {
 		return fail(p)
 	}
 	if c.inUse() {
-		return fail(invalidFields(10, Field{"inUse", fmt.Sprintf(
+		return fail(invalidFields(10, fieldReason{"inUse", fmt.Sprintf(
 			"the cluster has %d managed application(s) (%s); unmanage them before unmanaging the cluster", c.ManagedApps, managedAppNames(c))}))
 	}
 	if c.ManagedState != "deleting" {

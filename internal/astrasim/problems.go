@@ -63,63 +63,53 @@ var catalogue = map[int]problemDef{
 	171: {400, "Default bucket assignment not allowed", "This cluster isn't eligible for default bucket assignment because it doesn't have the 'neptuneV1' capability."},
 }
 
-// Field names one invalid field or parameter with the reason, as invalidFields and
+// fieldReason names one invalid field or parameter with the reason, as invalidFields and
 // invalidParams carry them.
-type Field struct {
+type fieldReason struct {
 	Name   string `json:"name"`
 	Reason string `json:"reason"`
 }
 
-// Problem is an RFC 7807 problem document as Astra Control answers it.
-type Problem struct {
-	Type                    string  `json:"type"`
-	Title                   string  `json:"title"`
-	Detail                  string  `json:"detail"`
-	Description             string  `json:"description,omitempty"` // 22.11 documents require it instead of detail
-	Status                  string  `json:"status"`
-	CorrelationID           string  `json:"correlationID,omitempty"`
-	InvalidFields           []Field `json:"invalidFields,omitempty"`
-	InvalidParams           []Field `json:"invalidParams,omitempty"`
-	SchemaValidationFailure string  `json:"schemaValidationFailure,omitempty"`
-
-	number int
+// apiProblem is an RFC 7807 problem document as Astra Control answers it.
+type apiProblem struct {
+	Type                    string        `json:"type"`
+	Title                   string        `json:"title"`
+	Detail                  string        `json:"detail"`
+	Description             string        `json:"description,omitempty"` // 22.11 documents require it instead of detail
+	Status                  string        `json:"status"`
+	CorrelationID           string        `json:"correlationID,omitempty"`
+	InvalidFields           []fieldReason `json:"invalidFields,omitempty"`
+	InvalidParams           []fieldReason `json:"invalidParams,omitempty"`
+	SchemaValidationFailure string        `json:"schemaValidationFailure,omitempty"`
 }
 
-// Number is the problem's catalogue number.
-func (p *Problem) Number() int { return p.number }
-
 // StatusCode is the HTTP status the problem is sent with.
-func (p *Problem) StatusCode() int {
+func (p *apiProblem) StatusCode() int {
 	n, _ := strconv.Atoi(p.Status)
 	return n
 }
 
-func (p *Problem) Error() string {
-	return "problem " + strconv.Itoa(p.number) + " (" + p.Status + " " + p.Title + ")"
-}
-
 // problem builds catalogue problem n. Unknown numbers are a programming error.
-func problem(n int) *Problem {
+func problem(n int) *apiProblem {
 	def, ok := catalogue[n]
 	if !ok {
 		panic("astrasim: problem " + strconv.Itoa(n) + " is not in the catalogue")
 	}
-	return &Problem{
+	return &apiProblem{
 		Type:   problemBase + strconv.Itoa(n),
 		Title:  def.title,
 		Detail: def.detail,
 		Status: strconv.Itoa(def.status),
-		number: n,
 	}
 }
 
-func invalidFields(n int, fields ...Field) *Problem {
+func invalidFields(n int, fields ...fieldReason) *apiProblem {
 	p := problem(n)
 	p.InvalidFields = fields
 	return p
 }
 
-func invalidParams(n int, params ...Field) *Problem {
+func invalidParams(n int, params ...fieldReason) *apiProblem {
 	p := problem(n)
 	p.InvalidParams = params
 	return p

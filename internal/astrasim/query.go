@@ -30,20 +30,20 @@ type listQuery struct {
 
 // parseListQuery checks the values of the parameters (which ones an endpoint supports was
 // checked before): a malformed value, or a field the resource lacks, is problem 5.
-func parseListQuery(values url.Values, item *openapi3.Schema) (*listQuery, *Problem) {
+func parseListQuery(values url.Values, item *openapi3.Schema) (*listQuery, *apiProblem) {
 	lq := &listQuery{}
-	var bad []Field
+	var bad []fieldReason
 	known := func(name string) bool {
 		_, ok := item.Properties[name]
 		return ok
 	}
 	if v := values.Get("include"); values.Has("include") {
 		if !includePattern.MatchString(v) {
-			bad = append(bad, Field{"include", "include must be a comma-separated list of field names"})
+			bad = append(bad, fieldReason{"include", "include must be a comma-separated list of field names"})
 		} else {
 			for _, f := range strings.Split(v, ",") {
 				if !known(f) {
-					bad = append(bad, Field{"include", "the resource has no field " + f})
+					bad = append(bad, fieldReason{"include", "the resource has no field " + f})
 				}
 			}
 			lq.include = strings.Split(v, ",")
@@ -52,38 +52,38 @@ func parseListQuery(values url.Values, item *openapi3.Schema) (*listQuery, *Prob
 	if v := values.Get("limit"); values.Has("limit") {
 		n, err := strconv.Atoi(v)
 		if !limitPattern.MatchString(v) || err != nil {
-			bad = append(bad, Field{"limit", "limit must be a positive integer"})
+			bad = append(bad, fieldReason{"limit", "limit must be a positive integer"})
 		}
 		lq.limit = n
 	}
 	for _, f := range values["filter"] {
 		conds, err := parseFilter(f)
 		if err != nil {
-			bad = append(bad, Field{"filter", err.Error()})
+			bad = append(bad, fieldReason{"filter", err.Error()})
 			continue
 		}
 		for _, c := range conds {
 			if !known(c.path[0].name) {
-				bad = append(bad, Field{"filter", "the resource has no field " + c.path[0].name})
+				bad = append(bad, fieldReason{"filter", "the resource has no field " + c.path[0].name})
 			}
 		}
 		lq.filters = append(lq.filters, conds...)
 	}
 	if v := values.Get("orderBy"); values.Has("orderBy") {
 		if !orderByPattern.MatchString(v) {
-			bad = append(bad, Field{"orderBy", "orderBy must be <field> or <field> desc"})
+			bad = append(bad, fieldReason{"orderBy", "orderBy must be <field> or <field> desc"})
 		} else {
 			field := strings.Fields(strings.ReplaceAll(v, "%20", " "))
 			lq.orderBy, lq.desc = field[0], len(field) == 2
 			if !known(lq.orderBy) {
-				bad = append(bad, Field{"orderBy", "the resource has no field " + lq.orderBy})
+				bad = append(bad, fieldReason{"orderBy", "the resource has no field " + lq.orderBy})
 			}
 		}
 	}
 	if v := values.Get("continue"); values.Has("continue") {
 		n, ok := decodeContinue(v)
 		if !ok {
-			bad = append(bad, Field{"continue", "continue must be a token from metadata.continue"})
+			bad = append(bad, fieldReason{"continue", "continue must be a token from metadata.continue"})
 		}
 		lq.offset = n
 	}

@@ -1,6 +1,8 @@
 package astrasim
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -82,5 +84,30 @@ func TestCatalogueMatchesTheDocuments(t *testing.T) {
 	}
 	if checked < 100 {
 		t.Errorf("checked only %d problem definitions", checked)
+	}
+}
+
+// The hook sees a violation end to end (a state the enum lacks, planted directly).
+func TestOnResponseViolationFires(t *testing.T) {
+	var got []string
+	sim, err := New(Options{OnResponseViolation: func(method, route string, status int, err error) {
+		got = append(got, method+" "+route+" "+itoa(status)+": "+err.Error())
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := sim.Seeds().GCP.ClusterID
+	sim.st.Clusters[id].State = "exploded"
+	srv := httptest.NewServer(sim)
+	defer srv.Close()
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+"/accounts/"+sim.AccountID()+"/topology/v1/clusters/"+id, nil)
+	req.Header.Set("Authorization", "Bearer "+DefaultToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if len(got) != 1 || !strings.Contains(got[0], "GET /topology/v1/clusters/{cluster_id} 200") || !strings.Contains(got[0], "/state") {
+		t.Errorf("violations reported: %q", got)
 	}
 }

@@ -18,14 +18,14 @@ const kindList = "list"
 type reply struct {
 	status   int
 	body     any
-	problem  *Problem
+	problem  *apiProblem
 	header   http.Header
 	resource string
 	kind     string
 	version  string
 }
 
-func fail(p *Problem) *reply { return &reply{problem: p, header: http.Header{}} }
+func fail(p *apiProblem) *reply { return &reply{problem: p, header: http.Header{}} }
 
 func answer(status int, resource, kind, version string, body any) *reply {
 	return &reply{status: status, body: body, header: http.Header{}, resource: resource, kind: kind, version: version}
@@ -104,7 +104,7 @@ func etag(body []byte) string {
 
 // checkIfMatch enforces If-Match against the resource as a GET would return it:
 // a mismatch is 412 problem 38. "*" matches any existing resource.
-func checkIfMatch(r *http.Request, current any) *Problem {
+func checkIfMatch(r *http.Request, current any) *apiProblem {
 	header := r.Header.Get("If-Match")
 	if header == "" {
 		return nil
@@ -121,6 +121,6 @@ func checkIfMatch(r *http.Request, current any) *Problem {
 	return problem(38)
 }
 
-func sortFields(fs []Field) {
+func sortFields(fs []fieldReason) {
 	sort.Slice(fs, func(i, j int) bool { return fs[i].Name < fs[j].Name })
 }

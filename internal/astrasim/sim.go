@@ -185,12 +185,12 @@ func (s *Sim) handle(r *http.Request, rt *route, params map[string]string, accou
 }
 
 // checkQuery refuses query parameters the spec does not declare for the operation.
-func (s *Sim) checkQuery(r *http.Request, rt *route) *Problem {
+func (s *Sim) checkQuery(r *http.Request, rt *route) *apiProblem {
 	allowed := s.queryParams[r.Method+" "+rt.template]
-	var bad []Field
+	var bad []fieldReason
 	for name := range r.URL.Query() {
 		if !allowed[name] {
-			bad = append(bad, Field{Name: name, Reason: "query parameter " + name + " isn't supported for this endpoint"})
+			bad = append(bad, fieldReason{Name: name, Reason: "query parameter " + name + " isn't supported for this endpoint"})
 		}
 	}
 	if len(bad) > 0 {
@@ -201,7 +201,7 @@ func (s *Sim) checkQuery(r *http.Request, rt *route) *Problem {
 }
 
 // checkAccept refuses an Accept header that admits no JSON representation.
-func checkAccept(r *http.Request) *Problem {
+func checkAccept(r *http.Request) *apiProblem {
 	accept := r.Header.Get("Accept")
 	if accept == "" {
 		return nil

@@ -88,3 +88,30 @@ func TestTour(t *testing.T) {
 		t.Errorf("POST credentials counted %d", counts[http.MethodPost+" /core/v1/credentials"])
 	}
 }
+
+// TestFlowOnEveryRelease runs the provider's flow on each release, so every answer is
+// checked against that release's own schemas.
+func TestFlowOnEveryRelease(t *testing.T) {
+	for _, release := range apispec.Releases {
+		t.Run(release, func(t *testing.T) {
+			e := newEnv(t, Options{Release: release, PutReturnsBody: true})
+			seeds := e.sim.Seeds()
+			credID, id := e.addPrivateCluster("flow")
+			cv, mv := e.sim.newest["cluster"], e.sim.newest["managedCluster"]
+			e.put("/topology/v1/clusters/"+id, clusterBody(cv, map[string]any{"name": "flow-2"})).expect(200)
+			e.manage(id).expect(201)
+			e.manage(seeds.Azure.ClusterID).expect(201)
+			e.put("/topology/v1/managedClusters/"+id, map[string]any{"type": "application/astra-managedCluster", "version": mv, "tridentManagedStateDesired": "managed"}).expect(200)
+			for _, path := range []string{"/topology/v1/clusters", "/topology/v1/managedClusters", "/topology/v1/clouds", "/core/v1/credentials",
+				"/topology/v1/managedClusters/" + id + "/storageClasses", "/topology/v1/clusters?include=id,name,state"} {
+				e.get(path).expect(200)
+			}
+			e.put("/core/v1/credentials/"+credID, kubeconfigBody("flow", "https://flow.example.com:6443")).expect(200)
+			e.del("/topology/v1/managedClusters/" + id).expect(204)
+			e.del("/topology/v1/managedClusters/" + seeds.Azure.ClusterID).expect(204)
+			e.del("/topology/v1/clusters/" + id).expect(204)
+			e.del("/core/v1/credentials/" + credID).expect(204)
+			e.get("/topology/v1/clusters/" + id).problem(2)
+		})
+	}
+}
