@@ -121,8 +121,8 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.HasError() || !plan.WaitForRunning.ValueBool() {
 		return
 	}
-	final, err := astra.Wait(opCtx, r.waitSchedule(), clusterFetcher(client, cloudID, cluster.ID), astra.ClusterRunning)
-	if final != nil {
+	final, err := r.waitRunning(opCtx, client, cloudID, cluster)
+	if final != cluster && final != nil {
 		resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(final, plan))...)
 	}
 	if err != nil {
@@ -162,9 +162,15 @@ func taintedAftermath(id string, plan clusterFields) string {
 	return text
 }
 
-// clusterFetcher reads one cluster for astra.Wait.
-func clusterFetcher(client *astra.Client, cloudID, id string) func(context.Context) (*astra.Cluster, error) {
-	return func(ctx context.Context) (*astra.Cluster, error) { return client.GetCluster(ctx, cloudID, id) }
+// waitRunning waits until the cluster is running. The service's answer often already says
+// so (a kubeconfig cluster is discovered at once); then nothing is polled.
+func (r *clusterResource) waitRunning(ctx context.Context, client *astra.Client, cloudID string, c *astra.Cluster) (*astra.Cluster, error) {
+	if done, err := astra.ClusterRunning(c); done || err != nil {
+		return c, err
+	}
+	return astra.Wait(ctx, r.waitSchedule(), func(ctx context.Context) (*astra.Cluster, error) {
+		return client.GetCluster(ctx, cloudID, c.ID)
+	}, astra.ClusterRunning)
 }
 
 func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -220,8 +226,8 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 	if resp.Diagnostics.HasError() || plan.CredentialID.Equal(prior.CredentialID) || !plan.WaitForRunning.ValueBool() {
 		return
 	}
-	final, err := astra.Wait(opCtx, r.waitSchedule(), clusterFetcher(client, cloudID, id), astra.ClusterRunning)
-	if final != nil {
+	final, err := r.waitRunning(opCtx, client, cloudID, updated)
+	if final != updated && final != nil {
 		resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(final, plan))...)
 	}
 	if err != nil {
