@@ -1,17 +1,6 @@
 # The configuration `make demo` applies against the Astra Control simulator: it adds a
-# Kubernetes cluster to Astra Control and prints what Astra Control reports about it.
-# The provider reads the simulator's address and credentials from the ASTRA_* variables
-# that scripts/demo.sh exports; the same configuration works against a real Astra Control
-# with a real kubeconfig.
-terraform {
-  required_providers {
-    astra = {
-      source = "astra-control/astra"
-    }
-  }
-}
-
-provider "astra" {}
+# Kubernetes cluster to Astra Control and prints what Astra Control reports about it. The
+# same configuration works against a real Astra Control with a real kubeconfig.
 
 # Clusters reached with a kubeconfig are added to the account's private cloud.
 data "astra_clouds" "private" {

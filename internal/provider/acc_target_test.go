@@ -285,12 +285,20 @@ func (a *accTarget) kubeconfigCredential(name, clusterName string) string {
 	return cred.ID
 }
 
+// waitSchedule is how the provider (and a test's own waits) poll this target.
+func (a *accTarget) waitSchedule() astra.Schedule {
+	if a.sim == nil {
+		return astra.DefaultSchedule()
+	}
+	return accWaitSchedule
+}
+
 // providerFactories serve the provider in-process with the fast wait and retry schedule on
 // the simulator, and the default schedule against a real Astra Control.
 func (a *accTarget) providerFactories() map[string]func() (tfprotov6.ProviderServer, error) {
-	opts := []Option{WithWaitSchedule(accWaitSchedule), WithRetryWait(time.Millisecond, 10*time.Millisecond)}
-	if a.sim == nil {
-		opts = nil
+	opts := []Option{WithWaitSchedule(a.waitSchedule())}
+	if a.sim != nil {
+		opts = append(opts, WithRetryWait(time.Millisecond, 10*time.Millisecond))
 	}
 	return testAccProtoV6ProviderFactories(New("test", opts...)())
 }

@@ -201,12 +201,12 @@ func TestAccCluster_deleteWhileManaged(t *testing.T) {
 			},
 			{
 				PreConfig: func() {
-					ctx, cancel := context.WithTimeout(t0(), time.Minute)
+					ctx, cancel := context.WithTimeout(t0(), 15*time.Minute)
 					defer cancel()
 					if err := a.client.DeleteManagedCluster(ctx, id); err != nil {
 						t.Fatalf("unmanaging the cluster: %v", err)
 					}
-					if _, err := astra.Wait(ctx, accWaitSchedule, func(ctx context.Context) (*astra.Cluster, error) {
+					if _, err := astra.Wait(ctx, a.waitSchedule(), func(ctx context.Context) (*astra.Cluster, error) {
 						return a.client.GetCluster(ctx, "", id)
 					}, astra.ClusterUnmanaged); err != nil {
 						t.Fatalf("waiting until unmanaged: %v", err)

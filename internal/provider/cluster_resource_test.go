@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+	"github.com/astra-control/terraform-provider-astra/internal/kubeconfig"
 )
 
 const clusterAddr = "astra_cluster.test"
@@ -157,6 +159,11 @@ func TestAccCluster_connector(t *testing.T) {
 				},
 			},
 			{Config: cfg, ConfigPlanChecks: emptyPlan()},
+			// The service answering the set in another order is no change.
+			{
+				PreConfig: func() { a.reorderCapabilities(clusterName(cfg)) },
+				Config:    cfg, ConfigPlanChecks: emptyPlan(),
+			},
 			// An import cannot know wait_for_running; it takes the default.
 			{ResourceName: clusterAddr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"wait_for_running"}},
 		},
@@ -197,7 +204,7 @@ func TestAccCluster_credentialWithRoute(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					expectString("state", "running"),
 					// The name defaults to the kubeconfig's cluster name.
-					expectString("name", "routed"),
+					expectString("name", a.kubeconfigClusterName("routed")),
 					expectString("credential_id", cred),
 					expectString("private_route_id", testRouteID),
 					expectBool("acc_host", false),
@@ -343,4 +350,63 @@ func (a *accTarget) privateCloud(name string) string {
 		a.t.Fatalf("adding cloud %s: %v", name, err)
 	}
 	return cloud.ID
+}
+
+// kubeconfigClusterName is the cluster name in the kubeconfig a.kubeconfig(base) returns,
+// which the service takes as the default name.
+func (a *accTarget) kubeconfigClusterName(base string) string {
+	_, info, err := kubeconfig.Parse(a.kubeconfig(base))
+	if err != nil {
+		a.t.Fatalf("test kubeconfig: %v", err)
+	}
+	return info.ClusterName
+}
+
+// clusterName extracts the name argument of an astra_cluster configuration.
+func clusterName(cfg string) string {
+	m := regexp.MustCompile(`(?m)^\s*name\s*=\s*"([^"]*)"`).FindStringSubmatch(cfg)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+// reorderCapabilities rewrites, outside Terraform, the connector capabilities of the
+// cluster named name in reverse order, as a service free to order a set might answer.
+func (a *accTarget) reorderCapabilities(name string) {
+	a.t.Helper()
+	c, err := a.client.FindCluster(t0(), a.cloudID(), astra.ClusterMatch{Name: name})
+	if err != nil || c == nil {
+		a.t.Fatalf("finding cluster %s: %v", name, err)
+	}
+	slices.Reverse(c.ConnectorCapabilities)
+	if _, err := a.client.UpdateCluster(t0(), c.CloudID, c); err != nil {
+		a.t.Fatalf("reordering the capabilities of %s: %v", name, err)
+	}
+}
+
+// TestAccCluster_importBlock adopts a cluster added outside Terraform with an import
+// block: the import plans no change, and neither does the plan after it.
+func TestAccCluster_importBlock(t *testing.T) {
+	a := newAccTarget(t)
+	cred := a.kubeconfigCredential("kube-import", "imported")
+	name := a.name("imported")
+	c, err := a.client.CreateCluster(t0(), a.cloudID(), astra.ClusterCreate{Name: name, CredentialID: cred,
+		Labels: []astra.Label{{Name: "origin", Value: "outside"}}})
+	if err != nil {
+		t.Fatalf("adding the cluster outside Terraform: %v", err)
+	}
+	resourceHCL := clusterHCL(a.cloudID(), arg("name", name), arg("credential_id", cred), `labels = { origin = "outside" }`)
+	importHCL := fmt.Sprintf("import {\n  to = %s\n  id = %q\n}\n", clusterAddr, c.ID)
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config:            a.config(importHCL, resourceHCL),
+				ConfigPlanChecks:  planned(plancheck.ResourceActionNoop),
+				ConfigStateChecks: []statecheck.StateCheck{expectString("id", c.ID), expectBool("wait_for_running", true)},
+			},
+			{Config: a.config(resourceHCL), ConfigPlanChecks: emptyPlan()},
+		},
+	})
 }
