@@ -27,7 +27,9 @@ type cloudDataSource struct{ dataSourceClientHolder }
 
 // cloudItemAttributes are a cloud's attributes in data sources: the resource's, computed.
 func cloudItemAttributes(ctx context.Context) map[string]schema.Attribute {
-	return attrs.ComputedForDataSource(cloudAttributes(ctx), "timeouts")
+	out := attrs.ComputedForDataSource(cloudAttributes(ctx), "timeouts")
+	redescribe(out, cloudArgumentDescriptions)
+	return out
 }
 
 func (d *cloudDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {

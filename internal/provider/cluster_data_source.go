@@ -27,7 +27,9 @@ type clusterDataSource struct{ dataSourceClientHolder }
 
 // clusterItemAttributes are a cluster's attributes in data sources: astra_cluster's, computed.
 func clusterItemAttributes() map[string]schema.Attribute {
-	return attrs.ComputedForDataSource(clusterSchemaAttributes(), "wait_for_running")
+	out := attrs.ComputedForDataSource(clusterSchemaAttributes(), "wait_for_running")
+	redescribe(out, clusterArgumentDescriptions)
+	return out
 }
 
 func (d *clusterDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {

@@ -41,3 +41,53 @@ func objectList[T any](ctx context.Context, item map[string]schema.Attribute, mo
 func lookupKey(description string) schema.StringAttribute {
 	return schema.StringAttribute{Optional: true, Computed: true, MarkdownDescription: description}
 }
+
+// redescribe replaces the descriptions of attributes that a data source derived from a
+// resource: a resource argument's description speaks of configuring and updating it, which
+// a data source's reader cannot do.
+func redescribe(attributes map[string]schema.Attribute, descriptions map[string]string) {
+	for name, desc := range descriptions {
+		switch a := attributes[name].(type) {
+		case schema.StringAttribute:
+			a.MarkdownDescription = desc
+			attributes[name] = a
+		case schema.BoolAttribute:
+			a.MarkdownDescription = desc
+			attributes[name] = a
+		case schema.SetAttribute:
+			a.MarkdownDescription = desc
+			attributes[name] = a
+		case schema.MapAttribute:
+			a.MarkdownDescription = desc
+			attributes[name] = a
+		default:
+			panic("redescribe: no attribute " + name + " of a supported type")
+		}
+	}
+}
+
+// Data-source descriptions of the arguments of astra_cloud, astra_cluster and
+// astra_managed_cluster.
+var (
+	cloudArgumentDescriptions = map[string]string{
+		"name":              "Name of the cloud.",
+		"cloud_type":        "Type of the cloud, always lowercase: `private`, `gcp`, `azure` or `aws`.",
+		"credential_id":     "ID of the service-account credential Astra Control uses to discover the cloud's clusters (public clouds).",
+		"default_bucket_id": "ID of the bucket backups of the cloud's clusters go to by default, if any.",
+	}
+	clusterArgumentDescriptions = map[string]string{
+		"cloud_id":               "ID of the cloud that holds the cluster.",
+		"name":                   "Name of the cluster in Astra Control.",
+		"credential_id":          "ID of the kubeconfig credential Astra Control uses to reach the cluster, if any.",
+		"private_route_id":       "Location ID of the Astra Connector that reaches the cluster, if any.",
+		"connector_capabilities": "Capabilities of the connector associated with the cluster, if any.",
+		"acc_host":               "Whether this cluster hosts the Astra Control Center instance being accessed.",
+		"labels":                 "User labels on the cluster (the service's read-only labels left out).",
+	}
+	managedClusterArgumentDescriptions = map[string]string{
+		"cluster_id":                    "ID of the cluster (the same as `id`).",
+		"default_storage_class":         "ID of the storage class Astra Control made the cluster's default.",
+		"trident_managed_state_desired": "The Trident management Astra Control was asked for: `managed` or `unmanaged`.",
+		"default_bucket_id":             "ID of the bucket the cluster's backups go to by default, if any (`api_version` 1.7).",
+	}
+)

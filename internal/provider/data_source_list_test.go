@@ -3,7 +3,10 @@ package provider
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -54,5 +57,29 @@ func TestClusterFilters(t *testing.T) {
 	}
 	if got := clusterNames([]astra.Cluster{{ID: "1", Name: "a"}}); got != "a (1)" {
 		t.Errorf("clusterNames = %q", got)
+	}
+}
+
+// Data sources derive their schemas from resources; none may keep a resource's lifecycle
+// wording, which means nothing to a reader of a data source.
+func TestDataSourceDescriptionsSpeakOfReading(t *testing.T) {
+	ctx := context.Background()
+	for _, newDS := range New("test")().DataSources(ctx) {
+		ds := newDS()
+		var meta datasource.MetadataResponse
+		ds.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "astra"}, &meta)
+		var resp datasource.SchemaResponse
+		ds.Schema(ctx, datasource.SchemaRequest{}, &resp)
+		for name, a := range resp.Schema.Attributes {
+			desc := strings.ToLower(a.GetMarkdownDescription())
+			if desc == "" {
+				t.Errorf("%s.%s has no description", meta.TypeName, name)
+			}
+			for _, bad := range []string{"in place", "forces a new resource", "removing the argument"} {
+				if strings.Contains(desc, bad) {
+					t.Errorf("%s.%s: description says %q: %s", meta.TypeName, name, bad, desc)
+				}
+			}
+		}
 	}
 }

@@ -26,6 +26,7 @@ func (d *managedClusterDataSource) Metadata(_ context.Context, req datasource.Me
 
 func (d *managedClusterDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attributes := attrs.ComputedForDataSource(managedClusterAttributes())
+	redescribe(attributes, managedClusterArgumentDescriptions)
 	attributes["id"] = schema.StringAttribute{
 		Required:            true,
 		MarkdownDescription: "ID of the managed cluster (the cluster's ID).",

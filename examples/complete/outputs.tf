@@ -1,0 +1,30 @@
+output "cluster_id" {
+  description = "Astra Control ID of the cluster."
+  value       = astra_managed_cluster.this.id
+}
+
+output "managed" {
+  description = "The managed cluster as Astra Control reports it."
+  value = {
+    name             = astra_managed_cluster.this.name
+    state            = astra_managed_cluster.this.state
+    managed_state    = astra_managed_cluster.this.managed_state
+    managed_since    = astra_managed_cluster.this.managed_timestamp
+    cluster_type     = astra_managed_cluster.this.cluster_type
+    protection_state = astra_managed_cluster.this.protection_state
+    trident_version  = astra_managed_cluster.this.trident_version
+  }
+}
+
+output "default_storage_class" {
+  description = "The storage class Astra Control made the cluster's default."
+  value = one([
+    for sc in data.astra_storage_classes.this.storage_classes : { id = sc.id, name = sc.name }
+    if sc.id == astra_managed_cluster.this.default_storage_class
+  ])
+}
+
+output "storage_classes" {
+  description = "Names of the cluster's storage classes."
+  value       = [for sc in data.astra_storage_classes.this.storage_classes : sc.name]
+}

@@ -1,0 +1,3 @@
+# A credential is imported by its Astra Control ID. The kubeconfig cannot be read back:
+# set kubeconfig (or kubeconfig_wo) in the configuration; the next apply sends it once.
+terraform import astra_kubeconfig_credential.prod_east 9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b

@@ -1,0 +1,150 @@
+package provider
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/config"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// exampleHCL is an example configuration of examples/ as the tests apply it: every .tf file
+// but versions.tf, whose terraform and provider blocks the test replaces with its own
+// provider block (pointing at the simulator).
+func (a *accTarget) exampleHCL(dir string) string {
+	a.t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "..", "examples", dir, "*.tf"))
+	if err != nil || len(files) == 0 {
+		a.t.Fatalf("examples/%s has no .tf files (%v)", dir, err)
+	}
+	var parts []string
+	for _, f := range files {
+		if filepath.Base(f) == "versions.tf" {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			a.t.Fatal(err)
+		}
+		if strings.Contains(string(b), "provider \"astra\"") || strings.Contains(string(b), "terraform {") {
+			a.t.Fatalf("%s: only versions.tf may hold the terraform and provider blocks", f)
+		}
+		parts = append(parts, string(b))
+	}
+	return a.config(parts...)
+}
+
+// TestAccExampleComplete applies examples/complete as it ships: a kubeconfig file through
+// to a managed cluster with a storage class chosen by data source. A second plan is empty,
+// and destroy (unmanage, remove the cluster, delete the credential, in that order, with no
+// manual step) leaves the simulator exactly as it was before apply.
+func TestAccExampleComplete(t *testing.T) {
+	a := newAccTarget(t)
+	a.requireSim("compares the simulator's snapshots")
+	kubeconfig := writeKubeconfig(t, "complete", "https://complete.k8s.example:6443")
+	vars := config.Variables{
+		"kubeconfig_path":    config.StringVariable(kubeconfig),
+		"storage_class_name": config.StringVariable("ontap-silver"),
+	}
+	hcl := a.exampleHCL("complete")
+	before, err := a.sim.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.test(resource.TestCase{
+		CheckDestroy: func(*terraform.State) error {
+			after, err := a.sim.Snapshot()
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(before, after) {
+				return fmt.Errorf("the simulator differs after destroy:\n%s", snapshotDiff(before, after))
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config:          hcl,
+				ConfigVariables: vars,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("astra_managed_cluster.this", tfjsonpath.New("managed_state"), knownvalue.StringExact("managed")),
+					statecheck.ExpectKnownValue("astra_managed_cluster.this", tfjsonpath.New("state"), knownvalue.StringExact("running")),
+					statecheck.ExpectKnownValue("astra_cluster.this", tfjsonpath.New("name"), knownvalue.StringExact("complete-example")),
+					statecheck.ExpectKnownOutputValue("default_storage_class", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"name": knownvalue.StringExact("ontap-silver"),
+					})),
+					statecheck.ExpectKnownOutputValue("storage_classes", knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact("local-path"), knownvalue.StringExact("ontap-gold"), knownvalue.StringExact("ontap-silver"),
+					})),
+				},
+				Check: func(s *terraform.State) error {
+					mc, err := a.client.GetManagedCluster(t0(), s.RootModule().Resources["astra_managed_cluster.this"].Primary.ID)
+					if err != nil {
+						return err
+					}
+					if mc.ManagedState != "managed" || mc.CredentialID != s.RootModule().Resources["astra_kubeconfig_credential.this"].Primary.ID {
+						return fmt.Errorf("Astra Control holds %s with credential %s", mc.ManagedState, mc.CredentialID)
+					}
+					return nil
+				},
+			},
+			{Config: hcl, ConfigVariables: vars, ConfigPlanChecks: emptyPlan()},
+		},
+	})
+}
+
+// TestAccExamplePublicCloud applies examples/public-cloud as it ships: it manages the GKE
+// cluster the simulator's GCP cloud discovered; destroy unmanages it, and it stays listed.
+func TestAccExamplePublicCloud(t *testing.T) {
+	a := newAccTarget(t)
+	a.requireSim("the seeded GCP cloud and its discovered gke-prod cluster")
+	gcp := a.sim.Seeds().GCP
+	hcl := a.exampleHCL("public-cloud")
+	a.test(resource.TestCase{
+		CheckDestroy: func(*terraform.State) error { return a.clusterManagedStateIs(gcp.CloudID, gcp.ClusterID, "unmanaged") },
+		Steps: []resource.TestStep{
+			{
+				Config: hcl,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownOutputValue("cluster", knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"id": knownvalue.StringExact(gcp.ClusterID), "name": knownvalue.StringExact("gke-prod"),
+						"cluster_type": knownvalue.StringExact("gke"), "location": knownvalue.StringExact("us-east1"),
+						"state": knownvalue.StringExact("running"), "managed_state": knownvalue.StringExact("managed"),
+					})),
+				},
+			},
+			{Config: hcl, ConfigPlanChecks: emptyPlan()},
+		},
+	})
+}
+
+// snapshotDiff shows the lines of two snapshots that differ, for a readable failure.
+func snapshotDiff(before, after []byte) string {
+	b, a := strings.Split(string(before), "\n"), strings.Split(string(after), "\n")
+	var out []string
+	for i := 0; i < len(b) || i < len(a); i++ {
+		var x, y string
+		if i < len(b) {
+			x = b[i]
+		}
+		if i < len(a) {
+			y = a[i]
+		}
+		if x != y {
+			out = append(out, fmt.Sprintf("line %d:\n  before: %s\n  after:  %s", i+1, x, y))
+		}
+		if len(out) == 20 {
+			out = append(out, "...")
+			break
+		}
+	}
+	return strings.Join(out, "\n")
+}
