@@ -1,14 +1,24 @@
 package provider
 
 import (
+	"context"
 	"fmt"
+	"reflect"
 	"regexp"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/config"
 	"github.com/astra-control/terraform-provider-astra/internal/testutil"
 )
 
@@ -77,4 +87,103 @@ func TestAccProvider_tls(t *testing.T) {
 			},
 		},
 	})
+}
+
+// configureWith runs the provider's Configure on a provider block; values maps argument
+// names to values, and the string "(unknown)" stands for a value known only at apply.
+func configureWith(t *testing.T, p fwprovider.Provider, values map[string]string) *fwprovider.ConfigureResponse {
+	t.Helper()
+	ctx := context.Background()
+	var schemaResp fwprovider.SchemaResponse
+	p.Schema(ctx, fwprovider.SchemaRequest{}, &schemaResp)
+	objType := schemaResp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	raw := map[string]tftypes.Value{}
+	for name, typ := range objType.AttributeTypes {
+		v, set := values[name]
+		switch {
+		case !set:
+			raw[name] = tftypes.NewValue(typ, nil)
+		case v == "(unknown)":
+			raw[name] = tftypes.NewValue(typ, tftypes.UnknownValue)
+		default:
+			raw[name] = tftypes.NewValue(typ, v)
+		}
+	}
+	resp := &fwprovider.ConfigureResponse{}
+	p.Configure(ctx, fwprovider.ConfigureRequest{
+		TerraformVersion: "1.5.7",
+		Config:           tfsdk.Config{Schema: schemaResp.Schema, Raw: tftypes.NewValue(objType, raw)},
+	}, resp)
+	return resp
+}
+
+// clearAstraEnvironment keeps the developer's ASTRA_* variables out of a Configure test.
+func clearAstraEnvironment(t *testing.T) {
+	for _, name := range []string{config.EnvEndpoint, config.EnvAccountID, config.EnvAPIToken, config.EnvCACertificate,
+		config.EnvCACertificateFile, config.EnvInsecureSkipVerify, config.EnvAPIVersion, config.EnvRequestTimeout, config.EnvMaxRetries} {
+		t.Setenv(name, "")
+	}
+}
+
+func TestConfigureHandsTheClientAndTheWaitScheduleToResources(t *testing.T) {
+	clearAstraEnvironment(t)
+	schedule := astra.Schedule{Min: 3 * time.Millisecond, Max: 7 * time.Millisecond, Multiplier: 2}
+	p := New("1.2.3", WithWaitSchedule(schedule), WithRetryWait(time.Millisecond, 2*time.Millisecond))()
+	resp := configureWith(t, p, map[string]string{
+		"endpoint": "https://astra.example.com", "account_id": astrasim.DefaultAccountID, "api_token": "t", "api_version": "1.7",
+	})
+	if resp.Diagnostics.HasError() {
+		t.Fatalf("diagnostics: %v", resp.Diagnostics)
+	}
+	data, ok := resp.ResourceData.(*providerData)
+	if !ok || resp.DataSourceData != resp.ResourceData {
+		t.Fatalf("ResourceData %T, DataSourceData %T: want the same *providerData", resp.ResourceData, resp.DataSourceData)
+	}
+	client, diags := data.clients.Client()
+	if diags.HasError() || client == nil || client.ClusterVersion() != "1.7" {
+		t.Fatalf("client %v (version %q), diagnostics %v", client, client.ClusterVersion(), diags)
+	}
+	if !reflect.DeepEqual(data.wait, schedule) {
+		t.Fatalf("wait schedule %+v, want %+v", data.wait, schedule)
+	}
+	holder := clientHolder{data: data}
+	if !reflect.DeepEqual(holder.waitSchedule(), schedule) || holder.configuredClient() != client {
+		t.Fatal("clientHolder does not hand out the provider's schedule and client")
+	}
+}
+
+func TestConfigureDefaultsToTheProductionWaitSchedule(t *testing.T) {
+	clearAstraEnvironment(t)
+	resp := configureWith(t, New("1.2.3")(), map[string]string{"account_id": astrasim.DefaultAccountID, "api_token": "t"})
+	if data := resp.ResourceData.(*providerData); !reflect.DeepEqual(data.wait, astra.DefaultSchedule()) {
+		t.Fatalf("wait schedule %+v, want astra.DefaultSchedule()", data.wait)
+	}
+	if !reflect.DeepEqual((&clientHolder{}).waitSchedule(), astra.DefaultSchedule()) {
+		t.Fatal("an unconfigured resource must wait on the default schedule")
+	}
+}
+
+func TestConfigureDefersValuesKnownOnlyAtApply(t *testing.T) {
+	clearAstraEnvironment(t)
+	resp := configureWith(t, New("1.2.3")(), map[string]string{"account_id": "(unknown)", "api_token": "t"})
+	if resp.Diagnostics.HasError() {
+		t.Fatalf("an unknown value must not fail Configure: %v", resp.Diagnostics)
+	}
+	holder := clientHolder{data: resp.ResourceData.(*providerData)}
+	var diags diag.Diagnostics
+	if holder.client(&diags) != nil || !strings.Contains(diags[0].Detail(), "depends on values that are not known yet") {
+		t.Fatalf("client of a deferred configuration: %v", diags)
+	}
+	if holder.configuredClient() != nil {
+		t.Fatal("plan-time checks must see no client while the configuration is deferred")
+	}
+}
+
+func TestConfigureRejectsInvalidEnvironment(t *testing.T) {
+	clearAstraEnvironment(t)
+	t.Setenv(config.EnvRequestTimeout, "soon")
+	resp := configureWith(t, New("1.2.3")(), map[string]string{"account_id": astrasim.DefaultAccountID, "api_token": "t"})
+	if !resp.Diagnostics.HasError() || resp.ResourceData != nil || !strings.Contains(resp.Diagnostics[0].Summary(), "Invalid ASTRA_REQUEST_TIMEOUT") {
+		t.Fatalf("diagnostics %v, data %v", resp.Diagnostics, resp.ResourceData)
+	}
 }
