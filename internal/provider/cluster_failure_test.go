@@ -218,6 +218,64 @@ func TestAccCluster_deleteWhileManaged(t *testing.T) {
 	})
 }
 
+// TestAccCluster_managedDuringDelete: the cluster becomes managed between the provider's
+// check and its DELETE; the service's conflict gets the same advice as the check.
+func TestAccCluster_managedDuringDelete(t *testing.T) {
+	a := newAccTarget(t)
+	a.requireSim("a DELETE held back while the cluster gets managed")
+	cred := a.kubeconfigCredential("kube-race", "racing")
+	cfg := a.config(clusterHCL(a.cloudID(), arg("name", "racing"), arg("credential_id", cred)))
+	var id string
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check:  resource.TestCheckResourceAttrWith(clusterAddr, "id", func(v string) error { id = v; return nil }),
+			},
+			{
+				PreConfig: func() {
+					a.sim.AddFault(astrasim.Fault{Method: "DELETE", Route: routeCloudCluster, Kind: astrasim.FaultLatency, Latency: 300 * time.Millisecond, Times: 1})
+					a.whenRequested("DELETE "+routeCloudCluster, func() {
+						if _, err := a.client.CreateManagedCluster(t0(), astra.ManagedClusterCreate{ID: id}); err != nil {
+							t.Errorf("managing the cluster: %v", err)
+						}
+					})
+				},
+				Config:  cfg,
+				Destroy: true,
+				ExpectError: errorPhrases("Cluster is still managed", "Unmanage it first",
+					"409", "the cluster is managed; unmanage it first"),
+			},
+			{
+				PreConfig: func() {
+					if err := a.client.DeleteManagedCluster(t0(), id); err != nil {
+						t.Fatalf("unmanaging the cluster: %v", err)
+					}
+				},
+				Config: cfg,
+			},
+		},
+	})
+}
+
+// whenRequested runs do once, in the background, as soon as the simulator has counted a
+// request "METHOD route" (counted before an injected latency delays its handling).
+func (a *accTarget) whenRequested(key string, do func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	a.t.Cleanup(cancel)
+	before := a.sim.Counts()[key]
+	go func() {
+		for ctx.Err() == nil {
+			if a.sim.Counts()[key] > before {
+				do()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+}
+
 // TestAccCluster_drift: deleted outside Terraform, the cluster is planned for creation;
 // renamed outside, it is renamed back in place.
 func TestAccCluster_drift(t *testing.T) {
