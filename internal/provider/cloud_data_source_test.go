@@ -66,21 +66,35 @@ func expectIDs(addr, list string, want func() ([]string, error)) resource.TestCh
 	}
 }
 
-// cloudIDs lists, sorted by name, the IDs of the clouds Astra Control holds that keep.
+// sortedIDs lists the IDs of the items keep accepts, sorted by name then ID, the order of
+// the plural data sources.
+func sortedIDs[T any](items []T, nameID func(T) (string, string), keep func(T) bool) []string {
+	type entry struct{ name, id string }
+	var kept []entry
+	for _, it := range items {
+		if keep(it) {
+			name, id := nameID(it)
+			kept = append(kept, entry{name, id})
+		}
+	}
+	sort.SliceStable(kept, func(i, j int) bool {
+		if kept[i].name != kept[j].name {
+			return kept[i].name < kept[j].name
+		}
+		return kept[i].id < kept[j].id
+	})
+	out := make([]string, 0, len(kept))
+	for _, e := range kept {
+		out = append(out, e.id)
+	}
+	return out
+}
+
+// cloudIDs lists, as astra_clouds orders them, the clouds Astra Control holds that keep accepts.
 func (a *accTarget) cloudIDs(keep func(astra.Cloud) bool) func() ([]string, error) {
 	return func() ([]string, error) {
 		clouds, err := a.client.ListClouds(t0(), astra.ListOptions{})
-		if err != nil {
-			return nil, err
-		}
-		sort.SliceStable(clouds, func(i, j int) bool { return clouds[i].Name < clouds[j].Name })
-		var out []string
-		for _, c := range clouds {
-			if keep(c) {
-				out = append(out, c.ID)
-			}
-		}
-		return out, nil
+		return sortedIDs(clouds, func(c astra.Cloud) (string, string) { return c.Name, c.ID }, keep), err
 	}
 }
 

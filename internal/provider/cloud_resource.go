@@ -153,18 +153,19 @@ func (r *cloudResource) Create(ctx context.Context, req resource.CreateRequest, 
 		addAPIError(&resp.Diagnostics, "Cannot create the cloud", err, cloudFields)
 		return
 	}
-	// Record the cloud before waiting, so a failed wait taints it instead of orphaning it.
-	plan.readFrom(cloud)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.waitRunning(ctx, timeout, &plan, &resp.State, &resp.Diagnostics,
+	// Recorded before the wait, so a failed wait taints the cloud instead of orphaning it.
+	r.recordAndWait(ctx, timeout, &plan, cloud, &resp.State, &resp.Diagnostics,
 		"The cloud is recorded in state as tainted: the next apply deletes it and creates it again.")
 }
 
-// waitRunning waits until the cloud is running and records every state it reaches.
-func (r *cloudResource) waitRunning(ctx context.Context, timeout time.Duration, m *cloudModel, state *tfsdk.State, diags *diag.Diagnostics, aftermath string) {
+// recordAndWait records the service's answer in state, then waits until the cloud is
+// running and records what it last saw.
+func (r *cloudResource) recordAndWait(ctx context.Context, timeout time.Duration, m *cloudModel, answer *astra.Cloud,
+	state *tfsdk.State, diags *diag.Diagnostics, aftermath string) {
+	m.readFrom(answer)
+	if diags.Append(state.Set(ctx, m)...); diags.HasError() {
+		return
+	}
 	client := r.client(diags)
 	if diags.HasError() {
 		return
@@ -236,12 +237,7 @@ func (r *cloudResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		addAPIError(&resp.Diagnostics, "Cannot update the cloud", err, cloudFields)
 		return
 	}
-	plan.readFrom(cloud)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.waitRunning(ctx, timeout, &plan, &resp.State, &resp.Diagnostics,
+	r.recordAndWait(ctx, timeout, &plan, cloud, &resp.State, &resp.Diagnostics,
 		"The new settings are applied and recorded in state; the cloud has not reported running since.")
 }
 

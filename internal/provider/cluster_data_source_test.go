@@ -3,7 +3,6 @@ package provider
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -14,27 +13,12 @@ import (
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 )
 
-// clusterIDs lists, sorted by name then ID, the IDs of the clusters of a cloud ("" for all)
+// clusterIDs lists, as astra_clusters orders them, the clusters of a cloud ("" for all)
 // that Astra Control holds and keep accepts.
 func (a *accTarget) clusterIDs(cloudID string, keep func(astra.Cluster) bool) func() ([]string, error) {
 	return func() ([]string, error) {
 		clusters, err := a.client.ListClusters(t0(), cloudID, astra.ListOptions{})
-		if err != nil {
-			return nil, err
-		}
-		sort.SliceStable(clusters, func(i, j int) bool {
-			if clusters[i].Name != clusters[j].Name {
-				return clusters[i].Name < clusters[j].Name
-			}
-			return clusters[i].ID < clusters[j].ID
-		})
-		var out []string
-		for _, c := range clusters {
-			if keep(c) {
-				out = append(out, c.ID)
-			}
-		}
-		return out, nil
+		return sortedIDs(clusters, func(c astra.Cluster) (string, string) { return c.Name, c.ID }, keep), err
 	}
 }
 

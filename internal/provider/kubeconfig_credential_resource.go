@@ -139,14 +139,8 @@ func (r *kubeconfigCredentialResource) ValidateConfig(ctx context.Context, req r
 }
 
 func (r *kubeconfigCredentialResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan, cfg kubeconfigCredentialModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	body, ok := r.requestBody(plan, cfg, &resp.Diagnostics)
+	var plan kubeconfigCredentialModel
+	client, body, ok := r.prepare(ctx, req.Plan, req.Config, &plan, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -166,9 +160,24 @@ func (r *kubeconfigCredentialResource) Create(ctx context.Context, req resource.
 	r.setState(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
 }
 
-// requestBody builds the POST/PUT body from the plan (kubeconfig) or the configuration
-// (kubeconfig_wo); a parse error goes on the attribute that holds the kubeconfig.
-func (r *kubeconfigCredentialResource) requestBody(plan, cfg kubeconfigCredentialModel, diags *diag.Diagnostics) (astra.CredentialCreate, bool) {
+// prepare reads the plan into plan and builds the POST/PUT body from it (kubeconfig) or
+// from the configuration (kubeconfig_wo, which only the configuration holds); a parse
+// error goes on the attribute that holds the kubeconfig.
+func (r *kubeconfigCredentialResource) prepare(ctx context.Context, planned tfsdk.Plan, config tfsdk.Config,
+	plan *kubeconfigCredentialModel, diags *diag.Diagnostics) (*astra.Client, astra.CredentialCreate, bool) {
+	var cfg kubeconfigCredentialModel
+	diags.Append(planned.Get(ctx, plan)...)
+	diags.Append(config.Get(ctx, &cfg)...)
+	client := r.client(diags)
+	if diags.HasError() {
+		return nil, astra.CredentialCreate{}, false
+	}
+	body, ok := credentialRequestBody(*plan, cfg, diags)
+	return client, body, ok
+}
+
+// credentialRequestBody is the body for the kubeconfig of the plan or the configuration.
+func credentialRequestBody(plan, cfg kubeconfigCredentialModel, diags *diag.Diagnostics) (astra.CredentialCreate, bool) {
 	text, ok := kubeconfigText(plan, cfg)
 	if !ok {
 		diags.AddError("No kubeconfig", "Neither kubeconfig nor kubeconfig_wo holds a value at apply time. Set exactly one of them.")
@@ -209,14 +218,8 @@ func (r *kubeconfigCredentialResource) Read(ctx context.Context, req resource.Re
 }
 
 func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, cfg kubeconfigCredentialModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	body, ok := r.requestBody(plan, cfg, &resp.Diagnostics)
+	var plan kubeconfigCredentialModel
+	client, body, ok := r.prepare(ctx, req.Plan, req.Config, &plan, &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -153,20 +153,21 @@ func (r *managedClusterResource) Create(ctx context.Context, req resource.Create
 		addAPIError(&resp.Diagnostics, "Cannot manage cluster "+id, err, managedClusterFields)
 		return
 	}
-	// Record the managed cluster before waiting, so a failed wait taints it instead of
-	// leaving a managed cluster Terraform does not know.
-	plan.managedClusterValues = managedClusterValuesFrom(mc)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.waitReady(ctx, client, timeout, &plan, &resp.State, &resp.Diagnostics,
+	// Recorded before the wait, so a failed wait taints the managed cluster instead of
+	// leaving one Terraform does not know.
+	r.recordAndWait(ctx, client, timeout, &plan, mc, &resp.State, &resp.Diagnostics,
 		"The managed cluster is recorded in state as tainted: the next apply unmanages it and manages it again. "+
 			"Fix the cause first (for an ineligible cluster, the reasons above).")
 }
 
-// waitReady waits until the cluster is managed and running and records what it last saw.
-func (r *managedClusterResource) waitReady(ctx context.Context, client *astra.Client, timeout time.Duration, m *managedClusterModel, state *tfsdk.State, diags *diag.Diagnostics, aftermath string) {
+// recordAndWait records the service's answer in state, then waits until the cluster is
+// managed and running and records what it last saw.
+func (r *managedClusterResource) recordAndWait(ctx context.Context, client *astra.Client, timeout time.Duration, m *managedClusterModel,
+	answer *astra.ManagedCluster, state *tfsdk.State, diags *diag.Diagnostics, aftermath string) {
+	m.managedClusterValues = managedClusterValuesFrom(answer)
+	if diags.Append(state.Set(ctx, m)...); diags.HasError() {
+		return
+	}
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	id := m.ID.ValueString()
@@ -230,12 +231,7 @@ func (r *managedClusterResource) Update(ctx context.Context, req resource.Update
 		addAPIError(&resp.Diagnostics, "Cannot update the managed cluster", err, managedClusterFields)
 		return
 	}
-	plan.managedClusterValues = managedClusterValuesFrom(mc)
-	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.waitReady(ctx, client, timeout, &plan, &resp.State, &resp.Diagnostics,
+	r.recordAndWait(ctx, client, timeout, &plan, mc, &resp.State, &resp.Diagnostics,
 		"The new settings are applied and recorded in state; the cluster has not reported managed and running since.")
 }
 
