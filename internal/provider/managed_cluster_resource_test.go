@@ -111,7 +111,8 @@ func (a *accTarget) clusterManagedStateIs(cloudID, id string, want string) error
 }
 
 // TestAccManagedCluster_private manages a private cluster with a storage class chosen by
-// data source: create (waiting for managed and running), empty re-plan, in-place storage
+// data source: a storage class the new cluster lacks (refused at apply time), create
+// (waiting for managed and running), empty re-plan, in-place storage
 // class change, a refused storage class listing the valid ones, import, drift (unmanaged
 // outside Terraform), the refusal while apps are managed, unmanage, then destroy of the
 // cluster after it.
@@ -129,6 +130,17 @@ func TestAccManagedCluster_private(t *testing.T) {
 		CheckDestroy: a.checkClusterDestroyed,
 		Steps: []resource.TestStep{
 			{
+				// The cluster does not exist at plan time, so the storage class is checked at
+				// apply time, before anything is sent to manage it.
+				Config:      a.config(privateManagedHCL(a.cloudID(), cred, `"0f0e0d0c-0b0a-4908-8706-050403020100"`, true)),
+				ExpectError: regexp.MustCompile(`(?s)Unknown storage class.*valid storage classes:\s+local-path`),
+			},
+			{
+				PreConfig: func() {
+					if a.sim != nil && a.sim.Count("POST", routeManagedClusters) != 0 {
+						t.Fatal("a managed cluster was posted with a storage class the cluster does not have")
+					}
+				},
 				Config: silver,
 				ConfigStateChecks: []statecheck.StateCheck{
 					managedString("managed_state", "managed"),
