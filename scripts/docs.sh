@@ -5,14 +5,16 @@
 #   scripts/docs.sh generate [CLI_BINARY]   # rewrite docs/
 #   scripts/docs.sh check [CLI_BINARY]      # fail if docs/ differs from what generate would write;
 #                                           # also runs tfplugindocs validate. Changes nothing.
-# Without CLI_BINARY, the cached CLI of kind $TF_CLI_KIND (default tofu) is used (built if missing).
+# Without CLI_BINARY, the cached OpenTofu is used (built if missing). Always use the same CLI:
+# the schema JSON differs between CLIs (Terraform 1.5.7 predates write-only attributes and
+# drops them, so its docs lose the write-only notes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 [ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 generate|check [CLI_BINARY]"
 mode="$1" cli="${2:-}"
-[ -n "$cli" ] || cli="$(install_cli "${TF_CLI_KIND:-tofu}")"
+[ -n "$cli" ] || cli="$(install_cli tofu)"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
