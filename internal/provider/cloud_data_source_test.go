@@ -39,7 +39,7 @@ func listAttr(s *terraform.State, addr, list, attr string) ([]string, error) {
 	}
 	n, err := strconv.Atoi(r.Primary.Attributes[list+".#"])
 	if err != nil {
-		return nil, fmt.Errorf("%s.%s has no length: %v", addr, list, err)
+		return nil, fmt.Errorf("%s.%s has no length: %w", addr, list, err)
 	}
 	out := make([]string, n)
 	for i := range out {

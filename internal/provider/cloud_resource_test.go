@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
 
@@ -39,8 +38,8 @@ func (a *accTarget) checkCloudDestroyed(s *terraform.State) error {
 		if r.Type != "astra_cloud" {
 			continue
 		}
-		if _, err := a.client.GetCloud(t0(), r.Primary.ID); !astra.IsNotFound(err) {
-			return fmt.Errorf("cloud %s still exists after destroy (%v)", r.Primary.ID, err)
+		if err := goneAfterDestroy("cloud", r.Primary.ID, func() error { _, err := a.client.GetCloud(t0(), r.Primary.ID); return err }); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -22,7 +22,11 @@ func computedList(description string, item map[string]schema.Attribute) schema.L
 // objectList converts models (tfsdk structs) into the value of a computedList attribute.
 func objectList[T any](ctx context.Context, item map[string]schema.Attribute, models []T) (types.List, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	objectType := schema.NestedAttributeObject{Attributes: item}.Type().(types.ObjectType)
+	objectType, ok := schema.NestedAttributeObject{Attributes: item}.Type().(types.ObjectType)
+	if !ok {
+		diags.AddError("Unexpected item type", "The items of a list attribute are not objects. This is a bug in the provider; please report it.")
+		return types.ListUnknown(types.ObjectType{}), diags
+	}
 	elems := make([]attr.Value, 0, len(models))
 	for _, m := range models {
 		v, d := types.ObjectValueFrom(ctx, objectType.AttrTypes, m)

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -22,9 +23,8 @@ func TestObjectListConvertsModels(t *testing.T) {
 	if diags.HasError() {
 		t.Fatal(diagnosticsText(diags))
 	}
-	second := list.Elements()[1].(types.Object).Attributes()
-	if second["cloud_type"].(types.String).ValueString() != "gcp" || second["credential_id"].(types.String).ValueString() != testCredentialID {
-		t.Fatalf("second item = %v", second)
+	if objectAttr(t, list, 1, "cloud_type") != "gcp" || objectAttr(t, list, 1, "credential_id") != testCredentialID {
+		t.Fatalf("second item = %v", list.Elements()[1])
 	}
 	empty, diags := objectList[cloudValues](ctx, cloudItemAttributes(ctx), nil)
 	if diags.HasError() || empty.IsNull() || len(empty.Elements()) != 0 {
@@ -82,4 +82,29 @@ func TestDataSourceDescriptionsSpeakOfReading(t *testing.T) {
 			}
 		}
 	}
+}
+
+// objectAttr reads attribute name of the object at index i of a list of objects, as text
+// ("<null>" for null), failing the test when the value has another shape.
+func objectAttr(t *testing.T, list types.List, i int, name string) string {
+	t.Helper()
+	obj, ok := list.Elements()[i].(types.Object)
+	if !ok {
+		t.Fatalf("item %d is %T, not an object", i, list.Elements()[i])
+	}
+	v, ok := obj.Attributes()[name]
+	if !ok {
+		t.Fatalf("item %d has no attribute %s", i, name)
+	}
+	if v.IsNull() {
+		return "<null>"
+	}
+	switch x := v.(type) {
+	case types.String:
+		return x.ValueString()
+	case types.Bool:
+		return fmt.Sprint(x.ValueBool())
+	}
+	t.Fatalf("attribute %s is %T", name, v)
+	return ""
 }

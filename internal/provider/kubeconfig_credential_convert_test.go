@@ -55,8 +55,8 @@ func TestKubeconfigCredentialReadFrom(t *testing.T) {
 	if !m.KubeconfigWO.IsNull() {
 		t.Errorf("kubeconfig_wo must be null in state, got %v", m.KubeconfigWO)
 	}
-	if got := m.Metadata.Attributes()["creation_timestamp"].(types.String).ValueString(); got != "2024-05-01T10:00:00Z" {
-		t.Errorf("metadata.creation_timestamp = %q", got)
+	if got := m.Metadata.Attributes()["creation_timestamp"]; !got.Equal(types.StringValue("2024-05-01T10:00:00Z")) {
+		t.Errorf("metadata.creation_timestamp = %v", got)
 	}
 
 	var other kubeconfigCredentialModel
@@ -145,7 +145,10 @@ func credentialConfig(t *testing.T, kubeconfigWO tftypes.Value) tfsdk.Config {
 	var r kubeconfigCredentialResource
 	var sresp resource.SchemaResponse
 	r.Schema(context.Background(), resource.SchemaRequest{}, &sresp)
-	objType := sresp.Schema.Type().TerraformType(context.Background()).(tftypes.Object)
+	objType, ok := sresp.Schema.Type().TerraformType(context.Background()).(tftypes.Object)
+	if !ok {
+		t.Fatal("the schema's type is not an object")
+	}
 	vals := map[string]tftypes.Value{}
 	for name, typ := range objType.AttributeTypes {
 		vals[name] = tftypes.NewValue(typ, nil)

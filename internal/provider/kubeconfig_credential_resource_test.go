@@ -88,8 +88,8 @@ func (a *accTarget) checkCredentialDestroyed(s *terraform.State) error {
 		if r.Type != "astra_kubeconfig_credential" {
 			continue
 		}
-		if _, err := a.client.GetCredential(t0(), r.Primary.ID); !astra.IsNotFound(err) {
-			return fmt.Errorf("credential %s still exists after destroy (%v)", r.Primary.ID, err)
+		if err := goneAfterDestroy("credential", r.Primary.ID, func() error { _, err := a.client.GetCredential(t0(), r.Primary.ID); return err }); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -277,6 +277,17 @@ func cliSupportsWriteOnly(t *testing.T) bool {
 	major, _ := strconv.Atoi(parts[0])
 	minor, _ := strconv.Atoi(parts[1])
 	return major > 1 || major == 1 && minor >= 11
+}
+
+// goneAfterDestroy checks that get answers "not found" for an object destroy removed.
+func goneAfterDestroy(what, id string, get func() error) error {
+	switch err := get(); {
+	case err == nil:
+		return fmt.Errorf("%s %s still exists after destroy", what, id)
+	case !astra.IsNotFound(err):
+		return fmt.Errorf("reading %s %s after destroy: %w", what, id, err)
+	}
+	return nil
 }
 
 // sameID checks that addr kept the ID recorded in *id (an in-place update).

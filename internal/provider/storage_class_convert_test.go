@@ -3,8 +3,6 @@ package provider
 import (
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/types"
-
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 )
 
@@ -18,14 +16,12 @@ func TestStorageClassesValue(t *testing.T) {
 	if len(list.Elements()) != 2 {
 		t.Fatalf("list = %v", list)
 	}
-	first := list.Elements()[0].(types.Object).Attributes()
-	second := list.Elements()[1].(types.Object).Attributes()
-	if first["name"].(types.String).ValueString() != "ontap-gold" || !first["is_default"].(types.Bool).ValueBool() ||
-		first["allow_volume_expansion"].(types.String).ValueString() != "true" {
-		t.Errorf("first item (sorted by name) = %v", first)
+	if objectAttr(t, list, 0, "name") != "ontap-gold" || objectAttr(t, list, 0, "is_default") != "true" ||
+		objectAttr(t, list, 0, "allow_volume_expansion") != "true" {
+		t.Errorf("first item (sorted by name) = %v", list.Elements()[0])
 	}
-	if second["is_default"].(types.Bool).ValueBool() || second["is_default"].IsNull() || !second["available"].IsNull() {
-		t.Errorf("an absent isDefault is false, an absent available is null: %v", second)
+	if objectAttr(t, list, 1, "is_default") != "false" || objectAttr(t, list, 1, "available") != "<null>" {
+		t.Errorf("an absent isDefault is false, an absent available is null: %v", list.Elements()[1])
 	}
 	if got := defaultStorageClassID(classes); got.ValueString() != "id-gold" {
 		t.Errorf("defaultStorageClassID = %v", got)
