@@ -238,9 +238,6 @@ func (a *accTarget) renderProviderBlock(apiVersion string) string {
 	return b.String()
 }
 
-// providerConfig is the `provider "astra"` block of every configuration of this target.
-func (a *accTarget) providerConfig() string { return a.providerHCL }
-
 // config is the provider block followed by the given HCL.
 func (a *accTarget) config(hcl ...string) string {
 	return a.providerHCL + "\n" + strings.Join(hcl, "\n")

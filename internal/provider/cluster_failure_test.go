@@ -102,7 +102,7 @@ func (a *accTarget) checkReplaced(old *string) resource.TestCheckFunc {
 			return fmt.Errorf("state holds %s; want a replacement of %q", id, *old)
 		}
 		if _, err := a.client.GetCluster(t0(), "", *old); !astra.IsNotFound(err) {
-			return fmt.Errorf("the replaced cluster %s is still there (%v)", *old, err)
+			return fmt.Errorf("the replaced cluster %s is still there (%w)", *old, err)
 		}
 		return nil
 	})

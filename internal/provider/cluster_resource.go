@@ -140,7 +140,7 @@ func findCreatedCluster(ctx context.Context, client *astra.Client, cloudID strin
 	}
 	found, err := client.FindCluster(ctx, cloudID, match)
 	if err != nil {
-		addUnknownOutcome(diags, "the cluster", fmt.Errorf("%w; looking for it afterwards failed: %v", postErr, err))
+		addUnknownOutcome(diags, "the cluster", fmt.Errorf("%w; looking for it afterwards failed: %w", postErr, err))
 		return nil
 	}
 	if found == nil {

@@ -96,7 +96,10 @@ func configureWith(t *testing.T, p fwprovider.Provider, values map[string]string
 	ctx := context.Background()
 	var schemaResp fwprovider.SchemaResponse
 	p.Schema(ctx, fwprovider.SchemaRequest{}, &schemaResp)
-	objType := schemaResp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	objType, ok := schemaResp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		t.Fatal("the provider schema is not an object")
+	}
 	raw := map[string]tftypes.Value{}
 	for name, typ := range objType.AttributeTypes {
 		v, set := values[name]
@@ -155,7 +158,7 @@ func TestConfigureHandsTheClientAndTheWaitScheduleToResources(t *testing.T) {
 func TestConfigureDefaultsToTheProductionWaitSchedule(t *testing.T) {
 	clearAstraEnvironment(t)
 	resp := configureWith(t, New("1.2.3")(), map[string]string{"account_id": astrasim.DefaultAccountID, "api_token": "t"})
-	if data := resp.ResourceData.(*providerData); !reflect.DeepEqual(data.wait, astra.DefaultSchedule()) {
+	if data, ok := resp.ResourceData.(*providerData); !ok || !reflect.DeepEqual(data.wait, astra.DefaultSchedule()) {
 		t.Fatalf("wait schedule %+v, want astra.DefaultSchedule()", data.wait)
 	}
 	if !reflect.DeepEqual((&clientHolder{}).waitSchedule(), astra.DefaultSchedule()) {
@@ -169,7 +172,11 @@ func TestConfigureDefersValuesKnownOnlyAtApply(t *testing.T) {
 	if resp.Diagnostics.HasError() {
 		t.Fatalf("an unknown value must not fail Configure: %v", resp.Diagnostics)
 	}
-	holder := clientHolder{data: resp.ResourceData.(*providerData)}
+	data, ok := resp.ResourceData.(*providerData)
+	if !ok {
+		t.Fatalf("ResourceData is %T", resp.ResourceData)
+	}
+	holder := clientHolder{data: data}
 	var diags diag.Diagnostics
 	if holder.client(&diags) != nil || !strings.Contains(diags[0].Detail(), "depends on values that are not known yet") {
 		t.Fatalf("client of a deferred configuration: %v", diags)
