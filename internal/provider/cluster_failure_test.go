@@ -187,13 +187,11 @@ func TestAccCluster_deleteWhileManaged(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
-				Check:  resource.TestCheckResourceAttrWith(clusterAddr, "id", func(v string) error { id = v; return nil }),
+				Check:  captureID(&id),
 			},
 			{
 				PreConfig: func() {
-					if _, err := a.client.CreateManagedCluster(t0(), astra.ManagedClusterCreate{ID: id}); err != nil {
-						t.Fatalf("managing the cluster: %v", err)
-					}
+					a.manage(id)
 				},
 				Config:      cfg,
 				Destroy:     true,
@@ -231,15 +229,13 @@ func TestAccCluster_managedDuringDelete(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
-				Check:  resource.TestCheckResourceAttrWith(clusterAddr, "id", func(v string) error { id = v; return nil }),
+				Check:  captureID(&id),
 			},
 			{
 				PreConfig: func() {
 					a.sim.AddFault(astrasim.Fault{Method: "DELETE", Route: routeCloudCluster, Kind: astrasim.FaultLatency, Latency: 300 * time.Millisecond, Times: 1})
 					a.whenRequested("DELETE "+routeCloudCluster, func() {
-						if _, err := a.client.CreateManagedCluster(t0(), astra.ManagedClusterCreate{ID: id}); err != nil {
-							t.Errorf("managing the cluster: %v", err)
-						}
+						a.manage(id)
 					})
 				},
 				Config:  cfg,
@@ -284,11 +280,10 @@ func TestAccCluster_drift(t *testing.T) {
 	name := a.name("drifting")
 	cfg := a.config(clusterHCL(a.cloudID(), arg("name", name), arg("credential_id", cred)))
 	var id string
-	captureID := resource.TestCheckResourceAttrWith(clusterAddr, "id", func(v string) error { id = v; return nil })
 	a.test(resource.TestCase{
 		CheckDestroy: a.checkClusterDestroyed,
 		Steps: []resource.TestStep{
-			{Config: cfg, Check: captureID},
+			{Config: cfg, Check: captureID(&id)},
 			{
 				PreConfig: func() {
 					if err := a.client.DeleteCluster(t0(), "", id); err != nil {
@@ -297,7 +292,7 @@ func TestAccCluster_drift(t *testing.T) {
 				},
 				Config:           cfg,
 				ConfigPlanChecks: planned(plancheck.ResourceActionCreate),
-				Check:            captureID,
+				Check:            captureID(&id),
 			},
 			{
 				PreConfig: func() {
@@ -326,4 +321,17 @@ func errorPhrases(phrases ...string) *regexp.Regexp {
 		quoted[i] = strings.Join(strings.Fields(regexp.QuoteMeta(p)), `\s+`)
 	}
 	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
+}
+
+// captureID is a check that stores the cluster's ID in dst, for later steps.
+func captureID(dst *string) resource.TestCheckFunc {
+	return resource.TestCheckResourceAttrWith(clusterAddr, "id", func(v string) error { *dst = v; return nil })
+}
+
+// manage brings the cluster under management outside Terraform, as astra_managed_cluster
+// would. It may run on a background goroutine, so it reports with Errorf.
+func (a *accTarget) manage(id string) {
+	if _, err := a.client.CreateManagedCluster(t0(), astra.ManagedClusterCreate{ID: id}); err != nil {
+		a.t.Errorf("managing cluster %s: %v", id, err)
+	}
 }

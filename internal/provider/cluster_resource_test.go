@@ -250,7 +250,7 @@ func TestAccCluster_update(t *testing.T) {
 			{
 				Config: a.config(clusterHCL(a.cloudID(), arg("name", first), arg("credential_id", credA), `labels = { team = "a" }`)),
 				// Every later step must keep this ID: updates never replace.
-				Check: resource.TestCheckResourceAttrWith(clusterAddr, "id", func(v string) error { id = v; return nil }),
+				Check: captureID(&id),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("labels"), knownvalue.MapExact(map[string]knownvalue.Check{"team": knownvalue.StringExact("a")})),
 				},
@@ -321,7 +321,7 @@ func TestAccCluster_replaceOnCloudChange(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: a.config(clusterHCL(a.cloudID(), arg("credential_id", cred))),
-				Check:  resource.TestCheckResourceAttrWith(clusterAddr, "id", func(v string) error { before = v; return nil }),
+				Check:  captureID(&before),
 			},
 			{
 				Config:            a.config(clusterHCL(other, arg("credential_id", cred))),
