@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -175,13 +176,7 @@ func ValidateValue(schema *openapi3.Schema, value any) error {
 func CompareVersions(a, b string) int {
 	as, bs := strings.Split(a, "."), strings.Split(b, ".")
 	for i := 0; i < len(as) || i < len(bs); i++ {
-		var x, y int
-		if i < len(as) {
-			fmt.Sscanf(as[i], "%d", &x)
-		}
-		if i < len(bs) {
-			fmt.Sscanf(bs[i], "%d", &y)
-		}
+		x, y := versionPart(as, i), versionPart(bs, i)
 		if x != y {
 			if x < y {
 				return -1
@@ -190,6 +185,18 @@ func CompareVersions(a, b string) int {
 		}
 	}
 	return 0
+}
+
+// versionPart is the i-th number of a dotted version; missing or non-numeric parts count as 0.
+func versionPart(parts []string, i int) int {
+	if i >= len(parts) {
+		return 0
+	}
+	n, err := strconv.Atoi(parts[i])
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // CompareReleases orders release names ("23.07" < "24.02").

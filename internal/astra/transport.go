@@ -11,7 +11,7 @@ import (
 // newHTTPClient builds the per-attempt HTTP client: a clone of the base transport with our
 // TLS settings, wrapped in the logging round tripper, and cfg.RequestTimeout per attempt.
 func newHTTPClient(cfg Config) (*http.Client, error) {
-	var base http.RoundTripper = http.DefaultTransport
+	base := http.DefaultTransport
 	var checkRedirect func(*http.Request, []*http.Request) error
 	if cfg.HTTPClient != nil {
 		checkRedirect = cfg.HTTPClient.CheckRedirect

@@ -24,8 +24,8 @@ var (
 // versionAtLeast compares dotted resource versions numerically ("1.10" > "1.9"). The client
 // does not import internal/apispec for this: that would embed the OpenAPI documents in the
 // provider binary.
-func versionAtLeast(version, min string) bool {
-	a, b := strings.Split(version, "."), strings.Split(min, ".")
+func versionAtLeast(version, minimum string) bool {
+	a, b := strings.Split(version, "."), strings.Split(minimum, ".")
 	for i := 0; i < len(a) || i < len(b); i++ {
 		x, y := versionPart(a, i), versionPart(b, i)
 		if x != y {

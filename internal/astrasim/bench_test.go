@@ -62,5 +62,9 @@ func decodeID(b *testing.B, body []byte) string {
 	if err := jsonUnmarshal(body, &m); err != nil {
 		b.Fatal(err)
 	}
-	return m["id"].(string)
+	id, ok := m["id"].(string)
+	if !ok {
+		b.Fatalf("no id in %s", body)
+	}
+	return id
 }

@@ -221,11 +221,11 @@ func ParseFault(spec string) (Fault, error) {
 			err = fmt.Errorf("unknown option")
 		}
 		if err != nil {
-			return Fault{}, fmt.Errorf("fault %q: option %q: %v", spec, opt, err)
+			return Fault{}, fmt.Errorf("fault %q: option %q: %w", spec, opt, err)
 		}
 	}
 	if err := f.validate(); err != nil {
-		return Fault{}, fmt.Errorf("fault %q: %v", spec, err)
+		return Fault{}, fmt.Errorf("fault %q: %w", spec, err)
 	}
 	return f, nil
 }

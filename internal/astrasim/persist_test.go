@@ -58,7 +58,9 @@ func TestSaveAndLoadState(t *testing.T) {
 	if err := again.sim.LoadState(filepath.Join(dir, "missing.json")); !os.IsNotExist(err) {
 		t.Errorf("a missing file: %v", err)
 	}
-	os.WriteFile(filepath.Join(dir, "junk.json"), []byte("{"), 0o600)
+	if err := os.WriteFile(filepath.Join(dir, "junk.json"), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if err := again.sim.LoadState(filepath.Join(dir, "junk.json")); err == nil {
 		t.Error("a corrupt file loaded")
 	}

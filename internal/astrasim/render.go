@@ -151,7 +151,11 @@ func fitCapabilities(ref *openapi3.SchemaRef, m map[string]any) {
 	}
 	out := make([]any, 0, len(caps))
 	for _, c := range caps {
-		name := c.(string)
+		name, ok := c.(string)
+		if !ok {
+			out = append(out, c)
+			continue
+		}
 		switch {
 		case name == "relayV1" && !enumHas(ref, "relayV1") && enumHas(ref, "connectorV2"):
 			name = "connectorV2"

@@ -1,6 +1,7 @@
 package astrasim
 
 import (
+	"errors"
 	"strings"
 	"sync"
 
@@ -21,7 +22,7 @@ func (s *Sim) schemaFor(resource, version, kind string) (*openapi3.Schema, bool)
 func lookupSchema(release, resource, version, kind string) (*openapi3.Schema, bool) {
 	key := release + "/" + resource + "/" + version + "/" + kind
 	if v, ok := schemaCache.Load(key); ok {
-		sc := v.(*openapi3.Schema)
+		sc, _ := v.(*openapi3.Schema)
 		return sc, sc != nil
 	}
 	sc, ok := findSchema(release, resource, version, kind)
@@ -95,14 +96,16 @@ func formatSchemaErrors(err error) string {
 	var lines []string
 	var walk func(error)
 	walk = func(e error) {
-		switch v := e.(type) {
-		case openapi3.MultiError:
-			for _, inner := range v {
+		var multi openapi3.MultiError
+		var schemaErr *openapi3.SchemaError
+		switch {
+		case errors.As(e, &multi):
+			for _, inner := range multi {
 				walk(inner)
 			}
-		case *openapi3.SchemaError:
-			path := "/" + strings.Join(v.JSONPointer(), "/")
-			lines = append(lines, path+": "+v.Reason)
+		case errors.As(e, &schemaErr):
+			path := "/" + strings.Join(schemaErr.JSONPointer(), "/")
+			lines = append(lines, path+": "+schemaErr.Reason)
 		default:
 			lines = append(lines, e.Error())
 		}

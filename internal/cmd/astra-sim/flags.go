@@ -119,7 +119,7 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 		if hasRole {
 			r, err := astrasim.ParseRole(roleName)
 			if err != nil {
-				return nil, fmt.Errorf("-token: %v", err)
+				return nil, fmt.Errorf("-token: %w", err)
 			}
 			role = r
 		}
@@ -139,16 +139,16 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 		}
 		dur, err := parseDuration(value)
 		if err != nil {
-			return nil, fmt.Errorf("-delay %q: %v", d, err)
+			return nil, fmt.Errorf("-delay %q: %w", d, err)
 		}
 		if err := cfg.opts.Delays.SetDelay(name, dur); err != nil {
-			return nil, fmt.Errorf("-delay: %v", err)
+			return nil, fmt.Errorf("-delay: %w", err)
 		}
 	}
 	for _, spec := range faults {
 		f, err := astrasim.ParseFault(spec)
 		if err != nil {
-			return nil, fmt.Errorf("-fault: %v", err)
+			return nil, fmt.Errorf("-fault: %w", err)
 		}
 		cfg.faults = append(cfg.faults, f)
 	}

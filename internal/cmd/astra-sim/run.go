@@ -72,7 +72,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		_ = srv.Close()
 	}
-	<-served
+	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
 	if cfg.stateFile != "" {
 		if err := sim.SaveState(cfg.stateFile); err != nil {
 			return err

@@ -97,7 +97,8 @@ func TestStateDetailsAndMetadata(t *testing.T) {
 		t.Fatal("no details must be an empty list")
 	}
 	m := MetadataValue(astra.Metadata{CreationTimestamp: "2024-01-01T00:00:00Z", CreatedBy: "u"})
-	if m.Attributes()["modified_by"].IsNull() != true || m.Attributes()["created_by"].(types.String).ValueString() != "u" {
+	createdBy, ok := m.Attributes()["created_by"].(types.String)
+	if !m.Attributes()["modified_by"].IsNull() || !ok || createdBy.ValueString() != "u" {
 		t.Fatal(m)
 	}
 }
@@ -124,8 +125,8 @@ func TestComputedForDataSource(t *testing.T) {
 	if out["name"].GetMarkdownDescription() != "n" {
 		t.Error("description lost")
 	}
-	nested := out["metadata"].(dschema.SingleNestedAttribute)
-	if !nested.Attributes["created_by"].IsComputed() {
+	nested, ok := out["metadata"].(dschema.SingleNestedAttribute)
+	if !ok || !nested.Attributes["created_by"].IsComputed() {
 		t.Error("nested attributes must be converted")
 	}
 }

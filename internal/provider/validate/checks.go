@@ -49,7 +49,7 @@ func CheckPEMBundle(s string) error {
 			return fmt.Errorf("the PEM bundle holds a %q block; only CERTIFICATE blocks are accepted (never a private key)", block.Type)
 		}
 		if _, err := x509.ParseCertificate(block.Bytes); err != nil {
-			return fmt.Errorf("certificate %d of the PEM bundle cannot be parsed: %v", count+1, err)
+			return fmt.Errorf("certificate %d of the PEM bundle cannot be parsed: %w", count+1, err)
 		}
 		rest = []byte(strings.TrimSpace(string(rest)))
 		count++
