@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The provider's main job, end to end and offline (`make demo`):
 #   build the provider, start the Astra Control simulator, install the provider into a
-#   CLI from a local plugin directory (no registry), init/plan/apply examples/demo and
+#   CLI from a local plugin directory (no registry), init/plan/apply examples/complete
+#   (a kubeconfig credential, a cluster, a managed cluster with a storage class) and
 #   print its outputs, check that a second plan is empty, stop the simulator.
 #
 #   DEMO_CLI=terraform make demo     # Terraform 1.5.7 instead of OpenTofu 1.12.6
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 kind="${DEMO_CLI:-tofu}"
-example="${DEMO_EXAMPLE:-examples/demo}"
+example="${DEMO_EXAMPLE:-examples/complete}"
 [ -d internal/cmd/astra-sim ] || die "the simulator (internal/cmd/astra-sim) is not in this tree yet; 'make demo' needs it"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/astra-demo.XXXXXX")"
@@ -46,7 +47,10 @@ go build -o "$work/astra-sim" ./internal/cmd/astra-sim
 echo "provider: $plugin_dir"
 
 step "start the simulator"
+mkdir -p "$work/config"
+# The example reads kubeconfig.yaml beside it; the simulator writes one it accepts.
 "$work/astra-sim" -addr "${ASTRA_SIM_ADDR:-127.0.0.1:0}" -state-file "$work/sim-state.json" \
+  -kubeconfig-out "$work/config/kubeconfig.yaml" \
   >"$work/sim.out" 2>"$work/sim.log" &
 sim_pid=$!
 # It prints ASTRA_NAME=value lines (possibly with "export ") once it listens.
@@ -65,7 +69,6 @@ while IFS= read -r line; do
 done < <(grep -E '^(export )?ASTRA_[A-Z0-9_]+=' "$work/sim.out")
 
 step "init, plan and apply $example with $(cli_version "$cli")"
-mkdir -p "$work/config"
 cp "$example"/*.tf "$work/config/"
 export TF_IN_AUTOMATION=1 # shorter output: no "next steps" advice
 tf() { "$cli" -chdir="$work/config" "$@"; }
@@ -84,5 +87,8 @@ case "$rc" in
   2) die "the second plan is not empty (see above)" ;;
   *) die "the second plan failed (exit $rc)" ;;
 esac
+
+step "destroy: unmanage, remove the cluster, delete the credential"
+tf destroy -input=false -no-color -auto-approve
 
 step "demo finished"

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite (`make test`, the README's test command, and .ci/run):
 #   1. build the Terraform-compatible CLIs once (cached in ~/.cache/tf-cli),
-#   2. gofmt and go vet,
+#   2. gofmt, go vet and golangci-lint (built once from the Go module proxy),
 #   3. docs/ drift check (tfplugindocs, offline) and `fmt -check` of examples/,
-#   4. every test except TestAcc* once,
-#   5. the acceptance tests (TestAcc*) once per CLI: OpenTofu 1.12.6, then Terraform 1.5.7.
+#   4. the README's main job (`make demo`), so it keeps working at every commit,
+#   5. every test except TestAcc* once,
+#   6. the acceptance tests (TestAcc*) once per CLI: OpenTofu 1.12.6, then Terraform 1.5.7.
 # Acceptance runs are verbose so the log shows which CLI and version each test used; the
 # output ends with go test's own summary of the last pass.
 set -euo pipefail
@@ -22,10 +23,23 @@ unformatted="$(gofmt -l .)"
 [ -z "$unformatted" ] || die "gofmt needed on: $unformatted"
 go vet ./...
 
+step "golangci-lint (rules in .golangci.yml)"
+make --no-print-directory lint
+
 # The schema comes from OpenTofu, as in `make generate` (scripts/docs.sh explains why).
 step "docs/ up to date (tfplugindocs with the schema from $(cli_version "$tofu"))"
 scripts/docs.sh check "$tofu"
 "$tofu" fmt -check -recursive examples || die "examples/ needs formatting: run 'make fmt'"
+
+step "the README's main job: make demo (log kept only on failure)"
+demo_log="$(mktemp)"
+if scripts/demo.sh >"$demo_log" 2>&1; then
+  grep -E '^==>|Apply complete|No changes|Destroy complete' "$demo_log"
+  rm -f "$demo_log"
+else
+  tail -n 80 "$demo_log"
+  die "make demo failed (full log: $demo_log)"
+fi
 
 # Common to every pass: never download a CLI (absolute path), and the provider namespace
 # that both CLIs accept for the in-process provider (TF_ACC_PROVIDER_NAMESPACE, gotcha G3).

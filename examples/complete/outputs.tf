@@ -28,3 +28,15 @@ output "storage_classes" {
   description = "Names of the cluster's storage classes."
   value       = [for sc in data.astra_storage_classes.this.storage_classes : sc.name]
 }
+
+output "cluster" {
+  description = "What Astra Control computed about the cluster when it was added."
+  value = {
+    id                     = astra_cluster.this.id
+    state                  = astra_cluster.this.state
+    cluster_type           = astra_cluster.this.cluster_type
+    cluster_version_string = astra_cluster.this.cluster_version_string
+    namespaces             = astra_cluster.this.namespaces
+    api_service_id         = astra_cluster.this.api_service_id
+  }
+}

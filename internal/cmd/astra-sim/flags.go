@@ -17,6 +17,7 @@ type config struct {
 	addr      string
 	tls       bool
 	caOut     string
+	kubeOut   string
 	stateFile string
 	tokens    []tokenRole // in the order given; the first owner's is printed
 	opts      astrasim.Options
@@ -81,6 +82,7 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs.StringVar(&cfg.opts.Release, "release", apispec.DefaultRelease, "API `release` to speak: "+strings.Join(apispec.Releases, ", "))
 	fs.BoolVar(&cfg.tls, "tls", false, "serve HTTPS with a self-signed certificate")
 	fs.StringVar(&cfg.caOut, "ca-out", "", "with -tls, write the certificate's PEM to `file` (for ASTRA_CA_CERTIFICATE_FILE)")
+	fs.StringVar(&cfg.kubeOut, "kubeconfig-out", "", "write to `file` a kubeconfig (one cluster, one context, a fake token) that the simulator accepts for a new cluster, for examples and CI")
 	fs.StringVar(&cfg.stateFile, "state-file", "", "load state from `file` at start (if it exists) and save it after every change and at exit (atomically)")
 	fs.Var(&delays, "delay", "transition delay `NAME=DURATION`; repeatable (see below)")
 	fs.Var(&faults, "fault", "inject a fault, `SPEC`; repeatable (see below)")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/base64"
 	"errors"
 	"flag"
 	"io"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+	"sigs.k8s.io/yaml"
 )
 
 func TestParseFlagsDefaults(t *testing.T) {
@@ -264,5 +266,25 @@ func TestShellQuote(t *testing.T) {
 		if got := shellQuote(in); got != want {
 			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// -kubeconfig-out writes a kubeconfig the simulator itself accepts as a credential (strict
+// mode: converted to JSON, as clients do), so examples can run against it unchanged.
+func TestRunWritesAcceptedKubeconfig(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "kubeconfig.yaml")
+	s := start(t, "-kubeconfig-out", path)
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asJSON, err := yaml.YAMLToJSON(text)
+	if err != nil {
+		t.Fatalf("-kubeconfig-out did not write YAML: %v", err)
+	}
+	body := `{"type":"application/astra-credential","version":"1.1","name":"sim","keyType":"kubeconfig",` +
+		`"keyStore":{"base64":"` + base64.StdEncoding.EncodeToString(asJSON) + `"}}`
+	if got := s.call(t, http.DefaultClient, "POST", "/core/v1/credentials", body); got != http.StatusCreated {
+		t.Fatalf("POST credential with the written kubeconfig: %d, want 201", got)
 	}
 }

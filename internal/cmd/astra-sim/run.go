@@ -35,6 +35,13 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 	}
+	if cfg.kubeOut != "" {
+		// The simulator never contacts the server; the name and URL only make it recognisable.
+		kc := astrasim.TestKubeconfig("sim-cluster", "https://sim-cluster.k8s.example:6443")
+		if err := os.WriteFile(cfg.kubeOut, kc, 0o600); err != nil {
+			return err
+		}
+	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return err
