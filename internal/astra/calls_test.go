@@ -154,7 +154,7 @@ func TestClusterCalls(t *testing.T) {
 			[]string{"POST " + clustersAt}, nil},
 		{"update answered 200 with a body", map[string]route{"PUT " + clusterAt: {200, fullClusterJSON}},
 			func(ctx context.Context, c *Client) (any, error) {
-				return c.UpdateCluster(ctx, testCloud, &Cluster{ID: testCluster, Name: "renamed"})
+				return c.UpdateCluster(ctx, testCloud, &Cluster{ID: testCluster, ClusterStatus: ClusterStatus{Name: "renamed"}})
 			},
 			[]string{"PUT " + clusterAt},
 			func(v any) string {
@@ -165,7 +165,7 @@ func TestClusterCalls(t *testing.T) {
 			}},
 		{"update answered 204 is read back", map[string]route{"PUT " + aliasClusterAt: {204, ""}, "GET " + aliasClusterAt: {200, fullClusterJSON}},
 			func(ctx context.Context, c *Client) (any, error) {
-				return c.UpdateCluster(ctx, "", &Cluster{ID: testCluster, Name: "renamed"})
+				return c.UpdateCluster(ctx, "", &Cluster{ID: testCluster, ClusterStatus: ClusterStatus{Name: "renamed"}})
 			},
 			[]string{"PUT " + aliasClusterAt, "GET " + aliasClusterAt}, nil},
 		{"delete per cloud", map[string]route{"DELETE " + clusterAt: {204, ""}},
@@ -203,7 +203,7 @@ func TestManagedClusterCalls(t *testing.T) {
 			[]string{"POST " + managedClustersAt}, nil},
 		{"update answered 200", map[string]route{"PUT " + managedClusterAt: {200, managedClusterJSON}},
 			func(ctx context.Context, c *Client) (any, error) {
-				return c.UpdateManagedCluster(ctx, &ManagedCluster{ID: testCluster, DefaultStorageClass: testSC})
+				return c.UpdateManagedCluster(ctx, &ManagedCluster{ID: testCluster, ClusterStatus: ClusterStatus{DefaultStorageClass: testSC}})
 			},
 			[]string{"PUT " + managedClusterAt}, nil},
 		{"update answered 204", map[string]route{"PUT " + managedClusterAt: {204, ""}, "GET " + managedClusterAt: {200, managedClusterJSON}},

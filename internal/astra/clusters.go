@@ -9,43 +9,49 @@ import (
 // Cluster is the unmanaged facet of a Kubernetes cluster (application/astra-cluster), under
 // /topology/v1/clouds/{cloud}/clusters and the cloud-less alias /topology/v1/clusters.
 type Cluster struct {
-	Type                       string                     `json:"type"`
-	Version                    string                     `json:"version"`
-	ID                         string                     `json:"id,omitempty"`
-	Name                       string                     `json:"name,omitempty"`
-	State                      string                     `json:"state,omitempty"`
-	StateUnready               []string                   `json:"stateUnready,omitempty"`
-	ManagedState               string                     `json:"managedState,omitempty"`
-	ManagedStateUnready        []string                   `json:"managedStateUnready,omitempty"`
-	ManagedStateDetails        []StateDetail              `json:"managedStateDetails,omitempty"`
-	ManagedTimestamp           string                     `json:"managedTimestamp,omitempty"`
-	ProtectionState            string                     `json:"protectionState,omitempty"`
-	ProtectionStateDetails     []StateDetail              `json:"protectionStateDetails,omitempty"`
-	RestoreTargetSupported     *Bool                      `json:"restoreTargetSupported,omitempty"`
-	SnapshotSupported          *Bool                      `json:"snapshotSupported,omitempty"`
-	TridentVersion             string                     `json:"tridentVersion,omitempty"`
-	ACPVersion                 string                     `json:"acpVersion,omitempty"`
-	TridentManagedState        string                     `json:"tridentManagedState,omitempty"`
-	TridentManagedStateDesired string                     `json:"tridentManagedStateDesired,omitempty"`
-	TridentManagedStateDetails []StateDetail              `json:"tridentManagedStateDetails,omitempty"`
-	TridentManagedStateAllowed []string                   `json:"tridentManagedStateAllowed,omitempty"`
-	InUse                      *Bool                      `json:"inUse,omitempty"`
-	AccHost                    *Bool                      `json:"accHost,omitempty"`
-	IsMultizonal               *Bool                      `json:"isMultizonal,omitempty"`
-	ClusterType                string                     `json:"clusterType,omitempty"`
-	ClusterVersion             string                     `json:"clusterVersion,omitempty"`
-	ClusterVersionString       string                     `json:"clusterVersionString,omitempty"`
-	ClusterCreationTimestamp   string                     `json:"clusterCreationTimestamp,omitempty"`
-	Namespaces                 []string                   `json:"namespaces,omitempty"`
-	DefaultStorageClass        string                     `json:"defaultStorageClass,omitempty"`
-	CloudID                    string                     `json:"cloudID,omitempty"`
-	CredentialID               string                     `json:"credentialID,omitempty"`
-	Location                   string                     `json:"location,omitempty"`
-	PrivateRouteID             string                     `json:"privateRouteID,omitempty"`
-	ConnectorCapabilities      []string                   `json:"connectorCapabilities,omitempty"`
-	APIServiceID               string                     `json:"apiServiceID,omitempty"`
-	Metadata                   Metadata                   `json:"metadata,omitzero"`
-	Extra                      map[string]json.RawMessage `json:"-"`
+	Type    string `json:"type"`
+	Version string `json:"version"`
+	ID      string `json:"id,omitempty"`
+	ClusterStatus
+	ConnectorCapabilities []string                   `json:"connectorCapabilities,omitempty"`
+	Metadata              Metadata                   `json:"metadata,omitzero"`
+	Extra                 map[string]json.RawMessage `json:"-"`
+}
+
+// ClusterStatus is what both facets of a cluster (Cluster and ManagedCluster) report: its
+// identity in Kubernetes and everything the service computes about it.
+type ClusterStatus struct {
+	Name                       string        `json:"name,omitempty"`
+	State                      string        `json:"state,omitempty"`
+	StateUnready               []string      `json:"stateUnready,omitempty"`
+	ManagedState               string        `json:"managedState,omitempty"`
+	ManagedStateUnready        []string      `json:"managedStateUnready,omitempty"`
+	ManagedStateDetails        []StateDetail `json:"managedStateDetails,omitempty"`
+	ManagedTimestamp           string        `json:"managedTimestamp,omitempty"`
+	ProtectionState            string        `json:"protectionState,omitempty"`
+	ProtectionStateDetails     []StateDetail `json:"protectionStateDetails,omitempty"`
+	RestoreTargetSupported     *Bool         `json:"restoreTargetSupported,omitempty"`
+	SnapshotSupported          *Bool         `json:"snapshotSupported,omitempty"`
+	TridentVersion             string        `json:"tridentVersion,omitempty"`
+	ACPVersion                 string        `json:"acpVersion,omitempty"`
+	TridentManagedState        string        `json:"tridentManagedState,omitempty"`
+	TridentManagedStateDesired string        `json:"tridentManagedStateDesired,omitempty"`
+	TridentManagedStateDetails []StateDetail `json:"tridentManagedStateDetails,omitempty"`
+	TridentManagedStateAllowed []string      `json:"tridentManagedStateAllowed,omitempty"`
+	InUse                      *Bool         `json:"inUse,omitempty"`
+	AccHost                    *Bool         `json:"accHost,omitempty"`
+	IsMultizonal               *Bool         `json:"isMultizonal,omitempty"`
+	ClusterType                string        `json:"clusterType,omitempty"`
+	ClusterVersion             string        `json:"clusterVersion,omitempty"`
+	ClusterVersionString       string        `json:"clusterVersionString,omitempty"`
+	ClusterCreationTimestamp   string        `json:"clusterCreationTimestamp,omitempty"`
+	Namespaces                 []string      `json:"namespaces,omitempty"`
+	DefaultStorageClass        string        `json:"defaultStorageClass,omitempty"`
+	CloudID                    string        `json:"cloudID,omitempty"`
+	CredentialID               string        `json:"credentialID,omitempty"`
+	Location                   string        `json:"location,omitempty"`
+	PrivateRouteID             string        `json:"privateRouteID,omitempty"`
+	APIServiceID               string        `json:"apiServiceID,omitempty"`
 }
 
 // UnmarshalJSON keeps unknown members in Extra.

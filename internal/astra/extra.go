@@ -102,8 +102,8 @@ func (fs jsonFields) lookup(name string) (jsonField, bool) {
 
 var fieldCache sync.Map // reflect.Type -> jsonFields
 
-// jsonFieldsOf lists the JSON member names of a struct's exported, non-ignored fields
-// (top level only; the resource types embed nothing).
+// jsonFieldsOf lists the JSON member names of a struct's exported, non-ignored fields,
+// looking into embedded structs without a tag as encoding/json does (ClusterStatus).
 func jsonFieldsOf(t reflect.Type) jsonFields {
 	if cached, ok := fieldCache.Load(t); ok {
 		if fs, ok := cached.(jsonFields); ok {
@@ -111,23 +111,29 @@ func jsonFieldsOf(t reflect.Type) jsonFields {
 		}
 	}
 	fs := jsonFields{byName: map[string]jsonField{}}
-	for i := 0; i < t.NumField(); i++ {
-		sf := t.Field(i)
-		if !sf.IsExported() {
-			continue
+	var walk func(t reflect.Type, prefix []int)
+	walk = func(t reflect.Type, prefix []int) {
+		for i := 0; i < t.NumField(); i++ {
+			sf := t.Field(i)
+			index := append(append([]int{}, prefix...), i)
+			tag := sf.Tag.Get("json")
+			if sf.Anonymous && tag == "" && sf.Type.Kind() == reflect.Struct {
+				walk(sf.Type, index)
+				continue
+			}
+			if !sf.IsExported() || tag == "-" {
+				continue
+			}
+			name, _, _ := strings.Cut(tag, ",")
+			if name == "" {
+				name = sf.Name
+			}
+			f := jsonField{name: name, index: index}
+			fs.byName[name] = f
+			fs.list = append(fs.list, f)
 		}
-		tag := sf.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, _, _ := strings.Cut(tag, ",")
-		if name == "" {
-			name = sf.Name
-		}
-		f := jsonField{name: name, index: sf.Index}
-		fs.byName[name] = f
-		fs.list = append(fs.list, f)
 	}
+	walk(t, nil)
 	fieldCache.Store(t, fs)
 	return fs
 }

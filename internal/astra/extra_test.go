@@ -94,3 +94,31 @@ func TestNoExtraMeansNilAndNotAnObjectFails(t *testing.T) {
 		t.Fatalf("zero metadata must be omitted: %s", out)
 	}
 }
+
+// Both facets embed ClusterStatus: its members must decode into the embedded fields, not
+// land in Extra, and travel back on encode beside the kept unknown members.
+func TestEmbeddedClusterStatusIsKnown(t *testing.T) {
+	in := `{"type":"application/astra-managedCluster","version":"1.2","id":"c1","state":"running",` +
+		`"managedState":"managed","namespaces":["default"],"defaultBucketID":"b1","connectorInstall":"installed"}`
+	var m ManagedCluster
+	if err := json.Unmarshal([]byte(in), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.State != "running" || m.ManagedState != "managed" || len(m.Namespaces) != 1 || m.DefaultBucketID != "b1" {
+		t.Fatalf("embedded members not decoded: %+v", m)
+	}
+	if len(m.Extra) != 1 || string(m.Extra["connectorInstall"]) != `"installed"` {
+		t.Fatalf("Extra = %v, want only connectorInstall", m.Extra)
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(out, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back["state"] != "running" || back["connectorInstall"] != "installed" || back["defaultBucketID"] != "b1" {
+		t.Fatalf("round trip lost members: %s", out)
+	}
+}

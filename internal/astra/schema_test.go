@@ -107,7 +107,7 @@ func TestClusterBodiesMatchThePublishedSchemas(t *testing.T) {
 			t.Fatal(err)
 		}
 		read.Name = "renamed"
-		for _, obj := range []*Cluster{&read, {ID: testCluster, Name: "renamed", CredentialID: testCredential}} {
+		for _, obj := range []*Cluster{&read, {ID: testCluster, ClusterStatus: ClusterStatus{Name: "renamed", CredentialID: testCredential}}} {
 			for _, body := range captured(t, v, func(ctx context.Context, c *Client) error {
 				_, err := c.UpdateCluster(ctx, testCloud, obj)
 				return err

@@ -29,7 +29,7 @@ func clusterStates(calls *int, states ...Cluster) func(context.Context) (*Cluste
 func TestWaitUntilRunning(t *testing.T) {
 	calls := 0
 	fetch := clusterStates(&calls,
-		Cluster{ID: "c1", State: "pending"}, Cluster{ID: "c1", State: "discovering"}, Cluster{ID: "c1", State: "Running"})
+		Cluster{ID: "c1", ClusterStatus: ClusterStatus{State: "pending"}}, Cluster{ID: "c1", ClusterStatus: ClusterStatus{State: "discovering"}}, Cluster{ID: "c1", ClusterStatus: ClusterStatus{State: "Running"}})
 	got, err := Wait(context.Background(), fastSchedule(), fetch, ClusterRunning)
 	if err != nil || got.State != "Running" || calls != 3 {
 		t.Fatalf("got %+v after %d polls: %v", got, calls, err)
@@ -38,8 +38,8 @@ func TestWaitUntilRunning(t *testing.T) {
 
 func TestWaitStopsAtATerminalState(t *testing.T) {
 	calls := 0
-	fetch := clusterStates(&calls, Cluster{ID: "c1", State: "pending"},
-		Cluster{ID: "c1", State: "failed", StateUnready: []string{"kubeconfig rejected", "API server unreachable"}})
+	fetch := clusterStates(&calls, Cluster{ID: "c1", ClusterStatus: ClusterStatus{State: "pending"}},
+		Cluster{ID: "c1", ClusterStatus: ClusterStatus{State: "failed", StateUnready: []string{"kubeconfig rejected", "API server unreachable"}}})
 	got, err := Wait(context.Background(), fastSchedule(), fetch, ClusterRunning)
 	var terminal *TerminalStateError
 	if !errors.As(err, &terminal) || calls != 2 || got == nil || got.State != "failed" {
@@ -57,7 +57,7 @@ func TestWaitToleratesA404RightAfterCreate(t *testing.T) {
 		if calls <= 2 {
 			return nil, &APIError{StatusCode: 404, Problem: 2}
 		}
-		return &Cluster{ID: "c1", State: "running"}, nil
+		return &Cluster{ID: "c1", ClusterStatus: ClusterStatus{State: "running"}}, nil
 	}
 	got, err := Wait(context.Background(), fastSchedule(), fetch, ClusterRunning)
 	if err != nil || got.ID != "c1" || calls != 3 {
@@ -70,7 +70,7 @@ func TestA404AfterTheObjectWasSeenEndsTheWait(t *testing.T) {
 	_, err := Wait(context.Background(), fastSchedule(), func(context.Context) (*Cluster, error) {
 		calls++
 		if calls == 1 {
-			return &Cluster{ID: "c1", State: "pending"}, nil
+			return &Cluster{ID: "c1", ClusterStatus: ClusterStatus{State: "pending"}}, nil
 		}
 		return nil, &APIError{StatusCode: 404, Problem: 2}
 	}, ClusterRunning)
@@ -118,7 +118,7 @@ func TestWaitEndsWithTheContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
 	calls := 0
-	fetch := clusterStates(&calls, Cluster{ID: "c1", State: "pending", ManagedState: "managing"})
+	fetch := clusterStates(&calls, Cluster{ID: "c1", ClusterStatus: ClusterStatus{State: "pending", ManagedState: "managing"}})
 	got, err := Wait(ctx, fastSchedule(), fetch, ClusterRunning)
 	var timeout *WaitTimeoutError
 	if !errors.As(err, &timeout) || !errors.Is(err, context.DeadlineExceeded) {
@@ -139,7 +139,7 @@ func TestWaitCancelledDuringTheInitialDelay(t *testing.T) {
 	time.AfterFunc(5*time.Millisecond, cancel)
 	calls := 0
 	start := time.Now()
-	_, err := Wait(ctx, s, clusterStates(&calls, Cluster{State: "running"}), ClusterRunning)
+	_, err := Wait(ctx, s, clusterStates(&calls, Cluster{ClusterStatus: ClusterStatus{State: "running"}}), ClusterRunning)
 	if !errors.Is(err, context.Canceled) || calls != 0 || time.Since(start) > time.Second {
 		t.Fatalf("err %v, %d polls, %v", err, calls, time.Since(start))
 	}
@@ -200,30 +200,47 @@ func TestReadyPredicates(t *testing.T) {
 		done    bool
 		wantErr string
 	}{
-		{"cluster running", func() (bool, error) { return ClusterRunning(&Cluster{State: "running"}) }, true, ""},
-		{"cluster pending", func() (bool, error) { return ClusterRunning(&Cluster{State: "pending"}) }, false, ""},
-		{"cluster removed is not terminal", func() (bool, error) { return ClusterRunning(&Cluster{State: "removed"}) }, false, ""},
-		{"cluster failed", func() (bool, error) { return ClusterRunning(&Cluster{ID: "c", State: "Failed"}) }, false, "cluster c is Failed"},
+		{"cluster running", func() (bool, error) { return ClusterRunning(&Cluster{ClusterStatus: ClusterStatus{State: "running"}}) }, true, ""},
+		{"cluster pending", func() (bool, error) { return ClusterRunning(&Cluster{ClusterStatus: ClusterStatus{State: "pending"}}) }, false, ""},
+		{"cluster removed is not terminal", func() (bool, error) { return ClusterRunning(&Cluster{ClusterStatus: ClusterStatus{State: "removed"}}) }, false, ""},
+		{"cluster failed", func() (bool, error) {
+			return ClusterRunning(&Cluster{ID: "c", ClusterStatus: ClusterStatus{State: "Failed"}})
+		}, false, "cluster c is Failed"},
 		{"managed and running", func() (bool, error) {
-			return ManagedClusterReady(&ManagedCluster{State: "running", ManagedState: "managed"})
+			return ManagedClusterReady(&ManagedCluster{ClusterStatus: ClusterStatus{State: "running", ManagedState: "managed"}})
 		}, true, ""},
 		{"managed, still pending", func() (bool, error) {
-			return ManagedClusterReady(&ManagedCluster{State: "pending", ManagedState: "managed"})
+			return ManagedClusterReady(&ManagedCluster{ClusterStatus: ClusterStatus{State: "pending", ManagedState: "managed"}})
 		}, false, ""},
 		{"managing", func() (bool, error) {
-			return ManagedClusterReady(&ManagedCluster{State: "running", ManagedState: "managing"})
+			return ManagedClusterReady(&ManagedCluster{ClusterStatus: ClusterStatus{State: "running", ManagedState: "managing"}})
 		}, false, ""},
 		{"ineligible", func() (bool, error) {
-			return ManagedClusterReady(&ManagedCluster{ID: "m", State: "running", ManagedState: "ineligible",
-				ManagedStateUnready: []string{"no CSI driver"}, ManagedStateDetails: []StateDetail{{Title: "Unsupported", Detail: "Kubernetes 1.19"}}})
+			return ManagedClusterReady(&ManagedCluster{
+				ID: "m",
+				ClusterStatus: ClusterStatus{
+					State:               "running",
+					ManagedState:        "ineligible",
+					ManagedStateUnready: []string{"no CSI driver"},
+					ManagedStateDetails: []StateDetail{{Title: "Unsupported", Detail: "Kubernetes 1.19"}},
+				},
+			})
 		}, false, "managed cluster m is ineligible: no CSI driver; Unsupported: Kubernetes 1.19"},
 		{"managed but failed", func() (bool, error) {
-			return ManagedClusterReady(&ManagedCluster{ID: "m", State: "failed", ManagedState: "managed", StateUnready: []string{"gone"}})
+			return ManagedClusterReady(&ManagedCluster{ID: "m", ClusterStatus: ClusterStatus{State: "failed", ManagedState: "managed", StateUnready: []string{"gone"}}})
 		}, false, "managed cluster m is failed: gone"},
-		{"unmanaged", func() (bool, error) { return ClusterUnmanaged(&Cluster{ManagedState: "unmanaged"}) }, true, ""},
-		{"ineligible counts as unmanaged", func() (bool, error) { return ClusterUnmanaged(&Cluster{ManagedState: "ineligible"}) }, true, ""},
-		{"still managed", func() (bool, error) { return ClusterUnmanaged(&Cluster{ManagedState: "Managed"}) }, false, ""},
-		{"deleting", func() (bool, error) { return ClusterUnmanaged(&Cluster{ManagedState: "deleting"}) }, false, ""},
+		{"unmanaged", func() (bool, error) {
+			return ClusterUnmanaged(&Cluster{ClusterStatus: ClusterStatus{ManagedState: "unmanaged"}})
+		}, true, ""},
+		{"ineligible counts as unmanaged", func() (bool, error) {
+			return ClusterUnmanaged(&Cluster{ClusterStatus: ClusterStatus{ManagedState: "ineligible"}})
+		}, true, ""},
+		{"still managed", func() (bool, error) {
+			return ClusterUnmanaged(&Cluster{ClusterStatus: ClusterStatus{ManagedState: "Managed"}})
+		}, false, ""},
+		{"deleting", func() (bool, error) {
+			return ClusterUnmanaged(&Cluster{ClusterStatus: ClusterStatus{ManagedState: "deleting"}})
+		}, false, ""},
 	}
 	for _, c := range cases {
 		done, err := c.check()

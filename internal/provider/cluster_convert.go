@@ -12,40 +12,17 @@ import (
 
 // clusterFields are the attributes astra_cluster shares with the astra_cluster data source.
 type clusterFields struct {
-	ID                         types.String `tfsdk:"id"`
-	CloudID                    types.String `tfsdk:"cloud_id"`
-	Name                       types.String `tfsdk:"name"`
-	CredentialID               types.String `tfsdk:"credential_id"`
-	PrivateRouteID             types.String `tfsdk:"private_route_id"`
-	ConnectorCapabilities      types.Set    `tfsdk:"connector_capabilities"`
-	AccHost                    types.Bool   `tfsdk:"acc_host"`
-	Labels                     types.Map    `tfsdk:"labels"`
-	State                      types.String `tfsdk:"state"`
-	StateUnready               types.List   `tfsdk:"state_unready"`
-	ManagedState               types.String `tfsdk:"managed_state"`
-	ManagedStateUnready        types.List   `tfsdk:"managed_state_unready"`
-	ManagedTimestamp           types.String `tfsdk:"managed_timestamp"`
-	ProtectionState            types.String `tfsdk:"protection_state"`
-	ProtectionStateDetails     types.List   `tfsdk:"protection_state_details"`
-	RestoreTargetSupported     types.Bool   `tfsdk:"restore_target_supported"`
-	SnapshotSupported          types.Bool   `tfsdk:"snapshot_supported"`
-	TridentVersion             types.String `tfsdk:"trident_version"`
-	ACPVersion                 types.String `tfsdk:"acp_version"`
-	TridentManagedState        types.String `tfsdk:"trident_managed_state"`
+	ID                    types.String `tfsdk:"id"`
+	CloudID               types.String `tfsdk:"cloud_id"`
+	Name                  types.String `tfsdk:"name"`
+	CredentialID          types.String `tfsdk:"credential_id"`
+	PrivateRouteID        types.String `tfsdk:"private_route_id"`
+	ConnectorCapabilities types.Set    `tfsdk:"connector_capabilities"`
+	AccHost               types.Bool   `tfsdk:"acc_host"`
+	Labels                types.Map    `tfsdk:"labels"`
+	clusterStatusValues
 	TridentManagedStateDesired types.String `tfsdk:"trident_managed_state_desired"`
-	TridentManagedStateDetails types.List   `tfsdk:"trident_managed_state_details"`
-	TridentManagedStateAllowed types.List   `tfsdk:"trident_managed_state_allowed"`
-	InUse                      types.Bool   `tfsdk:"in_use"`
-	ClusterType                types.String `tfsdk:"cluster_type"`
-	ClusterVersion             types.String `tfsdk:"cluster_version"`
-	ClusterVersionString       types.String `tfsdk:"cluster_version_string"`
-	ClusterCreationTimestamp   types.String `tfsdk:"cluster_creation_timestamp"`
-	Namespaces                 types.List   `tfsdk:"namespaces"`
 	DefaultStorageClass        types.String `tfsdk:"default_storage_class"`
-	Location                   types.String `tfsdk:"location"`
-	IsMultizonal               types.Bool   `tfsdk:"is_multizonal"`
-	APIServiceID               types.String `tfsdk:"api_service_id"`
-	Metadata                   types.Object `tfsdk:"metadata"`
 }
 
 // clusterModel is the astra_cluster resource: the shared fields plus what only the
@@ -96,32 +73,9 @@ func clusterFieldsFrom(c *astra.Cluster, prior clusterFields) clusterFields {
 		ConnectorCapabilities:      attrs.OptionalStringSet(c.ConnectorCapabilities, prior.ConnectorCapabilities),
 		AccHost:                    accHostValue(c.AccHost, prior.AccHost),
 		Labels:                     attrs.LabelsValue(c.Metadata.Labels, prior.Labels),
-		State:                      types.StringValue(c.State),
-		StateUnready:               attrs.StringList(c.StateUnready),
-		ManagedState:               types.StringValue(c.ManagedState),
-		ManagedStateUnready:        attrs.StringList(c.ManagedStateUnready),
-		ManagedTimestamp:           attrs.OptionalString(c.ManagedTimestamp),
-		ProtectionState:            attrs.OptionalString(c.ProtectionState),
-		ProtectionStateDetails:     attrs.StateDetailsValue(c.ProtectionStateDetails),
-		RestoreTargetSupported:     attrs.OptionalBool(c.RestoreTargetSupported),
-		SnapshotSupported:          attrs.OptionalBool(c.SnapshotSupported),
-		TridentVersion:             attrs.OptionalString(c.TridentVersion),
-		ACPVersion:                 attrs.OptionalString(c.ACPVersion),
-		TridentManagedState:        attrs.OptionalString(c.TridentManagedState),
+		clusterStatusValues:        clusterStatusFrom(c.ClusterStatus, c.Metadata),
 		TridentManagedStateDesired: attrs.OptionalString(c.TridentManagedStateDesired),
-		TridentManagedStateDetails: attrs.StateDetailsValue(c.TridentManagedStateDetails),
-		TridentManagedStateAllowed: attrs.StringList(c.TridentManagedStateAllowed),
-		InUse:                      attrs.FlagBool(c.InUse),
-		ClusterType:                attrs.OptionalString(c.ClusterType),
-		ClusterVersion:             attrs.OptionalString(c.ClusterVersion),
-		ClusterVersionString:       attrs.OptionalString(c.ClusterVersionString),
-		ClusterCreationTimestamp:   attrs.OptionalString(c.ClusterCreationTimestamp),
-		Namespaces:                 attrs.StringList(c.Namespaces),
 		DefaultStorageClass:        attrs.OptionalString(c.DefaultStorageClass),
-		Location:                   attrs.OptionalString(c.Location),
-		IsMultizonal:               attrs.OptionalBool(c.IsMultizonal),
-		APIServiceID:               attrs.OptionalString(c.APIServiceID),
-		Metadata:                   attrs.MetadataValue(c.Metadata),
 	}
 }
 

@@ -76,11 +76,19 @@ func TestClusterCreateRequest(t *testing.T) {
 func TestApplyClusterPlanChangesOnlyManagedFields(t *testing.T) {
 	readOnly := astra.Label{Name: attrs.ReadOnlyLabelPrefix + "cloudName", Value: "private"}
 	current := &astra.Cluster{
-		ID: testClusterID, Name: "old", CloudID: testCloudID, CredentialID: testCredentialID,
-		State: "running", ClusterType: "openshift", TridentManagedStateDesired: "unmanaged",
-		ConnectorCapabilities: []string{"proxyV1"}, AccHost: astra.BoolPtr(true),
-		Metadata: astra.Metadata{Labels: []astra.Label{readOnly, {Name: "team", Value: "old"}}, CreatedBy: "u1"},
-		Extra:    map[string]json.RawMessage{"connectorInstall": json.RawMessage(`"installed"`)},
+		ID:                    testClusterID,
+		ConnectorCapabilities: []string{"proxyV1"},
+		Metadata:              astra.Metadata{Labels: []astra.Label{readOnly, {Name: "team", Value: "old"}}, CreatedBy: "u1"},
+		Extra:                 map[string]json.RawMessage{"connectorInstall": json.RawMessage(`"installed"`)},
+		ClusterStatus: astra.ClusterStatus{
+			Name:                       "old",
+			CloudID:                    testCloudID,
+			CredentialID:               testCredentialID,
+			State:                      "running",
+			ClusterType:                "openshift",
+			TridentManagedStateDesired: "unmanaged",
+			AccHost:                    astra.BoolPtr(true),
+		},
 	}
 	plan := nullClusterFields()
 	plan.Name = types.StringValue("new")
@@ -93,11 +101,19 @@ func TestApplyClusterPlanChangesOnlyManagedFields(t *testing.T) {
 	applyClusterPlan(current, plan)
 
 	want := &astra.Cluster{
-		ID: testClusterID, Name: "new", CloudID: testCloudID, CredentialID: "11111111-2222-4333-8444-555555555555",
-		PrivateRouteID: testRouteID, State: "running", ClusterType: "openshift", TridentManagedStateDesired: "unmanaged",
+		ID:                    testClusterID,
 		ConnectorCapabilities: []string{"proxyV1", "watcherV1"},
 		Metadata:              astra.Metadata{Labels: []astra.Label{readOnly, {Name: "app", Value: "x"}}, CreatedBy: "u1"},
 		Extra:                 map[string]json.RawMessage{"connectorInstall": json.RawMessage(`"installed"`)},
+		ClusterStatus: astra.ClusterStatus{
+			Name:                       "new",
+			CloudID:                    testCloudID,
+			CredentialID:               "11111111-2222-4333-8444-555555555555",
+			PrivateRouteID:             testRouteID,
+			State:                      "running",
+			ClusterType:                "openshift",
+			TridentManagedStateDesired: "unmanaged",
+		},
 	}
 	if !reflect.DeepEqual(current, want) {
 		t.Fatalf("after applyClusterPlan:\n%+v\nwant\n%+v", current, want)
@@ -113,19 +129,38 @@ func TestApplyClusterPlanChangesOnlyManagedFields(t *testing.T) {
 
 func fullCluster() *astra.Cluster {
 	return &astra.Cluster{
-		ID: testClusterID, Name: "prod-east", CloudID: testCloudID, CredentialID: testCredentialID,
-		State: "running", StateUnready: nil, ManagedState: "unmanaged", ManagedStateUnready: []string{"r1"},
-		ProtectionState: "full", ProtectionStateDetails: []astra.StateDetail{{Type: "t", Title: "ti", Detail: "d"}},
-		RestoreTargetSupported: astra.BoolPtr(true), SnapshotSupported: astra.BoolPtr(false),
-		TridentVersion: "24.02.0", ACPVersion: "24.02.0", TridentManagedState: "unmanaged",
-		TridentManagedStateDesired: "unmanaged", TridentManagedStateAllowed: []string{"unmanaged"},
-		InUse: astra.BoolPtr(false), ClusterType: "kubernetes", ClusterVersion: "1.29",
-		ClusterVersionString: "v1.29.4", ClusterCreationTimestamp: "2024-01-02T03:04:05Z", Namespaces: []string{"default"},
-		DefaultStorageClass: "8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d", IsMultizonal: astra.BoolPtr(false),
-		APIServiceID: "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a", ConnectorCapabilities: []string{},
+		ID:                    testClusterID,
+		ConnectorCapabilities: []string{},
 		Metadata: astra.Metadata{
 			Labels:            []astra.Label{{Name: attrs.ReadOnlyLabelPrefix + "cloudName", Value: "private"}},
 			CreationTimestamp: "2024-05-06T07:08:09Z", ModificationTimestamp: "2024-05-06T07:08:10Z", CreatedBy: "u1",
+		},
+		ClusterStatus: astra.ClusterStatus{
+			Name:                       "prod-east",
+			CloudID:                    testCloudID,
+			CredentialID:               testCredentialID,
+			State:                      "running",
+			StateUnready:               nil,
+			ManagedState:               "unmanaged",
+			ManagedStateUnready:        []string{"r1"},
+			ProtectionState:            "full",
+			ProtectionStateDetails:     []astra.StateDetail{{Type: "t", Title: "ti", Detail: "d"}},
+			RestoreTargetSupported:     astra.BoolPtr(true),
+			SnapshotSupported:          astra.BoolPtr(false),
+			TridentVersion:             "24.02.0",
+			ACPVersion:                 "24.02.0",
+			TridentManagedState:        "unmanaged",
+			TridentManagedStateDesired: "unmanaged",
+			TridentManagedStateAllowed: []string{"unmanaged"},
+			InUse:                      astra.BoolPtr(false),
+			ClusterType:                "kubernetes",
+			ClusterVersion:             "1.29",
+			ClusterVersionString:       "v1.29.4",
+			ClusterCreationTimestamp:   "2024-01-02T03:04:05Z",
+			Namespaces:                 []string{"default"},
+			DefaultStorageClass:        "8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d",
+			IsMultizonal:               astra.BoolPtr(false),
+			APIServiceID:               "3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a",
 		},
 	}
 }

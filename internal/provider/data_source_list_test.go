@@ -46,16 +46,16 @@ func TestClusterFilters(t *testing.T) {
 		c    astra.Cluster
 		want bool
 	}{
-		{astra.Cluster{ClusterType: "gke", ManagedState: "unmanaged"}, true},
-		{astra.Cluster{ClusterType: "gke", ManagedState: "managed"}, false},
-		{astra.Cluster{ClusterType: "aks", ManagedState: "unmanaged"}, false},
+		{astra.Cluster{ClusterStatus: astra.ClusterStatus{ClusterType: "gke", ManagedState: "unmanaged"}}, true},
+		{astra.Cluster{ClusterStatus: astra.ClusterStatus{ClusterType: "gke", ManagedState: "managed"}}, false},
+		{astra.Cluster{ClusterStatus: astra.ClusterStatus{ClusterType: "aks", ManagedState: "unmanaged"}}, false},
 	}
 	for _, tt := range tests {
 		if got := clusterMatches(tt.c, filters); got != tt.want {
 			t.Errorf("clusterMatches(%+v) = %v", tt.c, got)
 		}
 	}
-	if got := clusterNames([]astra.Cluster{{ID: "1", Name: "a"}}); got != "a (1)" {
+	if got := clusterNames([]astra.Cluster{{ID: "1", ClusterStatus: astra.ClusterStatus{Name: "a"}}}); got != "a (1)" {
 		t.Errorf("clusterNames = %q", got)
 	}
 }

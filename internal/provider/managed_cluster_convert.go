@@ -23,32 +23,9 @@ type managedClusterValues struct {
 	CloudID                    types.String `tfsdk:"cloud_id"`
 	CredentialID               types.String `tfsdk:"credential_id"`
 	PrivateRouteID             types.String `tfsdk:"private_route_id"`
-	State                      types.String `tfsdk:"state"`
-	StateUnready               types.List   `tfsdk:"state_unready"`
-	ManagedState               types.String `tfsdk:"managed_state"`
-	ManagedStateUnready        types.List   `tfsdk:"managed_state_unready"`
-	ManagedStateDetails        types.List   `tfsdk:"managed_state_details"`
-	ManagedTimestamp           types.String `tfsdk:"managed_timestamp"`
-	ProtectionState            types.String `tfsdk:"protection_state"`
-	ProtectionStateDetails     types.List   `tfsdk:"protection_state_details"`
-	RestoreTargetSupported     types.Bool   `tfsdk:"restore_target_supported"`
-	SnapshotSupported          types.Bool   `tfsdk:"snapshot_supported"`
-	TridentVersion             types.String `tfsdk:"trident_version"`
-	ACPVersion                 types.String `tfsdk:"acp_version"`
-	TridentManagedState        types.String `tfsdk:"trident_managed_state"`
-	TridentManagedStateDetails types.List   `tfsdk:"trident_managed_state_details"`
-	TridentManagedStateAllowed types.List   `tfsdk:"trident_managed_state_allowed"`
-	InUse                      types.Bool   `tfsdk:"in_use"`
-	AccHost                    types.Bool   `tfsdk:"acc_host"`
-	ClusterType                types.String `tfsdk:"cluster_type"`
-	ClusterVersion             types.String `tfsdk:"cluster_version"`
-	ClusterVersionString       types.String `tfsdk:"cluster_version_string"`
-	ClusterCreationTimestamp   types.String `tfsdk:"cluster_creation_timestamp"`
-	Namespaces                 types.List   `tfsdk:"namespaces"`
-	Location                   types.String `tfsdk:"location"`
-	IsMultizonal               types.Bool   `tfsdk:"is_multizonal"`
-	APIServiceID               types.String `tfsdk:"api_service_id"`
-	Metadata                   types.Object `tfsdk:"metadata"`
+	clusterStatusValues
+	ManagedStateDetails types.List `tfsdk:"managed_state_details"`
+	AccHost             types.Bool `tfsdk:"acc_host"`
 }
 
 // managedClusterModel is the astra_managed_cluster resource.
@@ -69,32 +46,9 @@ func managedClusterValuesFrom(m *astra.ManagedCluster) managedClusterValues {
 		CloudID:                    attrs.OptionalString(m.CloudID),
 		CredentialID:               attrs.OptionalString(m.CredentialID),
 		PrivateRouteID:             attrs.OptionalString(m.PrivateRouteID),
-		State:                      attrs.OptionalString(m.State),
-		StateUnready:               attrs.StringList(m.StateUnready),
-		ManagedState:               attrs.OptionalString(m.ManagedState),
-		ManagedStateUnready:        attrs.StringList(m.ManagedStateUnready),
+		clusterStatusValues:        clusterStatusFrom(m.ClusterStatus, m.Metadata),
 		ManagedStateDetails:        attrs.StateDetailsValue(m.ManagedStateDetails),
-		ManagedTimestamp:           attrs.OptionalString(m.ManagedTimestamp),
-		ProtectionState:            attrs.OptionalString(m.ProtectionState),
-		ProtectionStateDetails:     attrs.StateDetailsValue(m.ProtectionStateDetails),
-		RestoreTargetSupported:     attrs.OptionalBool(m.RestoreTargetSupported),
-		SnapshotSupported:          attrs.OptionalBool(m.SnapshotSupported),
-		TridentVersion:             attrs.OptionalString(m.TridentVersion),
-		ACPVersion:                 attrs.OptionalString(m.ACPVersion),
-		TridentManagedState:        attrs.OptionalString(m.TridentManagedState),
-		TridentManagedStateDetails: attrs.StateDetailsValue(m.TridentManagedStateDetails),
-		TridentManagedStateAllowed: attrs.StringList(m.TridentManagedStateAllowed),
-		InUse:                      attrs.FlagBool(m.InUse),
 		AccHost:                    attrs.FlagBool(m.AccHost),
-		ClusterType:                attrs.OptionalString(m.ClusterType),
-		ClusterVersion:             attrs.OptionalString(m.ClusterVersion),
-		ClusterVersionString:       attrs.OptionalString(m.ClusterVersionString),
-		ClusterCreationTimestamp:   attrs.OptionalString(m.ClusterCreationTimestamp),
-		Namespaces:                 attrs.StringList(m.Namespaces),
-		Location:                   attrs.OptionalString(m.Location),
-		IsMultizonal:               attrs.OptionalBool(m.IsMultizonal),
-		APIServiceID:               attrs.OptionalString(m.APIServiceID),
-		Metadata:                   attrs.MetadataValue(m.Metadata),
 	}
 }
 

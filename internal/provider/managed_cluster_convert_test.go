@@ -17,11 +17,19 @@ const testStorageClassID = "8f7e6d5c-4b3a-4c2d-9e1f-0a9b8c7d6e5f"
 func TestManagedClusterValuesFrom(t *testing.T) {
 	inUse := astra.Bool(true)
 	m := managedClusterValuesFrom(&astra.ManagedCluster{
-		ID: testClusterID, Name: "prod-east", CloudID: testCloudID, State: "running", ManagedState: "managed",
-		ManagedStateDetails:        []astra.StateDetail{{Type: "t", Title: "Ready", Detail: "d"}},
-		DefaultStorageClass:        testStorageClassID,
-		TridentManagedStateDesired: "managed", InUse: &inUse, Namespaces: []string{"default"},
+		ID:       testClusterID,
 		Metadata: astra.Metadata{CreatedBy: "u-1"},
+		ClusterStatus: astra.ClusterStatus{
+			Name:                       "prod-east",
+			CloudID:                    testCloudID,
+			State:                      "running",
+			ManagedState:               "managed",
+			ManagedStateDetails:        []astra.StateDetail{{Type: "t", Title: "Ready", Detail: "d"}},
+			DefaultStorageClass:        testStorageClassID,
+			TridentManagedStateDesired: "managed",
+			InUse:                      &inUse,
+			Namespaces:                 []string{"default"},
+		},
 	})
 	checks := map[string]bool{
 		"id and cluster_id are the cluster's ID": m.ID.ValueString() == testClusterID && m.ClusterID.ValueString() == testClusterID,
@@ -51,7 +59,7 @@ func TestManagedClusterRequests(t *testing.T) {
 		t.Fatalf("managedClusterCreateRequest = %+v, want %+v", got, want)
 	}
 
-	current := &astra.ManagedCluster{ID: testClusterID, DefaultStorageClass: "old", TridentManagedStateDesired: "unmanaged", Location: "kept"}
+	current := &astra.ManagedCluster{ID: testClusterID, ClusterStatus: astra.ClusterStatus{DefaultStorageClass: "old", TridentManagedStateDesired: "unmanaged", Location: "kept"}}
 	applyManagedClusterPlan(current, plan)
 	if current.DefaultStorageClass != testStorageClassID || current.TridentManagedStateDesired != "unmanaged" || current.Location != "kept" {
 		t.Fatalf("applyManagedClusterPlan = %+v: unknown arguments keep the service's value", current)
@@ -60,14 +68,14 @@ func TestManagedClusterRequests(t *testing.T) {
 
 func TestManagedStates(t *testing.T) {
 	for state, want := range map[string]bool{"managed": true, "managing": true, "deleting": true, "unmanaged": false, "Ineligible": false} {
-		if got := isManaged(&astra.ManagedCluster{ManagedState: state}); got != want {
+		if got := isManaged(&astra.ManagedCluster{ClusterStatus: astra.ClusterStatus{ManagedState: state}}); got != want {
 			t.Errorf("isManaged(%s) = %v", state, got)
 		}
 	}
 	for _, tt := range []struct {
 		c    *astra.Cluster
 		want bool
-	}{{nil, true}, {&astra.Cluster{ManagedState: "unmanaged"}, true}, {&astra.Cluster{ManagedState: "deleting"}, false}} {
+	}{{nil, true}, {&astra.Cluster{ClusterStatus: astra.ClusterStatus{ManagedState: "unmanaged"}}, true}, {&astra.Cluster{ClusterStatus: astra.ClusterStatus{ManagedState: "deleting"}}, false}} {
 		if done, err := unmanagedOrGone(tt.c); done != tt.want || err != nil {
 			t.Errorf("unmanagedOrGone(%v) = %v, %v", tt.c, done, err)
 		}
