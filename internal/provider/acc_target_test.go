@@ -68,6 +68,7 @@ type accOptions struct {
 	sim        astrasim.Options
 	apiVersion string
 	tls        bool
+	serial     bool
 }
 
 // accOption changes accOptions.
@@ -76,6 +77,12 @@ type accOption func(*accOptions)
 // withSim changes the simulator's options (delays, release, clock...).
 func withSim(f func(*astrasim.Options)) accOption {
 	return func(o *accOptions) { f(&o.sim) }
+}
+
+// serial keeps the test out of the parallel pool, for a test that sets environment
+// variables (t.Setenv refuses parallel tests).
+func serial() accOption {
+	return func(o *accOptions) { o.serial = true }
 }
 
 // withTLS serves the simulator over HTTPS with a self-signed certificate, as an on-premises
@@ -125,7 +132,9 @@ func newAccTarget(t *testing.T, opts ...accOption) *accTarget {
 		a.connectReal(o)
 	} else {
 		a.startSim(o)
-		t.Parallel()
+		if !o.serial {
+			t.Parallel()
+		}
 	}
 	a.providerHCL = a.renderProviderBlock(o.apiVersion)
 	return a
