@@ -18,10 +18,12 @@ type Schedule struct {
 	random                 func() float64
 }
 
-// DefaultSchedule polls after 2s, then every 2s growing by 1.5x to 30s, with 20% jitter,
-// and tolerates 404s for 30s (a read right after a create can miss the new object).
+// DefaultSchedule polls at once, then after 2s growing by 1.5x to 30s, with 20% jitter, and
+// tolerates 404s for 30s (a read right after a create can miss the new object). The
+// immediate first poll sees an operation the service finished synchronously as done
+// without a wait; against a slower service it costs one extra GET.
 func DefaultSchedule() Schedule {
-	return Schedule{InitialDelay: 2 * time.Second, Min: 2 * time.Second, Max: 30 * time.Second,
+	return Schedule{InitialDelay: 0, Min: 2 * time.Second, Max: 30 * time.Second,
 		Multiplier: 1.5, Jitter: 0.2, NotFoundGrace: 30 * time.Second}
 }
 

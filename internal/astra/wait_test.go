@@ -187,7 +187,7 @@ func TestScheduleDelays(t *testing.T) {
 		t.Errorf("a multiplier below 1 counts as 1: %v", flat.delay(3))
 	}
 	d := DefaultSchedule()
-	if d.InitialDelay != 2*time.Second || d.Min != 2*time.Second || d.Max != 30*time.Second || d.Multiplier != 1.5 ||
+	if d.InitialDelay != 0 || d.Min != 2*time.Second || d.Max != 30*time.Second || d.Multiplier != 1.5 ||
 		d.Jitter != 0.2 || d.NotFoundGrace != 30*time.Second {
 		t.Errorf("DefaultSchedule = %+v", d)
 	}
