@@ -192,14 +192,10 @@ func (r *cloudResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	cloud, err := client.GetCloud(ctx, state.ID.ValueString())
-	if astra.IsNotFound(err) {
-		warnRemovedOutside(&resp.Diagnostics, "astra_cloud", state.ID.ValueString())
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot read the cloud", err, nil)
+	id := state.ID.ValueString()
+	cloud := readOrForget(ctx, resp, "astra_cloud", id, "the cloud",
+		func() (*astra.Cloud, error) { return client.GetCloud(ctx, id) }, nil)
+	if cloud == nil {
 		return
 	}
 	state.readFrom(cloud)

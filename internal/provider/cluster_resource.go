@@ -180,15 +180,11 @@ func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	id := state.ID.ValueString()
 	// The cloud-less path needs only the ID, so an import needs nothing else.
-	cluster, err := client.GetCluster(ctx, "", state.ID.ValueString())
-	if astra.IsNotFound(err) {
-		warnRemovedOutside(&resp.Diagnostics, "astra_cluster", state.ID.ValueString())
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot read the cluster", err, nil)
+	cluster := readOrForget(ctx, resp, "astra_cluster", id, "the cluster",
+		func() (*astra.Cluster, error) { return client.GetCluster(ctx, "", id) }, nil)
+	if cluster == nil {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(cluster, state))...)

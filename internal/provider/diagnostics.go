@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 )
@@ -86,4 +87,22 @@ func warnRemovedOutside(diags *diag.Diagnostics, resourceType, id string) {
 	diags.AddWarning("Object deleted outside Terraform",
 		fmt.Sprintf("The %s %s no longer exists in Astra Control, so it was removed from state; the next apply "+
 			"creates it again if the configuration still declares it.", resourceType, id))
+}
+
+// readOrForget fetches the object a resource's Read refreshes. An object gone from Astra
+// Control (a 404, or forgotten reporting true) is removed from state with a warning, so the
+// next plan creates it again; any other error is reported. Both give nil.
+func readOrForget[T any](ctx context.Context, resp *resource.ReadResponse, resourceType, id, what string,
+	get func() (*T, error), forgotten func(*T) bool) *T {
+	obj, err := get()
+	if astra.IsNotFound(err) || (err == nil && forgotten != nil && forgotten(obj)) {
+		warnRemovedOutside(&resp.Diagnostics, resourceType, id)
+		resp.State.RemoveResource(ctx)
+		return nil
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot read "+what, err, nil)
+		return nil
+	}
+	return obj
 }

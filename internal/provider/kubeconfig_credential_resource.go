@@ -204,14 +204,10 @@ func (r *kubeconfigCredentialResource) Read(ctx context.Context, req resource.Re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	cred, err := client.GetCredential(ctx, state.ID.ValueString())
-	if astra.IsNotFound(err) {
-		warnRemovedOutside(&resp.Diagnostics, "astra_kubeconfig_credential", state.ID.ValueString())
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot read the kubeconfig credential", err, nil)
+	id := state.ID.ValueString()
+	cred := readOrForget(ctx, resp, "astra_kubeconfig_credential", id, "the kubeconfig credential",
+		func() (*astra.Credential, error) { return client.GetCredential(ctx, id) }, nil)
+	if cred == nil {
 		return
 	}
 	r.setState(ctx, &state, cred, &resp.State, &resp.Diagnostics)

@@ -190,14 +190,12 @@ func (r *managedClusterResource) Read(ctx context.Context, req resource.ReadRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	mc, err := client.GetManagedCluster(ctx, state.ID.ValueString())
-	if astra.IsNotFound(err) || (err == nil && !isManaged(mc)) {
-		warnRemovedOutside(&resp.Diagnostics, "astra_managed_cluster", state.ID.ValueString())
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot read the managed cluster", err, nil)
+	id := state.ID.ValueString()
+	// The service may keep answering for a cluster it no longer manages (public clouds).
+	mc := readOrForget(ctx, resp, "astra_managed_cluster", id, "the managed cluster",
+		func() (*astra.ManagedCluster, error) { return client.GetManagedCluster(ctx, id) },
+		func(m *astra.ManagedCluster) bool { return !isManaged(m) })
+	if mc == nil {
 		return
 	}
 	state.managedClusterValues = managedClusterValuesFrom(mc)
