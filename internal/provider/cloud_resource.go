@@ -141,16 +141,9 @@ func (r *cloudResource) Create(ctx context.Context, req resource.CreateRequest, 
 	}
 	body := cloudCreateRequest(plan.cloudValues)
 	cloud, err := client.CreateCloud(ctx, body)
-	if astra.IsUnknownOutcome(err) {
-		found, findErr := client.FindCloud(ctx, body.Name)
-		if findErr != nil || found == nil {
-			addUnknownOutcome(&resp.Diagnostics, "cloud "+body.Name, err)
-			return
-		}
-		cloud, err = found, nil
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot create the cloud", err, cloudFields)
+	cloud = createdOrAdopted(ctx, &resp.Diagnostics, "cloud "+body.Name, "Cannot create the cloud", cloudFields, cloud, err,
+		func() (*astra.Cloud, error) { return client.FindCloud(ctx, body.Name) })
+	if cloud == nil {
 		return
 	}
 	// Recorded before the wait, so a failed wait taints the cloud instead of orphaning it.

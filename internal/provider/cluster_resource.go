@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
@@ -103,16 +102,10 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	cloudID := plan.CloudID.ValueString()
 	body := clusterCreateRequest(plan.clusterFields)
 	cluster, err := client.CreateCluster(opCtx, cloudID, body)
-	if astra.IsUnknownOutcome(err) {
-		// Look with the caller's context: the create's own deadline may be what cut the answer.
-		cluster = findCreatedCluster(ctx, client, cloudID, body, err, &resp.Diagnostics)
-		if cluster == nil {
-			return
-		}
-		err = nil
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot add the cluster", err, clusterAPIFields)
+	// Look with the caller's context: the create's own deadline may be what cut the answer.
+	cluster = createdOrAdopted(ctx, &resp.Diagnostics, "the cluster", "Cannot add the cluster", clusterAPIFields, cluster, err,
+		func() (*astra.Cluster, error) { return findCreatedCluster(ctx, client, cloudID, body) })
+	if cluster == nil {
 		return
 	}
 	// The cluster exists: record it before waiting, so a failed wait taints it instead of
@@ -130,25 +123,14 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 }
 
-// findCreatedCluster looks for the cluster a POST with a lost answer may have created, and
-// returns it to be adopted; nil (with a diagnostic) when it cannot be identified.
-func findCreatedCluster(ctx context.Context, client *astra.Client, cloudID string, body astra.ClusterCreate, postErr error, diags *diag.Diagnostics) *astra.Cluster {
+// findCreatedCluster looks for the cluster a POST with a lost answer may have created, by
+// the name and credential it was sent with; nil when nothing identifies it.
+func findCreatedCluster(ctx context.Context, client *astra.Client, cloudID string, body astra.ClusterCreate) (*astra.Cluster, error) {
 	match := astra.ClusterMatch{Name: body.Name, CredentialID: body.CredentialID}
 	if match == (astra.ClusterMatch{}) {
-		addUnknownOutcome(diags, "the cluster", postErr)
-		return nil
+		return nil, nil
 	}
-	found, err := client.FindCluster(ctx, cloudID, match)
-	if err != nil {
-		addUnknownOutcome(diags, "the cluster", fmt.Errorf("%w; looking for it afterwards failed: %w", postErr, err))
-		return nil
-	}
-	if found == nil {
-		addUnknownOutcome(diags, "the cluster", postErr)
-		return nil
-	}
-	tflog.Info(ctx, "the answer to adding the cluster was lost; adopting the matching cluster found afterwards", map[string]any{"id": found.ID})
-	return found
+	return client.FindCluster(ctx, cloudID, match)
 }
 
 // taintedAftermath tells the user what a failed create wait leaves behind.

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 )
@@ -43,6 +44,33 @@ func addUnknownOutcome(diags *diag.Diagnostics, what string, err error) {
 		"The create request was sent but no answer said whether Astra Control acted on it ("+err.Error()+"), "+
 			"and no matching object was found afterwards. Nothing was recorded in state. Check Astra Control for a new "+
 			what+" before applying again; if one exists, import it with `terraform import`.")
+}
+
+// createdOrAdopted settles a create. A lost answer (astra.IsUnknownOutcome) is resolved
+// with find: the object it finds is adopted, so applying again never makes a duplicate;
+// when find finds nothing (nil, nil) or fails, the outcome is reported as unknown. Any
+// other error is reported under summary, its invalid fields mapped by fields. It returns
+// nil exactly when it added an error.
+func createdOrAdopted[T any](ctx context.Context, diags *diag.Diagnostics, what, summary string, fields map[string]string,
+	obj *T, err error, find func() (*T, error)) *T {
+	if astra.IsUnknownOutcome(err) {
+		found, findErr := find()
+		switch {
+		case findErr != nil:
+			addUnknownOutcome(diags, what, fmt.Errorf("%w; looking for it afterwards failed: %w", err, findErr))
+			return nil
+		case found == nil:
+			addUnknownOutcome(diags, what, err)
+			return nil
+		}
+		tflog.Info(ctx, "the answer to creating "+what+" was lost; adopting the matching object found afterwards")
+		return found
+	}
+	if err != nil {
+		addAPIError(diags, summary, err, fields)
+		return nil
+	}
+	return obj
 }
 
 // joinReasons formats the server's reasons for a state, for error details.

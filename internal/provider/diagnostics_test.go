@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,5 +66,45 @@ func TestAddAPIErrorAttachesInvalidFields(t *testing.T) {
 	addAPIError(&diags, "Cannot read the cluster", errors.New("dial tcp: refused"), nil)
 	if len(diags) != 1 || diags[0].Detail() != "dial tcp: refused" {
 		t.Fatalf("plain error: %v", diags)
+	}
+}
+
+func TestCreatedOrAdopted(t *testing.T) {
+	lost := &astra.UnknownOutcomeError{Method: "POST", Path: "/core/v1/credentials", Err: errors.New("connection reset")}
+	created, adopted := &astra.Cloud{ID: "created"}, &astra.Cloud{ID: "adopted"}
+	refused := &astra.APIError{Method: "POST", Path: "/topology/v1/clouds", StatusCode: 409, Problem: 140, Title: "Duplicate cloud name"}
+	cases := []struct {
+		name      string
+		obj       *astra.Cloud
+		err       error
+		found     *astra.Cloud
+		findErr   error
+		want      *astra.Cloud
+		wantFind  bool
+		wantError string
+	}{
+		{"created", created, nil, nil, nil, created, false, ""},
+		{"refused", nil, refused, nil, nil, nil, false, "Cannot create the cloud"},
+		{"lost, then found", nil, lost, adopted, nil, adopted, true, ""},
+		{"lost, not found", nil, lost, nil, nil, nil, true, "Outcome of creating cloud x is unknown"},
+		{"lost, look-up failed", nil, lost, nil, errors.New("503"), nil, true, "looking for it afterwards failed: 503"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var diags diag.Diagnostics
+			looked := false
+			got := createdOrAdopted(context.Background(), &diags, "cloud x", "Cannot create the cloud", nil, c.obj, c.err,
+				func() (*astra.Cloud, error) { looked = true; return c.found, c.findErr })
+			if got != c.want || looked != c.wantFind {
+				t.Fatalf("got %v (looked %v), want %v (looked %v)", got, looked, c.want, c.wantFind)
+			}
+			text := ""
+			for _, d := range diags {
+				text += d.Summary() + ": " + d.Detail() + "\n"
+			}
+			if (c.wantError == "") != !diags.HasError() || !strings.Contains(text, c.wantError) {
+				t.Fatalf("diagnostics %q, want an error containing %q", text, c.wantError)
+			}
+		})
 	}
 }

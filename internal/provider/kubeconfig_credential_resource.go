@@ -145,16 +145,9 @@ func (r *kubeconfigCredentialResource) Create(ctx context.Context, req resource.
 		return
 	}
 	cred, err := client.CreateCredential(ctx, body)
-	if astra.IsUnknownOutcome(err) {
-		found, findErr := client.FindCredential(ctx, body.Name)
-		if findErr != nil || found == nil {
-			addUnknownOutcome(&resp.Diagnostics, "kubeconfig credential "+body.Name, err)
-			return
-		}
-		cred, err = found, nil
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot create the kubeconfig credential", err, credentialFields)
+	cred = createdOrAdopted(ctx, &resp.Diagnostics, "kubeconfig credential "+body.Name, "Cannot create the kubeconfig credential",
+		credentialFields, cred, err, func() (*astra.Credential, error) { return client.FindCredential(ctx, body.Name) })
+	if cred == nil {
 		return
 	}
 	r.setState(ctx, &plan, cred, &resp.State, &resp.Diagnostics)

@@ -126,6 +126,21 @@ func (r *managedClusterResource) applyTimeCheckStorageClass(ctx context.Context,
 	return checkStorageClass(classes, plan.ClusterID.ValueString(), plan.DefaultStorageClass.ValueString(), diags)
 }
 
+// findManagedCluster reads the managed cluster a POST with a lost answer may have made: its
+// ID is the cluster's, so it can simply be read; nil when the cluster is not managed.
+func findManagedCluster(ctx context.Context, client *astra.Client, id string) (*astra.ManagedCluster, error) {
+	mc, err := client.GetManagedCluster(ctx, id)
+	switch {
+	case astra.IsNotFound(err):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case !isManaged(mc):
+		return nil, nil
+	}
+	return mc, nil
+}
+
 func (r *managedClusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan managedClusterModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -140,17 +155,9 @@ func (r *managedClusterResource) Create(ctx context.Context, req resource.Create
 	}
 	id := plan.ClusterID.ValueString()
 	mc, err := client.CreateManagedCluster(ctx, managedClusterCreateRequest(plan.managedClusterValues))
-	if astra.IsUnknownOutcome(err) {
-		// The ID is the cluster's, so the answer that was lost can simply be read.
-		found, getErr := client.GetManagedCluster(ctx, id)
-		if getErr != nil || !isManaged(found) {
-			addUnknownOutcome(&resp.Diagnostics, "the managed cluster "+id, err)
-			return
-		}
-		mc, err = found, nil
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot manage cluster "+id, err, managedClusterFields)
+	mc = createdOrAdopted(ctx, &resp.Diagnostics, "the managed cluster "+id, "Cannot manage cluster "+id, managedClusterFields, mc, err,
+		func() (*astra.ManagedCluster, error) { return findManagedCluster(ctx, client, id) })
+	if mc == nil {
 		return
 	}
 	// Recorded before the wait, so a failed wait taints the managed cluster instead of
