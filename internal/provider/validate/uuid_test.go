@@ -12,12 +12,12 @@ import (
 // message, naming the value and the fix.
 func TestCheckUUIDErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
-		{"6d4e8a5c-1f2b-4c3d-9e8f-0a1b2c3d4e5f", ""},               // v4, variant 9
-		{"6d4e8a5c-1f2b-4c3d-8e8f-0a1b2c3d4e5f", ""},               // v4, variant 8
-		{"6d4e8a5c-1f2b-4c3d-ae8f-0a1b2c3d4e5f", ""},               // v4, variant a
-		{"6d4e8a5c-1f2b-4c3d-be8f-0a1b2c3d4e5f", ""},               // v4, variant b
-		{"547e24b9-ddf4-558f-0e8f-0a1b2c3d4e5f", ""},               // v5: any variant
-		{"00000000-0000-0000-0000-000000000000", ""},               // the null UUID
+		{"6d4e8a5c-1f2b-4c3d-9e8f-0a1b2c3d4e5f", ""}, // v4, variant 9
+		{"6d4e8a5c-1f2b-4c3d-8e8f-0a1b2c3d4e5f", ""}, // v4, variant 8
+		{"6d4e8a5c-1f2b-4c3d-ae8f-0a1b2c3d4e5f", ""}, // v4, variant a
+		{"6d4e8a5c-1f2b-4c3d-be8f-0a1b2c3d4e5f", ""}, // v4, variant b
+		{"547e24b9-ddf4-558f-0e8f-0a1b2c3d4e5f", ""}, // v5: any variant
+		{"00000000-0000-0000-0000-000000000000", ""}, // the null UUID
 		{"6D4E8A5C-1F2B-4C3D-9E8F-0A1B2C3D4E5F",
 			`"6D4E8A5C-1F2B-4C3D-9E8F-0A1B2C3D4E5F" has uppercase letters, and Astra Control accepts IDs only in lowercase: use "6d4e8a5c-1f2b-4c3d-9e8f-0a1b2c3d4e5f"`},
 		{"6d4e8a5c-1f2b-1c3d-9e8f-0a1b2c3d4e5f",
