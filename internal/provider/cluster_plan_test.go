@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"testing"
 
@@ -62,7 +63,7 @@ func TestAccCluster_quietPlans(t *testing.T) {
 					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("metadata").AtMapKey("creation_timestamp"), knownvalue.NotNull()),
 					plancheck.ExpectUnknownValue(clusterAddr, tfjsonpath.New("metadata").AtMapKey("modification_timestamp")),
 				),
-				Check: a.updateSent(&counts, 1, 1),
+				Check: a.updateSent(&counts, 2, 1),
 			},
 			{
 				PreConfig: mark,
@@ -77,7 +78,7 @@ func TestAccCluster_quietPlans(t *testing.T) {
 					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(uuidRegexp)),
 				),
 				ConfigStateChecks: []statecheck.StateCheck{expectString("credential_id", credB), expectString("state", "running")},
-				Check:             a.updateSent(&counts, 1, 1),
+				Check:             a.updateSent(&counts, 2, 1),
 			},
 			{
 				PreConfig: mark,
@@ -136,7 +137,7 @@ func TestAccCluster_importMinimal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := a.config(clusterHCL(a.cloudID(), minimal...))
+			cfg := requiredProvidersHCL() + a.config(clusterHCL(a.cloudID(), minimal...))
 			var capChecks []knownvalue.Check
 			for _, s := range c.caps {
 				capChecks = append(capChecks, knownvalue.StringExact(s))
@@ -261,4 +262,18 @@ func TestAccCluster_clusterType(t *testing.T) {
 			{Config: hcl(), ConfigPlanChecks: emptyPlan(), ConfigStateChecks: []statecheck.StateCheck{expectString("cluster_type", "rke")}},
 		},
 	})
+}
+
+// requiredProvidersHCL names the in-process provider's address, as plugin-testing does for
+// configuration steps but not for import steps with their own configuration: without it
+// OpenTofu looks for hashicorp/astra in its own registry instead of the test's provider.
+func requiredProvidersHCL() string {
+	host, namespace := os.Getenv("TF_ACC_PROVIDER_HOST"), os.Getenv("TF_ACC_PROVIDER_NAMESPACE")
+	if host == "" {
+		host = "registry.terraform.io"
+	}
+	if namespace == "" {
+		namespace = "hashicorp"
+	}
+	return fmt.Sprintf("terraform {\n  required_providers {\n    astra = { source = %q }\n  }\n}\n", host+"/"+namespace+"/astra")
 }
