@@ -1,6 +1,7 @@
 package astra
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net"
@@ -9,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-log/tflogtest"
 )
 
 func TestIsLoopbackHost(t *testing.T) {
@@ -199,17 +202,24 @@ func TestSameOriginRedirectIsFollowed(t *testing.T) {
 }
 
 // TestRefusedRedirectOfACreate: a POST answered by a redirect to another origin is a plain
-// error (the server answered; nothing was created), not an unknown outcome, and is not retried.
+// error (the server answered; nothing was created), not an unknown outcome, and is not
+// retried. The log names the target without its query.
 func TestRefusedRedirectOfACreate(t *testing.T) {
+	t.Setenv("TF_LOG_PROVIDER_ASTRA_API", "DEBUG")
+	var logs bytes.Buffer
+	ctx := tflogtest.RootLogger(context.Background(), &logs)
 	target := newFake(t, sequence([]int{201}, cloudJSON))
 	f := newFake(t, redirectTo(target.srv.URL))
-	_, err := f.client(t).CreateCloud(context.Background(), CloudCreate{Name: "n", CloudType: "private"})
+	_, err := f.client(t).CreateCloud(ctx, CloudCreate{Name: "n", CloudType: "private"})
 	var redirect *RedirectError
 	if !errors.As(err, &redirect) || IsUnknownOutcome(err) {
 		t.Fatalf("error %v (%T), want a refused redirect that is not an unknown outcome", err, err)
 	}
 	if f.count() != 1 || target.count() != 0 {
 		t.Fatalf("endpoint saw %d requests (want 1), target %d (want 0)", f.count(), target.count())
+	}
+	if !strings.Contains(logs.String(), "refused to follow a redirect to "+target.srv.URL) || strings.Contains(logs.String(), "leaked-query") {
+		t.Fatalf("want the refusal logged without the target's query:\n%s", logs.String())
 	}
 }
 
