@@ -18,6 +18,7 @@ type Config struct {
 	Token              string        // sent as "Authorization: Bearer <Token>"; never logged
 	CACertPEM          []byte        // extra trusted roots, in addition to the system roots
 	InsecureSkipVerify bool          // accept any server certificate (self-signed ACC)
+	AllowPlaintext     bool          // accept an http:// endpoint on a host that is not a loopback address
 	RequestTimeout     time.Duration // per HTTP attempt; 0 -> 60s
 	MaxRetries         int           // retries of a retryable request; <0 -> 0
 	RetryWaitMin       time.Duration // 0 -> 1s
@@ -62,6 +63,10 @@ func New(cfg Config) (*Client, error) {
 	base, err := parseEndpoint(cfg.Endpoint)
 	if err != nil {
 		return nil, err
+	}
+	if PlaintextToRemote(base) && !cfg.AllowPlaintext {
+		return nil, fmt.Errorf("astra: endpoint %q is plain http to a host that is not a loopback address, so the API token "+
+			"would cross the network in clear text; use https, or set AllowPlaintext for a test installation", base.Redacted())
 	}
 	account := strings.TrimSpace(cfg.AccountID)
 	if account == "" {

@@ -16,7 +16,10 @@ func TestNewValidates(t *testing.T) {
 	}{
 		{"defaults are fine", func(c *Config) {}, ""},
 		{"empty endpoint means Astra Control Service", func(c *Config) { c.Endpoint = "" }, ""},
-		{"http allowed", func(c *Config) { c.Endpoint = "http://acc.local:8080/" }, ""},
+		{"http to a remote host refused", func(c *Config) { c.Endpoint = "http://acc.local:8080/" },
+			`endpoint "http://acc.local:8080" is plain http to a host that is not a loopback address`},
+		{"http to a remote host allowed on request", func(c *Config) { c.Endpoint = "http://acc.local:8080/"; c.AllowPlaintext = true }, ""},
+		{"http to loopback allowed", func(c *Config) { c.Endpoint = "http://127.0.0.1:8080/" }, ""},
 		{"ftp refused", func(c *Config) { c.Endpoint = "ftp://acc.local" }, `endpoint "ftp://acc.local" must start with https:// or http://`},
 		{"no scheme", func(c *Config) { c.Endpoint = "astra.netapp.io" }, "must start with https:// or http://"},
 		{"no host", func(c *Config) { c.Endpoint = "https://" }, `endpoint "https://" has no host`},

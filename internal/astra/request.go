@@ -117,9 +117,16 @@ func (c *Client) do(ctx context.Context, r request) (*response, error) {
 // transportError explains a call that ended without an HTTP answer. A POST whose last
 // attempt may have reached the server becomes an UnknownOutcomeError.
 func (c *Client) transportError(ctx context.Context, method, path string, trace *attemptTrace, err error) error {
+	var redirect *RedirectError
+	if errors.As(err, &redirect) {
+		err = redirect // the *url.Error around it quotes the raw Location, query included
+	}
 	tflog.SubsystemDebug(ctx, LogSubsystem, "Astra API call failed", map[string]any{
 		logMethod: method, logPath: path, logAttempt: trace.attempts, logError: err.Error(),
 	})
+	if redirect != nil {
+		return fmt.Errorf("%s %s: %w", method, path, redirect) // an answer, not a lost request
+	}
 	if method == http.MethodPost && trace.attempts > 0 &&
 		outcomeUnknown(trace.lastStatus, trace.lastErr, trace.notSent) {
 		return &UnknownOutcomeError{Method: method, Path: path, Err: err}

@@ -21,12 +21,12 @@ import (
 //     that never left this machine (refused connection, DNS failure). After a timeout, a
 //     reset, a 502 or a 504 nobody knows whether the object was created, so the caller gets
 //     an UnknownOutcomeError and looks the object up instead of posting again;
-//   - an untrusted certificate is never retried; no retry outlives the context.
+//   - an untrusted certificate and a refused redirect are never retried; no retry outlives the context.
 
 // shouldRetry decides whether an attempt that ended with status (0 if none) or err is repeated.
 func shouldRetry(method string, status int, err error) bool {
 	if err != nil {
-		if certificateProblem(err) || isNotTLS(err) {
+		if certificateProblem(err) || isNotTLS(err) || isRefusedRedirect(err) {
 			return false
 		}
 		if method == http.MethodPost {

@@ -30,7 +30,7 @@ func newHTTPClient(cfg Config) (*http.Client, error) {
 	return &http.Client{
 		Transport:     loggingTransport{next: transport},
 		Timeout:       timeout,
-		CheckRedirect: checkRedirect,
+		CheckRedirect: sameOriginRedirects(checkRedirect),
 	}, nil
 }
 

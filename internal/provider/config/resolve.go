@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -45,6 +46,21 @@ func Resolve(m Model, getenv func(string) string, readFile func(string) ([]byte,
 		}
 		return def
 	}
+	flag := func(v types.Bool, attr, env string) bool {
+		if !v.IsNull() && !v.IsUnknown() {
+			return v.ValueBool()
+		}
+		s := strings.TrimSpace(getenv(env))
+		if s == "" {
+			return false
+		}
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			diags.AddAttributeError(path.Root(attr), "Invalid "+env,
+				fmt.Sprintf("%q is not a boolean: use true or false. Fix or unset the environment variable %s.", s, env))
+		}
+		return b
+	}
 
 	c.Endpoint = strings.TrimRight(str(m.Endpoint, "endpoint", EnvEndpoint, DefaultEndpoint, validate.CheckHTTPURL), "/")
 	c.AccountID = str(m.AccountID, "account_id", EnvAccountID, "", validate.CheckUUID)
@@ -85,6 +101,9 @@ func Resolve(m Model, getenv func(string) string, readFile func(string) ([]byte,
 				"Trust the server's CA with ca_certificate or ca_certificate_file instead.")
 	}
 
+	c.AllowPlaintext = flag(m.AllowPlaintext, "allow_plaintext_endpoint", EnvAllowPlaintext)
+	checkPlaintext(&diags, c.Endpoint, m.Endpoint.IsNull(), c.AllowPlaintext)
+
 	caPEM := str(m.CACertificate, "ca_certificate", EnvCACertificate, "", validate.CheckPEMBundle)
 	caFile := str(m.CACertificateFile, "ca_certificate_file", EnvCACertificateFile, "", nil)
 	switch {
@@ -121,6 +140,34 @@ func ResolveFromEnvironment(m Model) (Resolved, diag.Diagnostics) {
 	return Resolve(m, os.Getenv, os.ReadFile)
 }
 
+// checkPlaintext refuses an http:// endpoint on a host that is not a loopback address (the
+// token would cross the network in clear text) unless allowed, and warns when it is allowed.
+// The host is judged as written: no DNS lookup at configure time.
+func checkPlaintext(diags *diag.Diagnostics, endpoint string, fromEnv, allowed bool) {
+	u, err := url.Parse(endpoint)
+	if err != nil || !astra.PlaintextToRemote(u) {
+		return
+	}
+	name := "endpoint"
+	if fromEnv {
+		name += " (from " + EnvEndpoint + ")"
+	}
+	if allowed {
+		diags.AddAttributeWarning(path.Root("allow_plaintext_endpoint"), "Plaintext endpoint allowed",
+			fmt.Sprintf("allow_plaintext_endpoint is true: the API token crosses the network to %s in clear text, readable by any "+
+				"machine on the way. Use it for a test installation only.", u.Redacted()))
+		return
+	}
+	host := u.Hostname()
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	diags.AddAttributeError(path.Root("endpoint"), "Plaintext endpoint refused",
+		fmt.Sprintf("%s %q is plain http to a host that is not a loopback address: every request carries the API token, "+
+			"which would cross the network in clear text. Use https (for example \"https://%s\") or, for a test installation "+
+			"only, set allow_plaintext_endpoint = true (or %s=true).", name, u.Redacted(), host, EnvAllowPlaintext))
+}
+
 func checkAPIVersion(s string) error {
 	for _, v := range APIVersions {
 		if v == s {
@@ -134,6 +181,6 @@ func checkAPIVersion(s string) error {
 // not yet created); the provider then defers building a client.
 func (m Model) HasUnknown() bool {
 	return m.Endpoint.IsUnknown() || m.AccountID.IsUnknown() || m.APIToken.IsUnknown() ||
-		m.CACertificate.IsUnknown() || m.CACertificateFile.IsUnknown() || m.InsecureSkipVerify.IsUnknown() ||
+		m.CACertificate.IsUnknown() || m.CACertificateFile.IsUnknown() || m.InsecureSkipVerify.IsUnknown() || m.AllowPlaintext.IsUnknown() ||
 		m.APIVersion.IsUnknown() || m.RequestTimeout.IsUnknown() || m.MaxRetries.IsUnknown()
 }

@@ -154,3 +154,65 @@ func TestUserAgent(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+// TestResolvePlaintextEndpoint: plain http is refused on a host that is not written as a
+// loopback address unless allow_plaintext_endpoint (or its variable) says so, with a warning.
+func TestResolvePlaintextEndpoint(t *testing.T) {
+	cases := []struct {
+		name     string
+		endpoint string // in HCL; "" leaves it to env
+		allow    types.Bool
+		env      map[string]string
+		want     string // "" no diagnostic; "error: ..." or "warning: ..." with the text it contains
+	}{
+		{"https is fine", "https://astra.example.com", types.BoolNull(), nil, ""},
+		{"loopback IPv4", "http://127.0.0.1:8080", types.BoolNull(), nil, ""},
+		{"loopback elsewhere in 127/8", "http://127.3.2.1", types.BoolNull(), nil, ""},
+		{"loopback IPv6", "http://[::1]:8080", types.BoolNull(), nil, ""},
+		{"localhost", "http://LOCALHOST:9000", types.BoolNull(), nil, ""},
+		{"remote name", "http://astra.example.com", types.BoolNull(), nil,
+			`error: Plaintext endpoint refused: endpoint "http://astra.example.com" is plain http to a host that is not a loopback ` +
+				`address: every request carries the API token, which would cross the network in clear text. Use https ` +
+				`(for example "https://astra.example.com") or, for a test installation only, set allow_plaintext_endpoint = true ` +
+				`(or ASTRA_ALLOW_PLAINTEXT_ENDPOINT=true).`},
+		{"a name resolving to loopback is judged as written", "http://localhost.example.com", types.BoolNull(), nil,
+			"error: Plaintext endpoint refused"},
+		{"remote IPv6", "http://[fd00::5]:8080", types.BoolNull(), nil, `(for example "https://[fd00::5]")`},
+		{"remote from the environment", "", types.BoolNull(), map[string]string{EnvEndpoint: "http://10.0.0.5:8080/"},
+			`error: Plaintext endpoint refused: endpoint (from ASTRA_ENDPOINT) "http://10.0.0.5:8080" is plain http`},
+		{"allowed in HCL", "http://astra.example.com", types.BoolValue(true), nil,
+			"warning: Plaintext endpoint allowed: allow_plaintext_endpoint is true: the API token crosses the network to http://astra.example.com in clear text"},
+		{"allowed by the environment", "http://astra.example.com", types.BoolNull(), map[string]string{EnvAllowPlaintext: " TRUE "},
+			"warning: Plaintext endpoint allowed"},
+		{"HCL false wins over the environment", "http://astra.example.com", types.BoolValue(false), map[string]string{EnvAllowPlaintext: "true"},
+			"error: Plaintext endpoint refused"},
+		{"allowed but unused: no warning", "https://astra.example.com", types.BoolValue(true), nil, ""},
+		{"invalid variable", "https://astra.example.com", types.BoolNull(), map[string]string{EnvAllowPlaintext: "sure"},
+			`error: Invalid ASTRA_ALLOW_PLAINTEXT_ENDPOINT: "sure" is not a boolean: use true or false. Fix or unset the environment variable ASTRA_ALLOW_PLAINTEXT_ENDPOINT.`},
+	}
+	for _, c := range cases {
+		m := nullModel()
+		if c.endpoint != "" {
+			m.Endpoint = types.StringValue(c.endpoint)
+		}
+		m.AllowPlaintext = c.allow
+		r, d := Resolve(m, envOf(c.env), noFile)
+		text := strings.ToLower(diagText(d))
+		switch {
+		case c.want == "" && len(d) != 0:
+			t.Errorf("%s: unexpected diagnostics %s", c.name, diagText(d))
+		case c.want != "" && (len(d) != 1 || !strings.Contains(text, strings.ToLower(c.want))):
+			t.Errorf("%s: diagnostics %q, want one containing %q", c.name, diagText(d), c.want)
+		}
+		wantPath := "endpoint"
+		if strings.Contains(c.want, "Invalid ") {
+			wantPath = "allow_plaintext_endpoint"
+		}
+		if e := d.Errors(); len(e) == 1 && e[0].(diag.DiagnosticWithPath).Path().String() != wantPath {
+			t.Errorf("%s: the error is on %s, want %s", c.name, e[0].(diag.DiagnosticWithPath).Path(), wantPath)
+		}
+		if want := c.allow.ValueBool() || strings.HasPrefix(c.want, "warning"); r.Client.AllowPlaintext != want {
+			t.Errorf("%s: AllowPlaintext = %v, want %v", c.name, r.Client.AllowPlaintext, want)
+		}
+	}
+}

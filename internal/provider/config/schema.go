@@ -21,6 +21,7 @@ type Model struct {
 	CACertificate      types.String `tfsdk:"ca_certificate"`
 	CACertificateFile  types.String `tfsdk:"ca_certificate_file"`
 	InsecureSkipVerify types.Bool   `tfsdk:"insecure_skip_verify"`
+	AllowPlaintext     types.Bool   `tfsdk:"allow_plaintext_endpoint"`
 	APIVersion         types.String `tfsdk:"api_version"`
 	RequestTimeout     types.String `tfsdk:"request_timeout"`
 	MaxRetries         types.Int64  `tfsdk:"max_retries"`
@@ -34,6 +35,7 @@ const (
 	EnvCACertificate      = "ASTRA_CA_CERTIFICATE"
 	EnvCACertificateFile  = "ASTRA_CA_CERTIFICATE_FILE"
 	EnvInsecureSkipVerify = "ASTRA_INSECURE_SKIP_VERIFY"
+	EnvAllowPlaintext     = "ASTRA_ALLOW_PLAINTEXT_ENDPOINT"
 	EnvAPIVersion         = "ASTRA_API_VERSION"
 	EnvRequestTimeout     = "ASTRA_REQUEST_TIMEOUT"
 	EnvMaxRetries         = "ASTRA_MAX_RETRIES"
@@ -62,6 +64,7 @@ func Schema() schema.Schema {
 				Optional: true,
 				MarkdownDescription: "Base URL of Astra Control, without `/accounts/...`. Defaults to `" + DefaultEndpoint +
 					"` (Astra Control Service); for Astra Control Center use its FQDN, e.g. `https://astra.example.com`. " +
+					"`http://` is accepted only on a loopback address (a local simulator) or with `allow_plaintext_endpoint`. " +
 					"Environment: `" + EnvEndpoint + "`.",
 				Validators: []validator.String{validate.HTTPURL()},
 			},
@@ -74,7 +77,9 @@ func Schema() schema.Schema {
 			"api_token": schema.StringAttribute{
 				Optional:  true,
 				Sensitive: true,
-				MarkdownDescription: "API token, sent as `Authorization: Bearer`; never logged. Required. " +
+				MarkdownDescription: "API token, sent as `Authorization: Bearer` to the endpoint's scheme, host and port only " +
+					"(a redirect anywhere else is an error, never followed), over TLS unless the endpoint is a loopback address " +
+					"or `allow_plaintext_endpoint` is true; never logged. Required. " +
 					"Environment: `" + EnvAPIToken + "`.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
@@ -98,6 +103,14 @@ func Schema() schema.Schema {
 				Optional: true,
 				MarkdownDescription: "Skip TLS certificate verification. Defaults to `false`. Prefer `ca_certificate`: " +
 					"when this is true every run shows a warning. Environment: `" + EnvInsecureSkipVerify + "`.",
+			},
+			"allow_plaintext_endpoint": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Accept an `http://` endpoint on a host that is not a loopback address. Defaults to `false`: " +
+					"such an endpoint is an error, because every request carries the API token, which would cross the network " +
+					"in clear text. For a test installation only; when true and used, every run shows a warning. `http://` to " +
+					"`127.0.0.0/8`, `::1` or `localhost` is always accepted. The host is judged as written, without a DNS lookup: " +
+					"another name that resolves to a loopback address needs this too. Environment: `" + EnvAllowPlaintext + "`.",
 			},
 			"api_version": schema.StringAttribute{
 				Optional: true,
