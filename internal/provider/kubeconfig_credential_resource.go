@@ -61,7 +61,7 @@ func (r *kubeconfigCredentialResource) Schema(_ context.Context, _ resource.Sche
 					"credential; an imported credential may leave it out and keeps its name. Updated in place (which " +
 					"needs the kubeconfig: the API replaces the whole credential).",
 				Validators:    []validator.String{validate.ResourceName(127)},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				PlanModifiers: []planmodifier.String{attrs.KeepUnlessChanged()},
 			},
 			"kubeconfig": schema.StringAttribute{
 				Optional:  true,
