@@ -27,11 +27,24 @@ import (
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
+
+// requireTFAcc skips, as resource.Test does, an acceptance test run without TF_ACC (the
+// unit-test pass of `make test`), before it seeds anything.
+func requireTFAcc(t *testing.T) {
+	t.Helper()
+	if os.Getenv(resource.EnvTfAcc) == "" {
+		t.Skipf("acceptance test: set %s=1 to run it", resource.EnvTfAcc)
+	}
+}
 
 // cliWork is a working directory of the acceptance tests' CLI, run directly.
 type cliWork struct {
@@ -99,17 +112,16 @@ func (a *accTarget) newCLIWork() *cliWork {
 		}
 	}
 	env = append(env, "TF_REATTACH_PROVIDERS="+string(reattachJSON), "TF_CLI_CONFIG_FILE="+cliConfig,
-		"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_DATA_DIR="+filepath.Join(home, "data"))
+		"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
 	return &cliWork{t: t, a: a, cli: os.Getenv("TF_ACC_TERRAFORM_PATH"), env: env}
 }
 
-// in makes dir the working directory of the next commands (a new data dir with it, as
-// a separate root module has), and points its provider block at the simulator.
+// in makes dir the working directory of the next commands and points its provider block
+// at the simulator (an override file, so the example's own provider block is kept).
 func (w *cliWork) in(dir string) *cliWork {
 	w.t.Helper()
 	out := *w
 	out.dir = dir
-	out.env = append(append([]string(nil), w.env...), "TF_DATA_DIR="+filepath.Join(dir, ".terraform"))
 	override := fmt.Sprintf("provider \"astra\" {\n  endpoint   = %q\n  account_id = %q\n  api_token  = %q\n}\n",
 		w.a.url, w.a.sim.AccountID(), astrasim.DefaultToken)
 	if err := os.WriteFile(filepath.Join(dir, "sim_override.tf"), []byte(override), 0o600); err != nil {
@@ -368,6 +380,7 @@ func seedFleet(a *accTarget) fleet {
 // `plan -generate-config-out`. The plan only imports, the apply sends nothing to Astra
 // Control, and the next plan is empty.
 func TestAccAdoptFleet(t *testing.T) {
+	requireTFAcc(t)
 	a := newAccTarget(t)
 	a.requireSim("seeds a fleet and counts the simulator's requests")
 	f := seedFleet(a)
@@ -442,6 +455,7 @@ func adoptGenerated(w *cliWork, imports string, want map[string]int) (string, st
 // kubeconfig the API never returns), the cluster hosting Astra Control Center, a cluster
 // registered through an Astra Connector, and managed clusters, private and public.
 func TestAccAdoptGeneratedConfig(t *testing.T) {
+	requireTFAcc(t)
 	a := newAccTarget(t)
 	a.requireSim("seeds objects and counts the simulator's requests")
 	ctx, c, gcp := t0(), a.client, a.sim.Seeds().GCP
@@ -493,4 +507,84 @@ func TestAccAdoptGeneratedConfig(t *testing.T) {
 		}
 	}
 	t.Logf("generated configuration:\n%s", generated)
+}
+
+// TestAccKubeconfigCredential_adopted: a credential created outside Terraform is imported
+// with neither name nor kubeconfig in the configuration (nothing sent), a rename without a
+// kubeconfig is refused at plan time, setting the kubeconfig rotates it (one PUT), and
+// removing it again changes state only (no request).
+func TestAccKubeconfigCredential_adopted(t *testing.T) {
+	a := newAccTarget(t)
+	a.requireSim("counts the simulator's requests")
+	id := a.kubeconfigCredential("adopted", "adopted")
+	path := writeKubeconfig(t, "adopted", "https://adopted.k8s.example:6443")
+	bare := a.config(fmt.Sprintf("import {\n  to = %s\n  id = %q\n}\nresource \"astra_kubeconfig_credential\" \"test\" {}\n", credentialAddr, id))
+	withKubeconfig := a.config(fmt.Sprintf("resource \"astra_kubeconfig_credential\" \"test\" {\n  kubeconfig = file(%q)\n}\n", path))
+	noKubeconfig := a.config("resource \"astra_kubeconfig_credential\" \"test\" {}\n")
+	var counts countDelta
+	writes := func(want int) resource.TestCheckFunc {
+		return a.simCheck(fmt.Sprintf("%d writes", want), func(sim *astrasim.Sim) error {
+			return expectCount(len(writesSince(counts.before, sim.Counts())), want)
+		})
+	}
+	a.test(resource.TestCase{Steps: []resource.TestStep{
+		{
+			PreConfig: func() { counts.mark(a.sim) },
+			Config:    bare,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				onlyImports{want: map[string]int{"astra_kubeconfig_credential": 1}},
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{credentialString("name", a.name("adopted"))},
+			Check:             writes(0),
+		},
+		{
+			Config:      a.config("resource \"astra_kubeconfig_credential\" \"test\" {\n  name = \"renamed\"\n}\n"),
+			ExpectError: regexp.MustCompile("(?s)Renaming needs the kubeconfig.*Set `kubeconfig`"),
+		},
+		{
+			PreConfig: func() { counts.mark(a.sim) },
+			Config:    withKubeconfig,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
+			}},
+			Check: a.simCheck("one PUT", func(sim *astrasim.Sim) error {
+				return expectCount(counts.since(sim, "PUT "+routeCredential), 1)
+			}),
+		},
+		{
+			PreConfig: func() { counts.mark(a.sim) },
+			Config:    noKubeconfig,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("kubeconfig"), knownvalue.Null()),
+			},
+			Check: writes(0),
+		},
+		{Config: noKubeconfig, ConfigPlanChecks: emptyPlan()},
+	}})
+}
+
+// TestAccKubeconfigCredential_createNeeds: only an imported credential may leave out its
+// name or kubeconfig; a new one is refused at plan time, saying what to set.
+func TestAccKubeconfigCredential_createNeeds(t *testing.T) {
+	a := newAccTarget(t)
+	path := writeKubeconfig(t, "needs", "https://needs.k8s.example:6443")
+	for _, tc := range []struct{ name, hcl, want string }{
+		{"kubeconfig", "  name = \"needs\"\n", "(?s)Missing kubeconfig.*Set `kubeconfig`.*or\\s+`kubeconfig_wo`"},
+		{"name", fmt.Sprintf("  kubeconfig = file(%q)\n", path), "(?s)Missing name.*needs `name`"},
+	} {
+		t.Logf("without %s", tc.name)
+		a.test(resource.TestCase{Steps: []resource.TestStep{{
+			Config:      a.config("resource \"astra_kubeconfig_credential\" \"test\" {\n" + tc.hcl + "}\n"),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(tc.want),
+		}}})
+	}
+	if a.sim != nil {
+		if err := expectCount(a.sim.Count("POST", routeCredentials), 0); err != nil {
+			t.Errorf("nothing may be sent for a refused credential: %v", err)
+		}
+	}
 }
