@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -72,7 +73,8 @@ func (a *accTarget) newCLIWork() *cliWork {
 				panic(err)
 			}
 			return s
-		}, tf6server.WithDebug(ctx, reattach, closed))
+		}, tf6server.WithDebug(ctx, reattach, closed), tf6server.WithLoggingSink(t),
+			tf6server.WithGoPluginLogger(hclog.NewNullLogger()))
 		if err != nil {
 			t.Errorf("serving the provider: %v", err)
 		}
@@ -500,10 +502,16 @@ func TestAccAdoptGeneratedConfig(t *testing.T) {
 	if want := "Plan: 6 to import, 0 to add, 0 to change, 0 to destroy."; summary != want {
 		t.Errorf("plan summary %q, want %q", summary, want)
 	}
-	// The kubeconfig cannot be generated: it is left out (null), never invented.
-	for _, want := range []string{`name                  = "kc-acc"`, "acc_host", `private_route_id       = "route-edge"`} {
-		if !strings.Contains(generated, want) {
-			t.Errorf("the generated configuration has no %q:\n%s", want, generated)
+	// Read-only values are not written as arguments; the kubeconfig, which the API never
+	// returns, is left out (null), never invented.
+	for _, want := range []string{`name\s+= "kc-acc"`, `acc_host\s+= true`, `private_route_id\s+= "route-edge"`, `kubeconfig\s+= null`} {
+		if !regexp.MustCompile(want).MatchString(generated) {
+			t.Errorf("the generated configuration does not match %q:\n%s", want, generated)
+		}
+	}
+	for _, readOnly := range []string{"managed_state", "trident_version", "metadata"} {
+		if regexp.MustCompile(`(?m)^\s*` + readOnly + `\s+=`).MatchString(generated) {
+			t.Errorf("the generated configuration sets the read-only %s:\n%s", readOnly, generated)
 		}
 	}
 	t.Logf("generated configuration:\n%s", generated)
