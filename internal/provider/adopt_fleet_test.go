@@ -172,7 +172,11 @@ func (w *cliWork) cmd(args ...string) string {
 // plan's summary line ("Plan: 50 to import, 0 to add, ..."). extra goes to `plan`.
 func (w *cliWork) planOnlyImports(want map[string]int, extra ...string) string {
 	w.t.Helper()
-	out := w.cmd(append([]string{"plan", "-input=false", "-no-color", "-out=adopt.tfplan"}, extra...)...)
+	// -detailed-exitcode: an import is a change, so the guide's advice holds (2 until applied).
+	out, code := w.run([]int{0, 2}, append([]string{"plan", "-input=false", "-no-color", "-detailed-exitcode", "-out=adopt.tfplan"}, extra...)...)
+	if code != 2 {
+		w.t.Fatalf("plan -detailed-exitcode of imports exited %d, want 2:\n%s", code, out)
+	}
 	summary := regexp.MustCompile(`(?m)^Plan: .*$`).FindString(out)
 	var plan tfjson.Plan
 	if err := json.Unmarshal([]byte(w.cmd("show", "-json", "adopt.tfplan")), &plan); err != nil {
