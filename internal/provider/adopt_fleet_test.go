@@ -600,3 +600,48 @@ func TestAccKubeconfigCredential_createNeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlyImports: the plan check of the adoption tests refuses every plan that is not
+// exactly the expected no-op imports.
+func TestOnlyImports(t *testing.T) {
+	imported := func(addr, typ string, actions ...tfjson.Action) *tfjson.ResourceChange {
+		return &tfjson.ResourceChange{Address: addr, Type: typ, Change: &tfjson.Change{Actions: actions, Importing: &tfjson.Importing{ID: "x"}}}
+	}
+	want := map[string]int{"astra_cluster": 1}
+	for name, tc := range map[string]struct {
+		changes []*tfjson.ResourceChange
+		err     string
+	}{
+		"one no-op import": {changes: []*tfjson.ResourceChange{imported("astra_cluster.a", "astra_cluster", tfjson.ActionNoop)}},
+		"import with update": {changes: []*tfjson.ResourceChange{imported("astra_cluster.a", "astra_cluster", tfjson.ActionUpdate)},
+			err: "astra_cluster.a: imported with [update], want no change"},
+		"replace, no import": {changes: []*tfjson.ResourceChange{{Address: "astra_cluster.a", Type: "astra_cluster",
+			Change: &tfjson.Change{Actions: tfjson.Actions{tfjson.ActionDelete, tfjson.ActionCreate}}}},
+			err: "astra_cluster.a: [delete create] planned without an import"},
+		"one import too many": {changes: []*tfjson.ResourceChange{imported("astra_cluster.a", "astra_cluster", tfjson.ActionNoop),
+			imported("astra_cluster.b", "astra_cluster", tfjson.ActionNoop)}, err: "2 imports of astra_cluster, want 1"},
+		"nothing imported": {err: "0 imports of astra_cluster, want 1"},
+	} {
+		var resp plancheck.CheckPlanResponse
+		onlyImports{want: want}.CheckPlan(context.Background(), plancheck.CheckPlanRequest{Plan: &tfjson.Plan{ResourceChanges: tc.changes}}, &resp)
+		switch {
+		case tc.err == "" && resp.Error != nil:
+			t.Errorf("%s: %v", name, resp.Error)
+		case tc.err != "" && (resp.Error == nil || !strings.Contains(resp.Error.Error(), tc.err)):
+			t.Errorf("%s: error %v, want %q", name, resp.Error, tc.err)
+		}
+	}
+}
+
+// TestWritesSince counts only the writes that arrived after the mark.
+func TestWritesSince(t *testing.T) {
+	before := map[string]int{"GET /a": 3, "POST /b": 1}
+	after := map[string]int{"GET /a": 9, "POST /b": 1, "PUT /c": 2, "DELETE /d": 1}
+	got := strings.Join(writesSince(before, after), ", ")
+	if want := "1× DELETE /d, 2× PUT /c"; got != want {
+		t.Fatalf("writesSince = %q, want %q", got, want)
+	}
+	if w := writesSince(after, after); len(w) != 0 {
+		t.Fatalf("no new request, yet %v", w)
+	}
+}
