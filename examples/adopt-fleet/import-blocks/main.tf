@@ -3,6 +3,15 @@
 
 data "astra_cloud" "this" {
   name = var.cloud_name
+
+  lifecycle {
+    # astra_cluster registers private clusters; in a public cloud (GKE, AKS, EKS), adopt
+    # only the management of the clusters Astra Control discovered (astra_managed_cluster).
+    postcondition {
+      condition     = lower(self.cloud_type) == "private"
+      error_message = "cloud_name must name a private cloud: public-cloud clusters are adopted with astra_managed_cluster alone (see the guide Adopting existing clusters)."
+    }
+  }
 }
 
 data "astra_clusters" "all" {
