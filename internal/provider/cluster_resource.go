@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
@@ -94,7 +95,7 @@ func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	// Versions gate what the configuration sends; a credential kept from the cluster counts.
-	gated := cfg.clusterFields
+	gated := withoutUnchangedArgs(cfg.clusterFields, prior.clusterFields)
 	gated.CredentialID = effective.CredentialID
 	addProblems(&resp.Diagnostics, clusterVersionProblems(client.ClusterVersion(), gated))
 }
@@ -111,6 +112,24 @@ func effectiveClusterArgs(cfg, prior clusterFields) clusterFields {
 	}
 	if cfg.ConnectorCapabilities.IsNull() {
 		out.ConnectorCapabilities = prior.ConnectorCapabilities
+	}
+	return out
+}
+
+// withoutUnchangedArgs clears the version-gated arguments whose configured value is the one
+// the cluster already has: that is not new input for api_version to refuse. Configuration
+// generated on import (`plan -generate-config-out`) writes every argument as read, such as
+// cluster_type, which Astra Control reports whatever the api_version.
+func withoutUnchangedArgs(cfg, prior clusterFields) clusterFields {
+	out := cfg
+	if cfg.ClusterType.Equal(prior.ClusterType) {
+		out.ClusterType = types.StringNull()
+	}
+	if cfg.PrivateRouteID.Equal(prior.PrivateRouteID) {
+		out.PrivateRouteID = types.StringNull()
+	}
+	if cfg.ConnectorCapabilities.Equal(prior.ConnectorCapabilities) {
+		out.ConnectorCapabilities = types.SetNull(types.StringType)
 	}
 	return out
 }

@@ -22,6 +22,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*kubeconfigCredentialResource)(nil)
 	_ resource.ResourceWithImportState    = (*kubeconfigCredentialResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*kubeconfigCredentialResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*kubeconfigCredentialResource)(nil)
 )
 
 // newKubeconfigCredentialResource is astra_kubeconfig_credential.
@@ -54,19 +55,26 @@ func (r *kubeconfigCredentialResource) Schema(_ context.Context, _ resource.Sche
 				PlanModifiers:       []planmodifier.String{attrs.KeepUnlessChanged()},
 			},
 			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "Name of the credential, 1 to 127 printable ASCII characters. Updated in place.",
-				Validators:          []validator.String{validate.ResourceName(127)},
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "Name of the credential, 1 to 127 printable ASCII characters. Required to create a " +
+					"credential; an imported credential may leave it out and keeps its name. Updated in place (which " +
+					"needs the kubeconfig: the API replaces the whole credential).",
+				Validators:    []validator.String{validate.ResourceName(127)},
+				PlanModifiers: []planmodifier.String{attrs.KeepUnlessChanged()},
 			},
 			"kubeconfig": schema.StringAttribute{
 				Optional:  true,
 				Sensitive: true,
 				MarkdownDescription: "The kubeconfig, as YAML or JSON text (for example `file(\"kubeconfig.yaml\")`), with exactly one " +
 					"cluster and one context. Sensitive: never shown in plans, logs or errors, but stored in state. A change " +
-					"rotates the credential in place. Exactly one of `kubeconfig` and `kubeconfig_wo` must be set.",
+					"rotates the credential in place. At most one of `kubeconfig` and `kubeconfig_wo`; one of them is required " +
+					"to create a credential. Astra Control never returns a kubeconfig, so an import (and " +
+					"`-generate-config-out`) cannot fill it in: an imported credential may leave both unset and keeps the " +
+					"kubeconfig Astra Control holds; set either one later to rotate it (one update).",
 				Validators: []validator.String{
 					kubeconfigValidator{},
-					stringvalidator.ExactlyOneOf(path.MatchRoot("kubeconfig_wo")),
+					stringvalidator.ConflictsWith(path.MatchRoot("kubeconfig_wo")),
 				},
 			},
 			"kubeconfig_wo": schema.StringAttribute{
@@ -143,6 +151,49 @@ func (r *kubeconfigCredentialResource) ValidateConfig(ctx context.Context, req r
 	}
 }
 
+// ModifyPlan enforces what the API needs and the schema cannot say: a new credential needs
+// a name and a kubeconfig, and a rename sends the kubeconfig again (a PUT replaces the whole
+// credential). An imported credential may leave the kubeconfig out: Astra Control never
+// returns it, so it cannot be generated, and leaving it out keeps the one Astra holds.
+func (r *kubeconfigCredentialResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var cfg kubeconfigCredentialModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	hasKubeconfig := !cfg.Kubeconfig.IsNull() || !cfg.KubeconfigWO.IsNull()
+	if req.State.Raw.IsNull() {
+		if cfg.Name.IsNull() {
+			resp.Diagnostics.AddAttributeError(path.Root("name"), "Missing name",
+				"A new astra_kubeconfig_credential needs `name`. Only a credential imported from Astra Control may leave it out.")
+		}
+		if !hasKubeconfig {
+			resp.Diagnostics.AddAttributeError(path.Root("kubeconfig"), "Missing kubeconfig", missingKubeconfigDetail+
+				" Only a credential imported from Astra Control may leave both out: it keeps the kubeconfig Astra Control holds.")
+		}
+		return
+	}
+	if hasKubeconfig {
+		return
+	}
+	var prior, plan kubeconfigCredentialModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if !resp.Diagnostics.HasError() && !plan.Name.IsUnknown() && !plan.Name.Equal(prior.Name) {
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "Renaming needs the kubeconfig",
+			"Astra Control replaces the whole credential on update and never returns its kubeconfig, so a rename "+
+				"must send it again. "+missingKubeconfigDetail)
+	}
+}
+
+// missingKubeconfigDetail says how to supply a kubeconfig, in every error that needs one.
+const missingKubeconfigDetail = "Set `kubeconfig` (for example `file(\"cluster.kubeconfig.yaml\")`; stored in state, " +
+	"marked sensitive) or `kubeconfig_wo` with `kubeconfig_wo_version` (Terraform 1.11 or later, OpenTofu 1.11 or later: " +
+	"never stored)."
+
 func (r *kubeconfigCredentialResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan kubeconfigCredentialModel
 	client, body, ok := r.prepare(ctx, req.Plan, req.Config, &plan, &resp.Diagnostics)
@@ -212,6 +263,9 @@ func (r *kubeconfigCredentialResource) Read(ctx context.Context, req resource.Re
 }
 
 func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if kubeconfigLeftConfiguration(ctx, req, resp) {
+		return
+	}
 	var plan kubeconfigCredentialModel
 	client, body, ok := r.prepare(ctx, req.Plan, req.Config, &plan, &resp.Diagnostics)
 	if !ok {
@@ -231,6 +285,25 @@ func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.
 	}
 	r.setState(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
 	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
+}
+
+// kubeconfigLeftConfiguration handles an update with no kubeconfig to send (the argument was
+// removed; ModifyPlan refused a rename without one): Astra Control keeps the kubeconfig it
+// holds, so only state changes, without a request.
+func kubeconfigLeftConfiguration(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) bool {
+	var plan, cfg, prior kubeconfigCredentialModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	if resp.Diagnostics.HasError() {
+		return true
+	}
+	if _, ok := kubeconfigText(plan, cfg); ok || !plan.Name.Equal(prior.Name) {
+		return false
+	}
+	prior.Kubeconfig, prior.KubeconfigWOVersion = plan.Kubeconfig, plan.KubeconfigWOVersion
+	resp.Diagnostics.Append(resp.State.Set(ctx, prior)...)
+	return true
 }
 
 func (r *kubeconfigCredentialResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

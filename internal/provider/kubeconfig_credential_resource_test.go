@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -265,18 +264,7 @@ func TestAccKubeconfigCredential_writeOnly(t *testing.T) {
 // arguments: Terraform 1.11 and later, OpenTofu 1.11 and later.
 func cliSupportsWriteOnly(t *testing.T) bool {
 	t.Helper()
-	desc, err := describeCLI(os.Getenv("TF_ACC_TERRAFORM_PATH"))
-	if err != nil {
-		t.Fatalf("TF_ACC_TERRAFORM_PATH: %v", err)
-	}
-	_, version, _ := strings.Cut(desc, " v")
-	parts := strings.SplitN(version, ".", 3)
-	if len(parts) < 2 {
-		t.Fatalf("cannot read the version of %q", desc)
-	}
-	major, _ := strconv.Atoi(parts[0])
-	minor, _ := strconv.Atoi(parts[1])
-	return major > 1 || major == 1 && minor >= 11
+	return cliAtLeast(t, 1, 11)
 }
 
 // goneAfterDestroy checks that get answers "not found" for an object destroy removed.

@@ -125,9 +125,9 @@ func TestComputedForDataSource(t *testing.T) {
 	if out["name"].GetMarkdownDescription() != "n" {
 		t.Error("description lost")
 	}
-	nested, ok := out["metadata"].(dschema.SingleNestedAttribute)
-	if !ok || !nested.Attributes["created_by"].IsComputed() {
-		t.Error("nested attributes must be converted")
+	object, ok := out["metadata"].(dschema.ObjectAttribute)
+	if !ok || object.AttributeTypes["created_by"] == nil {
+		t.Error("object attributes must be converted with their types")
 	}
 }
 

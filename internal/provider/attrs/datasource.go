@@ -41,6 +41,8 @@ func computedAttribute(a rschema.Attribute) dschema.Attribute {
 		return dschema.SetAttribute{Computed: true, Sensitive: sensitive, ElementType: v.ElementType, MarkdownDescription: desc}
 	case rschema.MapAttribute:
 		return dschema.MapAttribute{Computed: true, Sensitive: sensitive, ElementType: v.ElementType, MarkdownDescription: desc}
+	case rschema.ObjectAttribute:
+		return dschema.ObjectAttribute{Computed: true, Sensitive: sensitive, AttributeTypes: v.AttributeTypes, MarkdownDescription: desc}
 	case rschema.SingleNestedAttribute:
 		return dschema.SingleNestedAttribute{Computed: true, Sensitive: sensitive, MarkdownDescription: desc,
 			Attributes: ComputedForDataSource(v.Attributes)}

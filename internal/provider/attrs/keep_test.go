@@ -176,7 +176,7 @@ func TestKept(t *testing.T) {
 			n = len(v.PlanModifiers)
 		case schema.ListNestedAttribute:
 			n = len(v.PlanModifiers)
-		case schema.SingleNestedAttribute:
+		case schema.ObjectAttribute:
 			n = len(v.PlanModifiers) - 1 // MetadataSchema has its own
 		}
 		if n != 1 {

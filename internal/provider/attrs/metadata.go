@@ -23,17 +23,18 @@ var MetadataAttrTypes = map[string]attr.Type{
 // putArgs are the arguments whose change makes the resource send a PUT, which is what
 // moves modification_timestamp and modified_by: on any other update the whole object
 // keeps its prior value in the plan, and creation_timestamp and created_by always do.
-func MetadataSchema(putArgs ...string) schema.SingleNestedAttribute {
-	return schema.SingleNestedAttribute{
-		Computed:            true,
-		MarkdownDescription: "Bookkeeping the service keeps on the object.",
-		PlanModifiers:       []planmodifier.Object{metadataPlan{args: putArgs}},
-		Attributes: map[string]schema.Attribute{
-			"creation_timestamp":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the object was created (ISO 8601, UTC)."},
-			"modification_timestamp": schema.StringAttribute{Computed: true, MarkdownDescription: "When the object last changed (ISO 8601, UTC)."},
-			"created_by":             schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the user who created the object (the null UUID, or `system`, for the service itself)."},
-			"modified_by":            schema.StringAttribute{Computed: true, MarkdownDescription: "ID of the user who last changed the object, when the service reports it."},
-		},
+//
+// It is an object attribute, not a nested attribute: Terraform 1.5 crashes generating
+// configuration (`plan -generate-config-out`) for a resource with a read-only nested
+// attribute (configschema.Block.Filter), so read-only structures are typed objects.
+func MetadataSchema(putArgs ...string) schema.ObjectAttribute {
+	return schema.ObjectAttribute{
+		Computed:       true,
+		AttributeTypes: MetadataAttrTypes,
+		MarkdownDescription: "Bookkeeping the service keeps on the object: `creation_timestamp` and " +
+			"`modification_timestamp` (ISO 8601, UTC), `created_by` and `modified_by` (IDs of the users who created and " +
+			"last changed it; the null UUID, or `system`, for the service itself; `modified_by` when the service reports it).",
+		PlanModifiers: []planmodifier.Object{metadataPlan{args: putArgs}},
 	}
 }
 

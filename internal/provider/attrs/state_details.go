@@ -18,18 +18,14 @@ var StateDetailAttrTypes = map[string]attr.Type{
 // StateDetailType is the element type of a `*_details` list.
 var StateDetailType = types.ObjectType{AttrTypes: StateDetailAttrTypes}
 
-// StateDetailsSchema is a computed list of {type, title, detail} explaining a state.
-func StateDetailsSchema(description string) schema.ListNestedAttribute {
-	return schema.ListNestedAttribute{
-		Computed:            true,
-		MarkdownDescription: description,
-		NestedObject: schema.NestedAttributeObject{
-			Attributes: map[string]schema.Attribute{
-				"type":   schema.StringAttribute{Computed: true, MarkdownDescription: "Problem type URI of the detail."},
-				"title":  schema.StringAttribute{Computed: true, MarkdownDescription: "Short summary."},
-				"detail": schema.StringAttribute{Computed: true, MarkdownDescription: "Explanation."},
-			},
-		},
+// StateDetailsSchema is a computed list of {type, title, detail} explaining a state: a list
+// of objects rather than a nested attribute, for the reason given on MetadataSchema.
+func StateDetailsSchema(description string) schema.ListAttribute {
+	return schema.ListAttribute{
+		Computed:    true,
+		ElementType: StateDetailType,
+		MarkdownDescription: description + " Each entry has `type` (the problem type URI), `title` (a short summary) " +
+			"and `detail` (the explanation).",
 	}
 }
 

@@ -1,0 +1,41 @@
+# Prints an import block for every cluster of one cloud, the kubeconfig credentials they
+# use and the management of the managed ones. Nothing here is written to Astra Control.
+
+data "astra_cloud" "this" {
+  name = var.cloud_name
+
+  lifecycle {
+    # astra_cluster registers private clusters; in a public cloud (GKE, AKS, EKS), adopt
+    # only the management of the clusters Astra Control discovered (astra_managed_cluster).
+    postcondition {
+      condition     = lower(self.cloud_type) == "private"
+      error_message = "cloud_name must name a private cloud: public-cloud clusters are adopted with astra_managed_cluster alone (see the guide Adopting existing clusters)."
+    }
+  }
+}
+
+data "astra_clusters" "all" {
+  cloud_id = data.astra_cloud.this.id
+}
+
+locals {
+  # A resource name per cluster, from its Astra name: letters, digits, "-" and "_", not
+  # starting with a digit.
+  names = {
+    for c in data.astra_clusters.all.clusters :
+    c.id => replace(can(regex("^[A-Za-z_]", c.name)) ? c.name : "_${c.name}", "/[^A-Za-z0-9_-]/", "_")
+  }
+  # A credential shared by several clusters is imported once, named after the first of them.
+  credentials = {
+    for c in data.astra_clusters.all.clusters : c.credential_id => local.names[c.id]... if c.credential_id != null
+  }
+}
+
+output "import_blocks" {
+  description = "Import blocks for every object to adopt: write them to a .tf file and run `plan -generate-config-out=generated.tf`."
+  value = templatefile("${path.module}/imports.tftpl", {
+    credentials = { for id, names in local.credentials : id => names[0] }
+    clusters    = { for c in data.astra_clusters.all.clusters : c.id => local.names[c.id] }
+    managed     = { for c in data.astra_clusters.all.clusters : c.id => local.names[c.id] if c.managed_state == "managed" }
+  })
+}

@@ -1,0 +1,77 @@
+# Adopts every cluster of one cloud as it is in Astra Control, with the kubeconfig
+# credentials the clusters use and the management of the managed ones: the first plan
+# shows only imports, and the apply sends nothing to Astra Control.
+
+data "astra_cloud" "this" {
+  name = var.cloud_name
+
+  lifecycle {
+    # astra_cluster registers private clusters; in a public cloud (GKE, AKS, EKS), adopt
+    # only the management of the clusters Astra Control discovered (astra_managed_cluster).
+    postcondition {
+      condition     = lower(self.cloud_type) == "private"
+      error_message = "cloud_name must name a private cloud: public-cloud clusters are adopted with astra_managed_cluster alone (see the guide Adopting existing clusters)."
+    }
+  }
+}
+
+data "astra_clusters" "all" {
+  cloud_id = data.astra_cloud.this.id
+}
+
+locals {
+  # Keyed by name (unique within a cloud), so addresses read astra_cluster.this["prod-east"].
+  clusters = { for c in data.astra_clusters.all.clusters : c.name => c }
+  managed  = { for name, c in local.clusters : name => c if c.managed_state == "managed" }
+  # Each credential once, even when several clusters share it. Clusters registered through
+  # an Astra Connector have none.
+  credentials = toset([for c in local.clusters : c.credential_id if c.credential_id != null])
+}
+
+import {
+  for_each = local.credentials
+  to       = astra_kubeconfig_credential.this[each.key]
+  id       = each.key
+}
+
+# Astra Control never returns a kubeconfig, so an imported credential leaves it out and keeps
+# the one Astra Control holds (its name is read back too). To rotate one later, add
+#   kubeconfig_wo         = file("kubeconfigs/${each.key}.yaml")
+#   kubeconfig_wo_version = "1"
+# (or kubeconfig = file(...) before Terraform 1.11): that apply updates it in place.
+resource "astra_kubeconfig_credential" "this" {
+  for_each = local.credentials
+}
+
+import {
+  for_each = local.clusters
+  to       = astra_cluster.this[each.key]
+  id       = each.value.id
+}
+
+resource "astra_cluster" "this" {
+  for_each = local.clusters
+
+  cloud_id      = data.astra_cloud.this.id
+  name          = each.key
+  credential_id = each.value.credential_id == null ? null : astra_kubeconfig_credential.this[each.value.credential_id].id
+  # What Astra Control reports, as it is: a cluster registered through an Astra Connector
+  # keeps its route and capabilities, the cluster hosting Astra Control Center its acc_host.
+  private_route_id       = each.value.private_route_id
+  connector_capabilities = each.value.connector_capabilities
+  acc_host               = each.value.acc_host
+  labels                 = each.value.labels
+}
+
+import {
+  for_each = local.managed
+  to       = astra_managed_cluster.this[each.key]
+  id       = each.value.id
+}
+
+# The storage class, Trident and bucket settings are read back as Astra Control has them.
+resource "astra_managed_cluster" "this" {
+  for_each = local.managed
+
+  cluster_id = astra_cluster.this[each.key].id
+}
