@@ -1,6 +1,7 @@
 package astrasim
 
 import (
+	"encoding/json"
 	"net/http"
 	"sort"
 	"strings"
@@ -117,4 +118,26 @@ func (s *Sim) Routes() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// HealthPath is the readiness probe: GET or HEAD, no token. It is outside /accounts/...,
+// is not counted, and no fault applies to it, so a CI script can wait for the simulator
+// even while every API route is set to fail.
+const HealthPath = "/healthz"
+
+// serveHealth answers the readiness probe; it reports whether r was one.
+func (s *Sim) serveHealth(w http.ResponseWriter, r *http.Request) bool {
+	if r.URL.Path != HealthPath {
+		return false
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "use GET or HEAD", http.StatusMethodNotAllowed)
+		return true
+	}
+	body, _ := json.Marshal(map[string]string{"status": "ok", "release": s.Release(), "accountID": s.AccountID()})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(append(body, '\n'))
+	return true
 }
