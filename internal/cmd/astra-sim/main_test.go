@@ -439,3 +439,31 @@ func TestRunReadyFile(t *testing.T) {
 		t.Errorf("the ready file outlived the simulator: %v", err)
 	}
 }
+
+// A simulator stopping after another one took over its -ready-file leaves that file alone.
+func TestRunReadyFileKeepsANewerOne(t *testing.T) {
+	ready := filepath.Join(t.TempDir(), "astra-sim.env")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-ready-file", ready}, io.Discard) }()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(ready); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no ready file")
+		}
+	}
+	newer := "ASTRA_ENDPOINT=http://127.0.0.1:1\n"
+	if err := os.WriteFile(ready, []byte(newer), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(ready); err != nil || string(got) != newer {
+		t.Errorf("the newer ready file was touched: %q, %v", got, err)
+	}
+}

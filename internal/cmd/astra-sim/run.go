@@ -82,11 +82,17 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	go func() { served <- srv.Serve(ln) }()
 	// The listener is open, so a client that reads the ready file connects at once.
 	if cfg.readyFile != "" {
-		if err := writeReadyFile(cfg.readyFile, envVars(cfg, sim, endpoint)); err != nil {
+		content := readyFileContent(envVars(cfg, sim, endpoint))
+		if err := writeFileAtomic(cfg.readyFile, content); err != nil {
 			_ = srv.Close()
 			return fmt.Errorf("-ready-file: %w", err)
 		}
-		defer os.Remove(cfg.readyFile)
+		// Only our own: a simulator started since with the same -ready-file keeps its file.
+		defer func() {
+			if now, err := os.ReadFile(cfg.readyFile); err == nil && string(now) == content {
+				_ = os.Remove(cfg.readyFile)
+			}
+		}()
 	}
 	select {
 	case err := <-served:
@@ -171,21 +177,25 @@ func envVars(cfg *config, sim *astrasim.Sim, endpoint string) []envVar {
 	return vars
 }
 
-// writeReadyFile writes NAME=value lines (sh-quoted where needed, so `. FILE` works; the
-// default values need none, so it is also a GitHub Actions env file) to a temporary file
-// beside path, then renames it: a script never reads a half-written file. 0600: it holds
-// the token.
-func writeReadyFile(path string, vars []envVar) error {
+// readyFileContent is NAME=value lines, sh-quoted where needed so `. FILE` works; the
+// default values need no quoting, so it is also a GitHub Actions env file.
+func readyFileContent(vars []envVar) string {
 	var b strings.Builder
 	for _, v := range vars {
 		fmt.Fprintf(&b, "%s=%s\n", v.name, shellQuote(v.value))
 	}
+	return b.String()
+}
+
+// writeFileAtomic writes a temporary file beside path, then renames it: a script never
+// reads a half-written file. Mode 0600 (os.CreateTemp's): the ready file holds the token.
+func writeFileAtomic(path, content string) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // a no-op after the rename
-	if _, err := tmp.WriteString(b.String()); err != nil {
+	if _, err := tmp.WriteString(content); err != nil {
 		tmp.Close()
 		return err
 	}
