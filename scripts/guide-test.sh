@@ -29,7 +29,7 @@ cleanup() {
   # The guide's background simulators belong to its process group.
   if [ -n "$guide_pid" ]; then kill -- "-$guide_pid" 2>/dev/null || true; fi
   chmod -R u+w "$modcache/$module@$version" 2>/dev/null || true
-  rm -rf "$modcache/$module@$version" "$modcache/cache/download/$module/@v/$version".* "$work"
+  rm -rf "$modcache/$module@$version" "$modcache/cache/download/$module/@v/$version".* "$modcache/cache/download/$module/@v/list" "$work"
 }
 trap cleanup EXIT
 

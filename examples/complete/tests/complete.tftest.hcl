@@ -43,20 +43,22 @@ run "apply_manages_the_cluster" {
 }
 
 # A label change is planned as an update in place: a replacement would plan a new cluster,
-# whose ID is unknown until applied, and fail the first assertion.
+# whose ID is unknown until applied, and the first assertion could not be evaluated.
+# (Assertions read an earlier run's outputs through a test variable.)
 run "label_change_is_planned_in_place" {
   command = plan
 
   variables {
-    labels = { managed-by = "terraform", team = "storage" }
+    labels     = { managed-by = "terraform", team = "storage" }
+    applied_id = run.apply_manages_the_cluster.cluster.id
   }
 
   assert {
-    condition     = astra_cluster.this.id == run.apply_manages_the_cluster.cluster.id
+    condition     = astra_cluster.this.id == var.applied_id
     error_message = "A label change must not replace the cluster."
   }
   assert {
-    condition     = astra_cluster.this.labels == { managed-by = "terraform", team = "storage" }
+    condition     = astra_cluster.this.labels == tomap({ managed-by = "terraform", team = "storage" })
     error_message = "The plan should carry the new labels, got ${jsonencode(astra_cluster.this.labels)}."
   }
 }
@@ -65,6 +67,7 @@ run "label_change_is_planned_in_place" {
 run "another_default_storage_class" {
   variables {
     storage_class_name = "ontap-silver"
+    applied_id         = run.apply_manages_the_cluster.cluster_id
   }
 
   assert {
@@ -72,7 +75,7 @@ run "another_default_storage_class" {
     error_message = "The default storage class should now be ontap-silver, got ${jsonencode(output.default_storage_class)}."
   }
   assert {
-    condition     = output.cluster_id == run.apply_manages_the_cluster.cluster_id
+    condition     = output.cluster_id == var.applied_id
     error_message = "Changing the default storage class must not replace the managed cluster."
   }
 }

@@ -39,6 +39,7 @@ run "switch_to_azure" {
   variables {
     cloud_type   = "azure"
     cluster_name = "aks-prod"
+    gke_id       = run.apply_manages_the_cluster.cluster.id
   }
 
   assert {
@@ -46,7 +47,7 @@ run "switch_to_azure" {
     error_message = "Expected aks-prod managed, got ${jsonencode(output.cluster)}."
   }
   assert {
-    condition     = output.cluster.id != run.apply_manages_the_cluster.cluster.id
+    condition     = output.cluster.id != var.gke_id
     error_message = "A cluster of another cloud is another managed cluster."
   }
 }
