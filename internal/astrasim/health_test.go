@@ -33,12 +33,8 @@ func TestHealthz(t *testing.T) {
 			t.Errorf("%s %s: %d Allow=%q, want %d Allow=%q", c.method, HealthPath, rec.Code, rec.Header().Get("Allow"), c.wantStatus, c.wantAllow)
 		}
 		if c.method == http.MethodGet {
-			var got map[string]string
-			if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
-				t.Fatalf("GET %s body %q: %v", HealthPath, rec.Body, err)
-			}
-			if got["status"] != "ok" || got["release"] != "24.02" || got["accountID"] != DefaultAccountID {
-				t.Errorf("GET %s: %v", HealthPath, got)
+			if got := health(t, sim); got.Status != "ok" || got.Release != "24.02" || got.AccountID != DefaultAccountID || got.FaultsFired != 0 {
+				t.Errorf("GET %s: %+v", HealthPath, got)
 			}
 		}
 	}
@@ -53,6 +49,9 @@ func TestHealthz(t *testing.T) {
 	if rec.Code != http.StatusServiceUnavailable {
 		t.Errorf("the fault meant for the API did not fire after the probes: %d", rec.Code)
 	}
+	if got := health(t, sim).FaultsFired; got != 1 {
+		t.Errorf("faultsFired = %d after one faulted request, want 1", got)
+	}
 	// Only the exact path is the probe; under /accounts it is an unknown route.
 	rec = httptest.NewRecorder()
 	req = httptest.NewRequest(http.MethodGet, "/accounts/"+DefaultAccountID+HealthPath, nil)
@@ -61,4 +60,22 @@ func TestHealthz(t *testing.T) {
 	if rec.Code != http.StatusNotFound {
 		t.Errorf("GET /accounts/{id}%s: %d, want 404", HealthPath, rec.Code)
 	}
+}
+
+type healthAnswer struct {
+	Status      string `json:"status"`
+	Release     string `json:"release"`
+	AccountID   string `json:"accountID"`
+	FaultsFired int    `json:"faultsFired"`
+}
+
+func health(t *testing.T, sim *Sim) healthAnswer {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	sim.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, HealthPath, nil))
+	var got healthAnswer
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+		t.Fatalf("GET %s body %q: %v", HealthPath, rec.Body, err)
+	}
+	return got
 }
