@@ -39,13 +39,13 @@ awk -v guide="$guide" '
   /^[ \t]*```/ {
     if (!infence) {
       lang = $0; sub(/^[ \t]*```/, "", lang)
-      if (lang !~ /^(sh|text|terraform|hcl)$/) { printf "%s:%d: fence \"%s\": use sh for commands (run by this test), text for output\n", guide, NR, lang > "/dev/stderr"; exit 3 }
+      if (lang !~ /^(sh|text|terraform|hcl)$/) { printf "%s:%d: fence \"%s\": use sh for commands (run by this test), text for output\n", guide, NR, lang > "/dev/stderr"; bad = 1; exit }
       infence = 1; run = (lang == "sh"); if (run) { blocks++; printf "# %s:%d\n", guide, NR }
     } else { infence = 0 }
     next
   }
   infence && run { print }
-  END { if (blocks < 1) { print "no sh blocks" > "/dev/stderr"; exit 4 } }
+  END { if (bad) exit 3; if (blocks < 1) { print "no sh blocks" > "/dev/stderr"; exit 4 } }
 ' "$guide" >"$work/guide.sh" || die "cannot extract the guide's commands"
 echo "$(grep -c '^# docs/' "$work/guide.sh") sh blocks, $(grep -vc -e '^#' -e '^$' "$work/guide.sh") lines"
 
