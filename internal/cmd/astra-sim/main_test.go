@@ -249,6 +249,12 @@ func TestRunTLS(t *testing.T) {
 	if got := s.call(t, client, "GET", "/topology/v1/clouds", ""); got != 200 {
 		t.Errorf("GET over TLS: %d", got)
 	}
+	// A relative -ca-out is printed absolute: the provider may run in another directory.
+	t.Chdir(filepath.Dir(ca))
+	relative := start(t, "-tls", "-ca-out", "rel.pem")
+	if want := filepath.Join(filepath.Dir(ca), "rel.pem"); relative.vars["ASTRA_CA_CERTIFICATE_FILE"] != want {
+		t.Errorf("ASTRA_CA_CERTIFICATE_FILE=%q, want %q", relative.vars["ASTRA_CA_CERTIFICATE_FILE"], want)
+	}
 	plain := start(t, "-tls")
 	if plain.vars["ASTRA_INSECURE_SKIP_VERIFY"] != "true" {
 		t.Errorf("-tls without -ca-out should offer ASTRA_INSECURE_SKIP_VERIFY: %v", plain.vars)

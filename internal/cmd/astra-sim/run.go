@@ -170,7 +170,12 @@ func envVars(cfg *config, sim *astrasim.Sim, endpoint string) []envVar {
 	}
 	switch {
 	case cfg.tls && cfg.caOut != "":
-		vars = append(vars, envVar{"ASTRA_CA_CERTIFICATE_FILE", cfg.caOut})
+		// Absolute, so the variable still works where the provider runs (another directory).
+		ca, err := filepath.Abs(cfg.caOut)
+		if err != nil {
+			ca = cfg.caOut
+		}
+		vars = append(vars, envVar{"ASTRA_CA_CERTIFICATE_FILE", ca})
 	case cfg.tls:
 		vars = append(vars, envVar{"ASTRA_INSECURE_SKIP_VERIFY", "true"})
 	}
