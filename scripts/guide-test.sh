@@ -78,6 +78,11 @@ wait "$guide_pid" || rc=$?
 [ "$rc" -eq 0 ] || die "a command of the guide failed (exit $rc): see above; fix $guide's template"
 guide_pid=""
 [ -x "$work/bin/astra-sim" ] || die "the guide's go install did not install astra-sim"
+# The flags the guide's tables name are the simulator's.
+"$work/bin/astra-sim" -help >"$work/help.txt"
+for flag in $(grep -oE '^\| `-[a-z-]+' "$guide" | sed 's/^| `//') $(grep -oE '^\| `-[a-z-]+`, `-[a-z-]+' "$guide" | sed 's/.*, `//'); do
+  grep -qE "^  $flag( |\$)" "$work/help.txt" || die "the guide names $flag, which astra-sim -help does not list"
+done
 grep -q '^ASTRA_ENDPOINT=http' "$work/github.env" || die "the guide's \$GITHUB_ENV step wrote no ASTRA_ENDPOINT"
 [ ! -e "$work/module/astra-sim.env" ] || die "a simulator of the guide was left running (its ready file remains)"
 echo "every command of the guide ran"
