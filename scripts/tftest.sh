@@ -45,7 +45,7 @@ done
 
 step "build the provider (into a local filesystem mirror) and the simulator"
 local_provider_mirror "$work"
-go build -o "$work/astra-sim" ./internal/cmd/astra-sim
+go build -o bin/local-mirror/astra-sim ./internal/cmd/astra-sim && cp bin/local-mirror/astra-sim "$work/astra-sim"
 
 mapfile -t examples < <(for t in examples/*/tests; do dirname "$t"; done)
 [ "${#examples[@]}" -gt 0 ] && [ -d "${examples[0]}" ] || die "no examples/*/tests directory"
