@@ -69,7 +69,7 @@ step "run them in a copy of examples/complete"
   cd "$work/module"
   export PATH="$work/bin:$work/cli:$PATH" GOBIN="$work/bin" GITHUB_ENV="$work/github.env"
   export GOPROXY="file://$work/goproxy,$(go env GOPROXY)" GONOSUMDB="$module"
-  export TF_IN_AUTOMATION=1 PS4='+ guide: '
+  export TF_IN_AUTOMATION=1
   exec setsid -w bash -eux -o pipefail "$work/guide.sh"
 ) &
 guide_pid=$!
