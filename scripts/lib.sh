@@ -32,3 +32,28 @@ with_progress() {
   wait "$ticker" 2>/dev/null || true
   return "$rc"
 }
+
+# local_provider_mirror DIR builds the provider into a filesystem mirror under DIR, writes
+# DIR/cli.tfrc (install astra-control/astra, under both registries' addresses, from that
+# mirror; nothing else is allowed) and exports TF_CLI_CONFIG_FILE, so a plain `init` works
+# as it would with the registry. The binary is built at a fixed path under bin/ first, so
+# go build skips the link when nothing changed (a few seconds of CPU per caller).
+local_provider_mirror() {
+  local dir="$1" version=0.0.1 target host bin
+  target="$(go env GOOS)_$(go env GOARCH)"
+  bin="bin/local-mirror/terraform-provider-astra_v$version"
+  go build -ldflags "-X main.version=$version-local" -o "$bin" .
+  for host in registry.opentofu.org registry.terraform.io; do
+    mkdir -p "$dir/mirror/$host/astra-control/astra/$version/$target"
+    cp "$bin" "$dir/mirror/$host/astra-control/astra/$version/$target/"
+  done
+  cat >"$dir/cli.tfrc" <<CONFIG
+provider_installation {
+  filesystem_mirror {
+    path    = "$dir/mirror"
+    include = ["registry.opentofu.org/astra-control/astra", "registry.terraform.io/astra-control/astra"]
+  }
+}
+CONFIG
+  export TF_CLI_CONFIG_FILE="$dir/cli.tfrc"
+}

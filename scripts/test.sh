@@ -41,6 +41,17 @@ else
   die "make demo failed (full log: $demo_log)"
 fi
 
+# Terraform 1.5.7 has no `test` command: tftest.sh says so and skips it.
+step "module tests: examples/*/tests/*.tftest.hcl, and every command of the testing guide"
+module_log="$(mktemp)"
+if scripts/tftest.sh "${clis[@]}" >"$module_log" 2>&1 && scripts/guide-test.sh "$tofu" >>"$module_log" 2>&1; then
+  grep -E '^==>|^Success!|^every command' "$module_log"
+  rm -f "$module_log"
+else
+  tail -n 80 "$module_log"
+  die "module tests failed (full log: $module_log)"
+fi
+
 # Common to every pass: never download a CLI (absolute path), and the provider namespace
 # that both CLIs accept for the in-process provider (TF_ACC_PROVIDER_NAMESPACE, gotcha G3).
 export TF_ACC_PROVIDER_NAMESPACE=hashicorp

@@ -1,6 +1,7 @@
 package astrasim
 
 import (
+	"encoding/json"
 	"net/http"
 	"sort"
 	"strings"
@@ -117,4 +118,38 @@ func (s *Sim) Routes() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// HealthPath is the readiness probe: GET or HEAD, no token. It is outside /accounts/...,
+// is not counted, and no fault applies to it, so a CI script can wait for the simulator
+// even while every API route is set to fail. Its answer also says how many injected
+// faults have fired, so a script can check that its failure test met the failure.
+const HealthPath = "/healthz"
+
+// serveHealth answers the readiness probe; it reports whether r was one.
+func (s *Sim) serveHealth(w http.ResponseWriter, r *http.Request) bool {
+	if r.URL.Path != HealthPath {
+		return false
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "use GET or HEAD", http.StatusMethodNotAllowed)
+		return true
+	}
+	body, _ := json.Marshal(map[string]any{"status": "ok", "release": s.Release(), "accountID": s.AccountID(), "faultsFired": s.faultsFired()})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(append(body, '\n'))
+	return true
+}
+
+// faultsFired is how many times injected faults have fired, in total.
+func (s *Sim) faultsFired() int {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	n := 0
+	for _, e := range s.faults.list {
+		n += e.fired
+	}
+	return n
 }

@@ -115,7 +115,11 @@ type request struct {
 
 // ServeHTTP answers one API request: counting, faults, authentication, the account,
 // method and role checks, then the route's handler under the state lock.
+// GET /healthz, the readiness probe, is answered before all of that (serveHealth).
 func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.serveHealth(w, r) {
+		return
+	}
 	rt, params, account, ok := s.match(r.URL.Path)
 	routeName := unmatchedRoute
 	if ok {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ type config struct {
 	caOut     string
 	kubeOut   string
 	stateFile string
+	readyFile string
 	tokens    []tokenRole // in the order given; the first owner's is printed
 	opts      astrasim.Options
 	faults    []astrasim.Fault
@@ -40,8 +42,12 @@ managedClusters, credentials and storageClasses) for demos and CI.
 
 Usage: astra-sim [flags]
 
-On start it prints the ASTRA_* variables to point the provider at it. It stops cleanly
-on SIGINT or SIGTERM, saving -state-file if one is given.
+On start it prints the ASTRA_* variables to point the provider at it (-ready-file also
+writes them to a file once it serves; GET /healthz answers without a token). It stops
+cleanly on SIGINT or SIGTERM, saving -state-file if one is given.
+
+Exit status: 0 after a clean stop or -help; 1 when it cannot serve (address in use,
+unreadable -state-file, unwritable output file); 2 for a bad flag or argument.
 
 Flags:
 `
@@ -72,7 +78,6 @@ const usageFooter = `
 // flag.ErrHelp.
 func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("astra-sim", flag.ContinueOnError)
-	fs.SetOutput(out)
 	cfg := &config{}
 	var tokens, delays, faults listFlag
 	var strict, lenient bool
@@ -84,18 +89,23 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs.StringVar(&cfg.caOut, "ca-out", "", "with -tls, write the certificate's PEM to `file` (for ASTRA_CA_CERTIFICATE_FILE)")
 	fs.StringVar(&cfg.kubeOut, "kubeconfig-out", "", "write to `file` a kubeconfig (one cluster, one context, a fake token) that the simulator accepts for a new cluster, for examples and CI")
 	fs.StringVar(&cfg.stateFile, "state-file", "", "load state from `file` at start (if it exists) and save it after every change and at exit (atomically)")
+	fs.StringVar(&cfg.readyFile, "ready-file", "", "once serving, write the ASTRA_* variables to `file` as NAME=value lines (atomically; removed at exit), for a script to wait on")
 	fs.Var(&delays, "delay", "transition delay `NAME=DURATION`; repeatable (see below)")
 	fs.Var(&faults, "fault", "inject a fault, `SPEC`; repeatable (see below)")
 	fs.BoolVar(&strict, "strict", false, "validate request bodies strictly against the published schema (the default)")
 	fs.BoolVar(&lenient, "lenient", false, "also accept the undocumented fields real clients send (connectorInstall, cloudID...)")
 	fs.BoolVar(&cfg.opts.PutReturnsBody, "put-returns-body", false, "answer PUT with 200 and the resource instead of 204")
 	fs.Int64Var(&cfg.opts.Seed, "seed", 0, "`seed` of generated IDs and fault probabilities")
-	fs.Usage = func() {
-		fmt.Fprint(out, usageHeader)
-		fs.PrintDefaults()
-		fmt.Fprint(out, usageFooter)
-	}
+	// A bad flag is returned (main prints it once, on stderr), not followed by the usage.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(out)
+			fmt.Fprint(out, usageHeader)
+			fs.PrintDefaults()
+			fmt.Fprint(out, usageFooter)
+		}
 		return nil, err
 	}
 	if fs.NArg() > 0 {

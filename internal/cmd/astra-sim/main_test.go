@@ -9,6 +9,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -248,6 +249,12 @@ func TestRunTLS(t *testing.T) {
 	if got := s.call(t, client, "GET", "/topology/v1/clouds", ""); got != 200 {
 		t.Errorf("GET over TLS: %d", got)
 	}
+	// A relative -ca-out is printed absolute: the provider may run in another directory.
+	t.Chdir(filepath.Dir(ca))
+	relative := start(t, "-tls", "-ca-out", "rel.pem")
+	if want := filepath.Join(filepath.Dir(ca), "rel.pem"); relative.vars["ASTRA_CA_CERTIFICATE_FILE"] != want {
+		t.Errorf("ASTRA_CA_CERTIFICATE_FILE=%q, want %q", relative.vars["ASTRA_CA_CERTIFICATE_FILE"], want)
+	}
 	plain := start(t, "-tls")
 	if plain.vars["ASTRA_INSECURE_SKIP_VERIFY"] != "true" {
 		t.Errorf("-tls without -ca-out should offer ASTRA_INSECURE_SKIP_VERIFY: %v", plain.vars)
@@ -286,5 +293,183 @@ func TestRunWritesAcceptedKubeconfig(t *testing.T) {
 		`"keyStore":{"base64":"` + base64.StdEncoding.EncodeToString(asJSON) + `"}}`
 	if got := s.call(t, http.DefaultClient, "POST", "/core/v1/credentials", body); got != http.StatusCreated {
 		t.Fatalf("POST credential with the written kubeconfig: %d, want 201", got)
+	}
+}
+
+// A CI script can tell a wrong command line (2) from a simulator that cannot serve (1),
+// and every message names the flag at fault. Nothing goes to stdout but -help's usage.
+func TestExitCodes(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "garbage.json")
+	if err := os.WriteFile(garbage, []byte("not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	missingDir := filepath.Join(dir, "no", "such", "dir")
+	cases := []struct {
+		args       []string
+		wantCode   int
+		wantStderr string // "" means nothing on stderr
+	}{
+		{[]string{"-help"}, exitOK, ""},
+		{[]string{"-bogus"}, exitUsage, "flag provided but not defined: -bogus"},
+		{[]string{"-seed", "x"}, exitUsage, `invalid value "x" for flag -seed`},
+		{[]string{"-addr"}, exitUsage, "flag needs an argument: -addr"},
+		{[]string{"-release", "21.01"}, exitUsage, `-release "21.01"`},
+		{[]string{"-delay", "manage"}, exitUsage, `-delay "manage"`},
+		{[]string{"-ca-out", "ca.pem"}, exitUsage, "-ca-out needs -tls"},
+		{[]string{"stray"}, exitUsage, "unexpected arguments: stray"},
+		{[]string{"-addr", busy.Addr().String()}, exitFail, "-addr: listen tcp " + busy.Addr().String()},
+		{[]string{"-addr", "127.0.0.1:0", "-state-file", garbage}, exitFail, "-state-file: "},
+		{[]string{"-addr", "127.0.0.1:0", "-kubeconfig-out", filepath.Join(missingDir, "kc")}, exitFail, "-kubeconfig-out: "},
+		{[]string{"-addr", "127.0.0.1:0", "-ready-file", filepath.Join(missingDir, "ready")}, exitFail, "-ready-file: "},
+	}
+	for _, c := range cases {
+		var stdout, stderr bytes.Buffer
+		ctx, cancel := context.WithCancel(context.Background())
+		code := exitCode(run(ctx, c.args, &stdout), &stderr)
+		cancel()
+		if code != c.wantCode {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", c.args, code, c.wantCode, stderr.String())
+		}
+		if c.wantStderr == "" {
+			if stderr.Len() > 0 {
+				t.Errorf("%v: stderr %q, want nothing", c.args, stderr.String())
+			}
+		} else if !strings.HasPrefix(stderr.String(), "astra-sim: ") || !strings.Contains(stderr.String(), c.wantStderr) {
+			t.Errorf("%v: stderr %q, want it to contain %q", c.args, stderr.String(), c.wantStderr)
+		}
+		if c.wantCode == exitUsage && !strings.Contains(stderr.String(), "astra-sim -help") {
+			t.Errorf("%v: a usage error should point at -help: %q", c.args, stderr.String())
+		}
+		if gotUsage := strings.Contains(stdout.String(), "Usage: astra-sim"); gotUsage != (c.args[0] == "-help") {
+			t.Errorf("%v: usage printed on stdout: %v", c.args, gotUsage)
+		}
+	}
+}
+
+// readVarsFile parses the NAME=value lines of a ready file.
+func readVarsFile(t *testing.T, path string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			t.Fatalf("ready file line %q is not NAME=value:\n%s", line, data)
+		}
+		vars[k] = v
+	}
+	return vars
+}
+
+// -ready-file: a script waits for the file, not for output. It appears only once the
+// simulator answers, replaces a stale one, holds what the banner exports, and is removed
+// at a clean stop.
+func TestRunReadyFile(t *testing.T) {
+	dir := t.TempDir()
+	ready := filepath.Join(dir, "astra-sim.env")
+	ca := filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(ready, []byte("ASTRA_ENDPOINT=http://stale.invalid\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-tls", "-ca-out", ca, "-ready-file", ready, "-token", "ci-token"}, out)
+	}()
+	var vars map[string]string
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if data, err := os.ReadFile(ready); err == nil && !strings.Contains(string(data), "stale") {
+			vars = readVarsFile(t, ready)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no ready file; output:\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Exactly the variables the banner exports, in the same form.
+	printed := map[string]string{}
+	for _, line := range strings.Split(out.String(), "\n") {
+		if rest, ok := strings.CutPrefix(line, "export "); ok {
+			k, v, _ := strings.Cut(rest, "=")
+			printed[k] = v
+		}
+	}
+	if len(vars) != 4 || vars["ASTRA_API_TOKEN"] != "ci-token" || vars["ASTRA_CA_CERTIFICATE_FILE"] != ca {
+		t.Errorf("ready file: %v", vars)
+	}
+	for k, v := range vars {
+		if printed[k] != v {
+			t.Errorf("ready file %s=%s, banner %s=%s", k, v, k, printed[k])
+		}
+	}
+	if info, err := os.Stat(ready); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("ready file mode: %v %v (it holds the token: want 0600)", info.Mode(), err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("temporary files left beside the ready file: %v", entries)
+	}
+	// It answers /healthz without a token, over the TLS the file describes.
+	pem, err := os.ReadFile(vars["ASTRA_CA_CERTIFICATE_FILE"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(pem)
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	resp, err := client.Get(vars["ASTRA_ENDPOINT"] + astrasim.HealthPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"status":"ok"`) {
+		t.Errorf("GET /healthz: %d %s", resp.StatusCode, body)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if _, err := os.Stat(ready); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the ready file outlived the simulator: %v", err)
+	}
+}
+
+// A simulator stopping after another one took over its -ready-file leaves that file alone.
+func TestRunReadyFileKeepsANewerOne(t *testing.T) {
+	ready := filepath.Join(t.TempDir(), "astra-sim.env")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-ready-file", ready}, io.Discard) }()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(ready); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no ready file")
+		}
+	}
+	newer := "ASTRA_ENDPOINT=http://127.0.0.1:1\n"
+	if err := os.WriteFile(ready, []byte(newer), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(ready); err != nil || string(got) != newer {
+		t.Errorf("the newer ready file was touched: %q, %v", got, err)
 	}
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -20,8 +22,11 @@ import (
 // saves the state file. Everything it prints goes to stdout.
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	cfg, err := parseFlags(args, stdout)
-	if err != nil {
+	if errors.Is(err, flag.ErrHelp) {
 		return err
+	}
+	if err != nil {
+		return usageError{err}
 	}
 	sim, err := astrasim.New(cfg.opts)
 	if err != nil {
@@ -32,19 +37,25 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if cfg.stateFile != "" {
 		if err := sim.LoadState(cfg.stateFile); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
+			return fmt.Errorf("-state-file: %w", err)
 		}
 	}
 	if cfg.kubeOut != "" {
 		// The simulator never contacts the server; the name and URL only make it recognisable.
 		kc := astrasim.TestKubeconfig("sim-cluster", "https://sim-cluster.k8s.example:6443")
 		if err := os.WriteFile(cfg.kubeOut, kc, 0o600); err != nil {
-			return err
+			return fmt.Errorf("-kubeconfig-out: %w", err)
+		}
+	}
+	// A ready file left by an earlier run must not make a script think this one serves.
+	if cfg.readyFile != "" {
+		if err := os.Remove(cfg.readyFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("-ready-file: %w", err)
 		}
 	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
-		return err
+		return fmt.Errorf("-addr: %w", err)
 	}
 	scheme := "http"
 	if cfg.tls {
@@ -56,7 +67,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if cfg.caOut != "" {
 			if err := os.WriteFile(cfg.caOut, caPEM, 0o644); err != nil {
 				ln.Close()
-				return err
+				return fmt.Errorf("-ca-out: %w", err)
 			}
 		}
 		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
@@ -69,6 +80,20 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	// The listener is open, so a client that reads the ready file connects at once.
+	if cfg.readyFile != "" {
+		content := readyFileContent(envVars(cfg, sim, endpoint))
+		if err := writeFileAtomic(cfg.readyFile, content); err != nil {
+			_ = srv.Close()
+			return fmt.Errorf("-ready-file: %w", err)
+		}
+		// Only our own: a simulator started since with the same -ready-file keeps its file.
+		defer func() {
+			if now, err := os.ReadFile(cfg.readyFile); err == nil && string(now) == content {
+				_ = os.Remove(cfg.readyFile)
+			}
+		}()
+	}
 	select {
 	case err := <-served:
 		return err
@@ -115,20 +140,14 @@ func printBanner(out *lineWriter, cfg *config, sim *astrasim.Sim, endpoint strin
 	if cfg.opts.Lenient {
 		mode = "lenient"
 	}
-	shown := cfg.shownToken()
 	seeds := sim.Seeds()
 	out.printf("astra-sim: Astra Control API %s simulator on %s (%s request validation)", sim.Release(), endpoint, mode)
-	out.printf("# Point the provider at it (token role: %s):", shown.role)
-	out.printf("export ASTRA_ENDPOINT=%s", shellQuote(endpoint))
-	out.printf("export ASTRA_ACCOUNT_ID=%s", shellQuote(sim.AccountID()))
-	out.printf("export ASTRA_API_TOKEN=%s", shellQuote(shown.token))
-	if cfg.tls {
-		if cfg.caOut != "" {
-			out.printf("export ASTRA_CA_CERTIFICATE_FILE=%s", shellQuote(cfg.caOut))
-		} else {
+	out.printf("# Point the provider at it (token role: %s):", cfg.shownToken().role)
+	for _, v := range envVars(cfg, sim, endpoint) {
+		if v.name == "ASTRA_INSECURE_SKIP_VERIFY" {
 			out.printf("# self-signed certificate: trust it with -ca-out FILE, or skip verification:")
-			out.printf("export ASTRA_INSECURE_SKIP_VERIFY=true")
 		}
+		out.printf("export %s=%s", v.name, shellQuote(v.value))
 	}
 	out.printf("# private cloud %s", seeds.PrivateCloudID)
 	for _, pc := range []struct {
@@ -138,6 +157,57 @@ func printBanner(out *lineWriter, cfg *config, sim *astrasim.Sim, endpoint strin
 		out.printf("# %s cloud %s: cluster %s %s (ineligible: %s %s)", pc.name, pc.c.CloudID,
 			pc.c.ClusterName, pc.c.ClusterID, pc.c.IneligibleClusterName, pc.c.IneligibleClusterID)
 	}
+}
+
+type envVar struct{ name, value string }
+
+// envVars are the variables that point the provider at the simulator, in print order.
+func envVars(cfg *config, sim *astrasim.Sim, endpoint string) []envVar {
+	vars := []envVar{
+		{"ASTRA_ENDPOINT", endpoint},
+		{"ASTRA_ACCOUNT_ID", sim.AccountID()},
+		{"ASTRA_API_TOKEN", cfg.shownToken().token},
+	}
+	switch {
+	case cfg.tls && cfg.caOut != "":
+		// Absolute, so the variable still works where the provider runs (another directory).
+		ca, err := filepath.Abs(cfg.caOut)
+		if err != nil {
+			ca = cfg.caOut
+		}
+		vars = append(vars, envVar{"ASTRA_CA_CERTIFICATE_FILE", ca})
+	case cfg.tls:
+		vars = append(vars, envVar{"ASTRA_INSECURE_SKIP_VERIFY", "true"})
+	}
+	return vars
+}
+
+// readyFileContent is NAME=value lines, sh-quoted where needed so `. FILE` works; the
+// default values need no quoting, so it is also a GitHub Actions env file.
+func readyFileContent(vars []envVar) string {
+	var b strings.Builder
+	for _, v := range vars {
+		fmt.Fprintf(&b, "%s=%s\n", v.name, shellQuote(v.value))
+	}
+	return b.String()
+}
+
+// writeFileAtomic writes a temporary file beside path, then renames it: a script never
+// reads a half-written file. Mode 0600 (os.CreateTemp's): the ready file holds the token.
+func writeFileAtomic(path, content string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op after the rename
+	if _, err := tmp.WriteString(content); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 // lineWriter prints whole lines from several goroutines.
