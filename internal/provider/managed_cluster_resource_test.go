@@ -179,27 +179,20 @@ func TestAccManagedCluster_private(t *testing.T) {
 			{ResourceName: managedAddr, ImportState: true, ImportStateVerify: true},
 			{
 				// Drift: unmanaged outside Terraform, the cluster is planned to be managed again.
-				PreConfig: func() {
-					if err := a.client.DeleteManagedCluster(t0(), clusterID); err != nil {
-						t.Fatal(err)
-					}
-					time.Sleep(200 * time.Millisecond) // past the simulator's unmanage delay
-				},
+				PreConfig:        func() { a.unmanageOutside(clusterID) },
 				Config:           gold,
 				ConfigPlanChecks: planAction(managedAddr, plancheck.ResourceActionCreate),
 				Check:            a.managedDefaultIs("ontap-gold"),
 			},
-			{
+			a.simStep("marks applications of the cluster managed", resource.TestStep{
 				PreConfig: func() {
-					if a.sim != nil {
-						if err := a.sim.SetManagedApps(clusterID, 2); err != nil {
-							t.Fatal(err)
-						}
+					if err := a.sim.SetManagedApps(clusterID, 2); err != nil {
+						t.Fatal(err)
 					}
 				},
 				Config:      unmanaged,
 				ExpectError: regexp.MustCompile(`(?s)Cannot unmanage a cluster that has managed applications.*Unmanage\s+those\s+applications\s+first`),
-			},
+			}),
 			{
 				PreConfig: func() {
 					if a.sim != nil {
