@@ -450,10 +450,28 @@ func (a *accTarget) simStep(why string, step resource.TestStep) resource.TestSte
 // apiVersionStep is a step that needs cluster API version v: against a real Astra Control
 // that speaks an older one, it is skipped like a simStep.
 func (a *accTarget) apiVersionStep(v string, step resource.TestStep) resource.TestStep {
-	if a.sim != nil || (a.served != "" && versionAtLeast(a.served, v)) {
-		return step
+	if ok, why := a.speaks(v); !ok {
+		return a.skippedStep(step, why)
 	}
-	return a.skippedStep(step, fmt.Sprintf("needs cluster API version %s; the service speaks %q (%s)", v, a.served, a.servedFrom))
+	return step
+}
+
+// speaks reports whether the target speaks cluster API version v, and if not, why. The
+// simulator does (withAPIVersion picks its release). A real service whose version is unknown
+// is assumed to speak the provider's default, as every other test assumes.
+func (a *accTarget) speaks(v string) (bool, string) {
+	switch {
+	case a.sim != nil:
+		return true, ""
+	case a.served == "":
+		if versionAtLeast(config.DefaultAPIVersion, v) {
+			return true, ""
+		}
+		return false, fmt.Sprintf("needs cluster API version %s, and which the service speaks is unknown (%s): set %s", v, a.servedFrom, config.EnvAPIVersion)
+	case !versionAtLeast(a.served, v):
+		return false, fmt.Sprintf("needs cluster API version %s; the service speaks %s (%s)", v, a.served, a.servedFrom)
+	}
+	return true, ""
 }
 
 func (a *accTarget) skippedStep(step resource.TestStep, why string) resource.TestStep {
@@ -466,16 +484,11 @@ func (a *accTarget) skippedStep(step resource.TestStep, why string) resource.Tes
 }
 
 // requireAPIVersion skips the test, saying why, when the real Astra Control does not speak
-// cluster API version v (or cannot tell which it speaks). The simulator always does:
-// withAPIVersion picks a release that speaks it.
+// cluster API version v (see speaks).
 func (a *accTarget) requireAPIVersion(v string) {
 	a.t.Helper()
-	switch {
-	case a.sim != nil:
-	case a.served == "":
-		a.t.Skipf("needs cluster API version %s, and which the service speaks is unknown (%s): set %s", v, a.servedFrom, config.EnvAPIVersion)
-	case !versionAtLeast(a.served, v):
-		a.t.Skipf("needs cluster API version %s; the service speaks %s (%s)", v, a.served, a.servedFrom)
+	if ok, why := a.speaks(v); !ok {
+		a.t.Skip(why)
 	}
 }
 

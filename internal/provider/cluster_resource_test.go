@@ -193,6 +193,7 @@ func TestAccCluster_connectorV2(t *testing.T) {
 // route, with capabilities that do not relay: the credential is still required, and used.
 func TestAccCluster_credentialWithRoute(t *testing.T) {
 	a := newAccTarget(t)
+	a.requireAPIVersion("1.5") // connector_capabilities
 	cred := a.kubeconfigCredential("kube-route", "routed")
 	cfg := a.config(clusterHCL(a.cloudID(), arg("credential_id", cred), arg("private_route_id", testRouteID),
 		`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", false)))
@@ -263,29 +264,31 @@ func TestAccCluster_update(t *testing.T) {
 				arg("name", second), arg("credential_id", credA), `labels = { team = "b", env = "test" }`),
 			step([]statecheck.StateCheck{expectString("credential_id", credB), expectString("state", "running")},
 				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`),
-			step([]statecheck.StateCheck{expectString("private_route_id", testRouteID)},
-				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", testRouteID)),
-			step([]statecheck.StateCheck{statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("connector_capabilities"),
+			// private_route_id needs cluster API 1.4, connector_capabilities 1.5: against an
+			// older service the steps from there on are skipped.
+			a.apiVersionStep("1.4", step([]statecheck.StateCheck{expectString("private_route_id", testRouteID)},
+				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", testRouteID))),
+			a.apiVersionStep("1.5", step([]statecheck.StateCheck{statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("connector_capabilities"),
 				knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("watcherV1")}))},
 				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", testRouteID),
-				`connector_capabilities = ["watcherV1"]`),
-			step([]statecheck.StateCheck{expectString("private_route_id", "route-2"), statecheck.ExpectKnownValue(clusterAddr,
+				`connector_capabilities = ["watcherV1"]`)),
+			a.apiVersionStep("1.5", step([]statecheck.StateCheck{expectString("private_route_id", "route-2"), statecheck.ExpectKnownValue(clusterAddr,
 				tfjsonpath.New("connector_capabilities"), knownvalue.SetSizeExact(2))},
 				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", "route-2"),
-				`connector_capabilities = ["watcherV1", "neptuneV1"]`),
-			step([]statecheck.StateCheck{expectBool("acc_host", true)},
+				`connector_capabilities = ["watcherV1", "neptuneV1"]`)),
+			a.apiVersionStep("1.5", step([]statecheck.StateCheck{expectBool("acc_host", true)},
 				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", "route-2"),
-				`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true)),
-			step([]statecheck.StateCheck{expectNull("labels")},
+				`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true))),
+			a.apiVersionStep("1.5", step([]statecheck.StateCheck{expectNull("labels")},
 				arg("name", second), arg("credential_id", credB), arg("private_route_id", "route-2"),
-				`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true)),
+				`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true))),
 			// Arguments the API cannot unset force a replacement rather than a PUT that could not work.
-			{
+			a.apiVersionStep("1.5", resource.TestStep{
 				Config: a.config(clusterHCL(a.cloudID(), arg("name", second), arg("credential_id", credB),
 					`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true))),
 				ConfigPlanChecks:  planned(plancheck.ResourceActionDestroyBeforeCreate),
 				ConfigStateChecks: []statecheck.StateCheck{expectNull("private_route_id")},
-			},
+			}),
 		},
 	})
 }
