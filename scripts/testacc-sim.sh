@@ -77,7 +77,7 @@ fail=$(grep -c '^--- FAIL' "$log" || true)
 step "real mode against astra-sim $release: $pass passed, $skip skipped, $fail failed"
 # Each skipped test with its reason (the last line it logged), and each skipped step.
 awk '/^=== RUN/{t=$3; l=""} /^    [^ :]+:[0-9]+: /{l=$0; sub(/^ +[^ :]+:[0-9]+: /,"",l)}
-     /step skipped against a real/{print "  "t" (one step): "l}
+     /: step skipped against a real/{print "  "t" (one step): "l}
      /^--- SKIP: /{print "  "$3": "l}' "$log"
 [ "$rc" -eq 0 ] || die "acceptance tests failed in real mode against astra-sim $release"
 [ "$pass" -gt 0 ] || die "no acceptance test passed in real mode against astra-sim $release"

@@ -279,8 +279,11 @@ func probeClusterVersion(cfg astra.Config) (string, error) {
 	if resp.StatusCode != http.StatusOK {
 		return "", fmt.Errorf("listing clusters to learn the API version: HTTP %d", resp.StatusCode)
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil || minorVersion(env.Version) < 0 {
-		return "", fmt.Errorf("the clusters collection names no version (%q, %v)", env.Version, err)
+	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil {
+		return "", fmt.Errorf("reading the clusters collection to learn the API version: %w", err)
+	}
+	if minorVersion(env.Version) < 0 {
+		return "", fmt.Errorf("the clusters collection names no version (%q)", env.Version)
 	}
 	return env.Version, nil
 }
