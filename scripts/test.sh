@@ -5,9 +5,11 @@
 #   3. docs/ drift check (tfplugindocs, offline) and `fmt -check` of examples/,
 #   4. the README's main job (`make demo`), so it keeps working at every commit,
 #   5. every test except TestAcc* once,
-#   6. the acceptance tests (TestAcc*) once per CLI: OpenTofu 1.12.6, then Terraform 1.5.7.
+#   6. the acceptance tests (TestAcc*) once per CLI: OpenTofu 1.12.6, then Terraform 1.5.7,
+#   7. the acceptance tests once more in real mode (`make testacc`'s ASTRA_ENDPOINT path),
+#      against astra-sim run as a separate program on one release, under OpenTofu.
 # Acceptance runs are verbose so the log shows which CLI and version each test used; the
-# output ends with go test's own summary of the last pass.
+# output ends with the real-mode pass's counts of passed, skipped and failed tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -67,3 +69,9 @@ for cli in "${clis[@]}"; do
   step "acceptance tests with $(cli_version "$cli") ($cli)"
   TF_ACC=1 TF_ACC_TERRAFORM_PATH="$cli" go test -count=1 -v -timeout 60m -run '^TestAcc[A-Z_]' "${acc_pkgs[@]}"
 done
+
+# The release with the most to check: it speaks cluster API 1.7, so no test skips for an older one.
+real_release="${TESTACC_SIM_RELEASE:-24.02}"
+step "acceptance tests in real mode against a separate astra-sim $real_release ($(cli_version "$tofu"))"
+# TestAccHarness never talks to Astra Control and already ran under both CLIs.
+TF_CLI_KIND=tofu TESTARGS='-skip ^TestAccHarness$' scripts/testacc-sim.sh "$real_release"

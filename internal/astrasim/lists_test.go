@@ -17,8 +17,23 @@ func q(path string, params ...string) string {
 func TestListEnvelopeAndInclude(t *testing.T) {
 	e := newEnv(t, Options{})
 	r := e.get("/topology/v1/clusters").expect(200)
-	if len(r.items()) != 6 || r.body["metadata"] == nil || len(r.body) != 2 {
-		t.Fatalf("want {items (6 seeded clusters), metadata}: %s", r.raw)
+	if len(r.items()) != 6 || r.body["metadata"] == nil || len(r.body) != 4 {
+		t.Fatalf("want {type, version, items (6 seeded clusters), metadata}: %s", r.raw)
+	}
+	// The collection names the release's newest version, as the published examples do:
+	// clients learn from it what the service speaks.
+	for path, want := range map[string][2]string{
+		"/topology/v1/clusters":        {"application/astra-clusters", "1.5"},
+		"/topology/v1/managedClusters": {"application/astra-managedClusters", "1.2"},
+		"/topology/v1/clouds":          {"application/astra-clouds", "1.1"},
+		"/core/v1/credentials":         {"application/astra-credentials", "1.1"},
+	} {
+		if r := e.get(path).expect(200); r.body["type"] != want[0] || r.body["version"] != want[1] {
+			t.Errorf("GET %s: type %v, version %v; want %s %s", path, r.body["type"], r.body["version"], want[0], want[1])
+		}
+	}
+	if r := newEnv(t, Options{Release: "24.02"}).get("/topology/v1/clusters").expect(200); r.body["version"] != "1.7" {
+		t.Errorf("24.02 clusters collection: version %v, want 1.7", r.body["version"])
 	}
 	r = e.get(q("/topology/v1/clusters", "include", "id,name,managedState")).expect(200)
 	row, ok := r.items()[0].([]any)

@@ -15,13 +15,29 @@ package provider
 //   - ASTRA_TEST_CLOUD_ID (optional): the cloud to add it to; default: the first private cloud.
 //
 // Against a real service the tests run one at a time (they share that one cluster), names get
-// a random suffix, and simulator-only assertions are skipped with a log line that says so.
+// a random suffix, and what only the simulator can do is skipped with a log line saying why,
+// at the smallest scale that keeps the rest meaningful:
+//
+//	a.requireSim("why")                        // the whole test (seeded clouds, injected faults)
+//	a.simStep("why", resource.TestStep{...})   // one step (its PreConfig is not run either)
+//	a.simCheck("what", func(*astrasim.Sim)...) // one assertion (request counts, internals)
+//	a.requireAPIVersion("1.7")                 // the service must speak this cluster API version
+//	a.apiVersionStep("1.5", resource.TestStep{...}) // one step that needs it
+//
+// Everything else (state, plans, what Astra Control holds afterwards) is checked through
+// a.client, the API, in both modes. The cluster API version the service speaks is
+// ASTRA_API_VERSION when set, else the version of its clusters collection; a service older
+// than the provider's default is then spoken to in its own version.
 
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -59,6 +75,8 @@ type accTarget struct {
 	kube   []byte // real mode: the kubeconfig of the cluster tests may add
 	suffix string // real mode: appended to names so runs do not collide
 	caPEM  string // withTLS: the simulator's certificate
+	// real mode: the cluster API version the service speaks ("" if unknown), and how it was learnt
+	served, servedFrom string
 
 	providerHCL string
 }
@@ -129,7 +147,7 @@ func newAccTarget(t *testing.T, opts ...accOption) *accTarget {
 	}
 	a := &accTarget{t: t}
 	if realAstra() {
-		a.connectReal(o)
+		o.apiVersion = a.connectReal(o)
 	} else {
 		a.startSim(o)
 		if !o.serial {
@@ -168,13 +186,28 @@ func (a *accTarget) startSim(o accOptions) {
 		ClusterVersion: o.apiVersion, CACertPEM: caPEM})
 }
 
-func (a *accTarget) connectReal(o accOptions) {
+// connectReal targets the Astra Control of the environment and returns the api_version the
+// provider block must set ("" to leave it to the environment).
+func (a *accTarget) connectReal(o accOptions) string {
 	t := a.t
 	resolved, diags := config.ResolveFromEnvironment(nullConfigModel())
 	if diags.HasError() || len(resolved.Missing) > 0 {
 		t.Fatalf("%s is set, so the tests target a real Astra Control, but its configuration is incomplete: %v %v", config.EnvEndpoint, diags, resolved.Missing)
 	}
-	resolved.Client.ClusterVersion = o.apiVersion
+	a.served, a.servedFrom = servedAPIVersion(resolved.Client)
+	apiVersion := o.apiVersion
+	switch {
+	case apiVersion != "":
+		a.requireAPIVersion(apiVersion)
+	case os.Getenv(config.EnvAPIVersion) == "" && a.served != "" && !versionAtLeast(a.served, config.DefaultAPIVersion):
+		// The provider's default would be refused (problem 8): speak the service's version, as
+		// its users must.
+		apiVersion = a.served
+		t.Logf("api_version = %q: the service speaks %s (%s), older than the provider's default %s", apiVersion, a.served, a.servedFrom, config.DefaultAPIVersion)
+	}
+	if apiVersion != "" {
+		resolved.Client.ClusterVersion = apiVersion
+	}
 	a.client = a.newClient(resolved.Client)
 	path := os.Getenv(envTestKubeconfig)
 	kube, err := os.ReadFile(path)
@@ -187,6 +220,72 @@ func (a *accTarget) connectReal(o accOptions) {
 		a.cloud = a.findPrivateCloud()
 	}
 	a.suffix = "-" + randomHex(3)
+	return apiVersion
+}
+
+// The cluster API version of the real service, learnt once per test binary.
+var (
+	servedOnce              sync.Once
+	servedVersion, servedBy string
+)
+
+// servedAPIVersion is the newest cluster API version the service speaks: ASTRA_API_VERSION
+// when set, else the "version" of its clusters collection (the published examples answer
+// the release's newest: 1.3 on 22.11, 1.5 on 23.07, 1.7 on 24.02). The API has no other way
+// to ask. It returns "" and the reason when it cannot tell.
+func servedAPIVersion(cfg astra.Config) (version, from string) {
+	servedOnce.Do(func() {
+		if v := os.Getenv(config.EnvAPIVersion); v != "" {
+			servedVersion, servedBy = v, config.EnvAPIVersion
+			return
+		}
+		v, err := probeClusterVersion(cfg)
+		if err != nil {
+			servedBy = err.Error()
+			return
+		}
+		servedVersion, servedBy = v, "the version of its clusters collection"
+	})
+	return servedVersion, servedBy
+}
+
+// probeClusterVersion GETs the clusters collection and reads its version.
+func probeClusterVersion(cfg astra.Config) (string, error) {
+	tlsConfig := &tls.Config{InsecureSkipVerify: cfg.InsecureSkipVerify} //nolint:gosec // as the user configured the provider
+	if len(cfg.CACertPEM) > 0 {
+		pool, err := x509.SystemCertPool()
+		if err != nil {
+			pool = x509.NewCertPool()
+		}
+		pool.AppendCertsFromPEM(cfg.CACertPEM)
+		tlsConfig.RootCAs = pool
+	}
+	client := &http.Client{Timeout: time.Minute, Transport: &http.Transport{TLSClientConfig: tlsConfig}}
+	url := strings.TrimRight(cfg.Endpoint, "/") + "/accounts/" + cfg.AccountID + "/topology/v1/clusters?limit=1"
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Authorization", "Bearer "+cfg.Token)
+	req.Header.Set("Accept", "application/astra-clusters+json")
+	resp, err := client.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("listing clusters to learn the API version: %w", err)
+	}
+	defer resp.Body.Close()
+	var env struct {
+		Version string `json:"version"`
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("listing clusters to learn the API version: HTTP %d", resp.StatusCode)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil {
+		return "", fmt.Errorf("reading the clusters collection to learn the API version: %w", err)
+	}
+	if minorVersion(env.Version) < 0 {
+		return "", fmt.Errorf("the clusters collection names no version (%q)", env.Version)
+	}
+	return env.Version, nil
 }
 
 func (a *accTarget) findPrivateCloud() string {
@@ -332,12 +431,83 @@ func (a *accTarget) simCheck(what string, check func(*astrasim.Sim) error) resou
 	}
 }
 
-// requireSim skips a test that needs the simulator's fault injection, saying why, when the
-// tests target a real Astra Control.
+// requireSim skips a test that needs the simulator (its seeds, fault injection or
+// internals), saying why, when the tests target a real Astra Control.
 func (a *accTarget) requireSim(why string) {
 	a.t.Helper()
 	if a.sim == nil {
 		a.t.Skipf("needs the simulator (%s); skipped against a real Astra Control", why)
+	}
+}
+
+// simStep is a step only the simulator can run (it changes the simulator's state, injects
+// a fault, or expects what only that causes). Against a real Astra Control it is skipped,
+// its PreConfig included, with a log line saying why; the steps after it must not need it.
+func (a *accTarget) simStep(why string, step resource.TestStep) resource.TestStep {
+	if a.sim != nil {
+		return step
+	}
+	return a.skippedStep(step, "needs the simulator: "+why)
+}
+
+// apiVersionStep is a step that needs cluster API version v: against a real Astra Control
+// that speaks an older one, it is skipped like a simStep.
+func (a *accTarget) apiVersionStep(v string, step resource.TestStep) resource.TestStep {
+	if ok, why := a.speaks(v); !ok {
+		return a.skippedStep(step, why)
+	}
+	return step
+}
+
+// speaks reports whether the target speaks cluster API version v, and if not, why. The
+// simulator does (withAPIVersion picks its release). A real service whose version is unknown
+// is assumed to speak the provider's default, as every other test assumes.
+func (a *accTarget) speaks(v string) (bool, string) {
+	switch {
+	case a.sim != nil:
+		return true, ""
+	case a.served == "":
+		if versionAtLeast(config.DefaultAPIVersion, v) {
+			return true, ""
+		}
+		return false, fmt.Sprintf("needs cluster API version %s, and which the service speaks is unknown (%s): set %s", v, a.servedFrom, config.EnvAPIVersion)
+	case !versionAtLeast(a.served, v):
+		return false, fmt.Sprintf("needs cluster API version %s; the service speaks %s (%s)", v, a.served, a.servedFrom)
+	}
+	return true, ""
+}
+
+func (a *accTarget) skippedStep(step resource.TestStep, why string) resource.TestStep {
+	step.PreConfig = nil // plugin-testing runs PreConfig before SkipFunc
+	step.SkipFunc = func() (bool, error) {
+		a.t.Logf("step skipped against a real Astra Control (%s)", why)
+		return true, nil
+	}
+	return step
+}
+
+// requireAPIVersion skips the test, saying why, when the real Astra Control does not speak
+// cluster API version v (see speaks).
+func (a *accTarget) requireAPIVersion(v string) {
+	a.t.Helper()
+	if ok, why := a.speaks(v); !ok {
+		a.t.Skip(why)
+	}
+}
+
+// unmanageOutside unmanages the cluster outside Terraform and waits until Astra Control
+// reports it unmanaged, as a user's other tool would.
+func (a *accTarget) unmanageOutside(id string) {
+	a.t.Helper()
+	ctx, cancel := context.WithTimeout(t0(), 15*time.Minute)
+	defer cancel()
+	if err := a.client.DeleteManagedCluster(ctx, id); err != nil {
+		a.t.Fatalf("unmanaging cluster %s: %v", id, err)
+	}
+	if _, err := astra.Wait(ctx, a.waitSchedule(), func(ctx context.Context) (*astra.Cluster, error) {
+		return a.client.GetCluster(ctx, "", id)
+	}, astra.ClusterUnmanaged); err != nil {
+		a.t.Fatalf("waiting until cluster %s is unmanaged: %v", id, err)
 	}
 }
 

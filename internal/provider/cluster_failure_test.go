@@ -198,19 +198,8 @@ func TestAccCluster_deleteWhileManaged(t *testing.T) {
 				ExpectError: errorPhrases("Cluster is still managed", "managedState managed", "Unmanage it first: destroy or remove the astra_managed_cluster that manages it"),
 			},
 			{
-				PreConfig: func() {
-					ctx, cancel := context.WithTimeout(t0(), 15*time.Minute)
-					defer cancel()
-					if err := a.client.DeleteManagedCluster(ctx, id); err != nil {
-						t.Fatalf("unmanaging the cluster: %v", err)
-					}
-					if _, err := astra.Wait(ctx, a.waitSchedule(), func(ctx context.Context) (*astra.Cluster, error) {
-						return a.client.GetCluster(ctx, "", id)
-					}, astra.ClusterUnmanaged); err != nil {
-						t.Fatalf("waiting until unmanaged: %v", err)
-					}
-				},
-				Config: cfg,
+				PreConfig: func() { a.unmanageOutside(id) },
+				Config:    cfg,
 			},
 		},
 	})

@@ -193,6 +193,7 @@ func TestAccCluster_connectorV2(t *testing.T) {
 // route, with capabilities that do not relay: the credential is still required, and used.
 func TestAccCluster_credentialWithRoute(t *testing.T) {
 	a := newAccTarget(t)
+	a.requireAPIVersion("1.5") // connector_capabilities
 	cred := a.kubeconfigCredential("kube-route", "routed")
 	cfg := a.config(clusterHCL(a.cloudID(), arg("credential_id", cred), arg("private_route_id", testRouteID),
 		`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", false)))
@@ -226,6 +227,7 @@ func TestAccCluster_update(t *testing.T) {
 	first, second := a.name("first"), a.name("second")
 	var counts countDelta
 	var id string
+	var readOnly map[string]string
 	step := func(checks []statecheck.StateCheck, body ...string) resource.TestStep {
 		return resource.TestStep{
 			PreConfig:         func() { a.markCounts(&counts) },
@@ -240,7 +242,7 @@ func TestAccCluster_update(t *testing.T) {
 					}
 					return nil
 				}),
-				a.checkReadOnlyLabelsKept(&id),
+				a.checkReadOnlyLabelsKept(&id, &readOnly),
 			),
 		}
 	}
@@ -249,8 +251,8 @@ func TestAccCluster_update(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: a.config(clusterHCL(a.cloudID(), arg("name", first), arg("credential_id", credA), `labels = { team = "a" }`)),
-				// Every later step must keep this ID: updates never replace.
-				Check: captureID(&id),
+				// Every later step must keep this ID (updates never replace) and these labels.
+				Check: resource.ComposeAggregateTestCheckFunc(captureID(&id), a.recordReadOnlyLabels(&readOnly)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("labels"), knownvalue.MapExact(map[string]knownvalue.Check{"team": knownvalue.StringExact("a")})),
 				},
@@ -262,51 +264,77 @@ func TestAccCluster_update(t *testing.T) {
 				arg("name", second), arg("credential_id", credA), `labels = { team = "b", env = "test" }`),
 			step([]statecheck.StateCheck{expectString("credential_id", credB), expectString("state", "running")},
 				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`),
-			step([]statecheck.StateCheck{expectString("private_route_id", testRouteID)},
-				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", testRouteID)),
-			step([]statecheck.StateCheck{statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("connector_capabilities"),
+			// private_route_id needs cluster API 1.4, connector_capabilities 1.5: against an
+			// older service the steps from there on are skipped.
+			a.apiVersionStep("1.4", step([]statecheck.StateCheck{expectString("private_route_id", testRouteID)},
+				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", testRouteID))),
+			a.apiVersionStep("1.5", step([]statecheck.StateCheck{statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("connector_capabilities"),
 				knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("watcherV1")}))},
 				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", testRouteID),
-				`connector_capabilities = ["watcherV1"]`),
-			step([]statecheck.StateCheck{expectString("private_route_id", "route-2"), statecheck.ExpectKnownValue(clusterAddr,
+				`connector_capabilities = ["watcherV1"]`)),
+			a.apiVersionStep("1.5", step([]statecheck.StateCheck{expectString("private_route_id", "route-2"), statecheck.ExpectKnownValue(clusterAddr,
 				tfjsonpath.New("connector_capabilities"), knownvalue.SetSizeExact(2))},
 				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", "route-2"),
-				`connector_capabilities = ["watcherV1", "neptuneV1"]`),
-			step([]statecheck.StateCheck{expectBool("acc_host", true)},
+				`connector_capabilities = ["watcherV1", "neptuneV1"]`)),
+			a.apiVersionStep("1.5", step([]statecheck.StateCheck{expectBool("acc_host", true)},
 				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", "route-2"),
-				`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true)),
-			step([]statecheck.StateCheck{expectNull("labels")},
+				`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true))),
+			a.apiVersionStep("1.5", step([]statecheck.StateCheck{expectNull("labels")},
 				arg("name", second), arg("credential_id", credB), arg("private_route_id", "route-2"),
-				`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true)),
+				`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true))),
 			// An argument the API cannot unset, left out, keeps the service's value: no change.
-			{
+			a.apiVersionStep("1.5", resource.TestStep{
 				Config: a.config(clusterHCL(a.cloudID(), arg("name", second), arg("credential_id", credB),
 					`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true))),
 				ConfigPlanChecks:  emptyPlan(),
 				ConfigStateChecks: []statecheck.StateCheck{expectString("private_route_id", "route-2")},
-			},
+			}),
 		},
 	})
 }
 
-// checkReadOnlyLabelsKept asserts the service's own labels survived the PUT.
-func (a *accTarget) checkReadOnlyLabelsKept(id *string) resource.TestCheckFunc {
-	return a.simCheck("the service's read-only labels are kept", func(*astrasim.Sim) error {
-		c, err := a.client.GetCluster(t0(), "", *id)
+// readOnlyLabels are the labels the service set on cluster id itself, as Astra Control holds them.
+func (a *accTarget) readOnlyLabels(id string) (map[string]string, error) {
+	c, err := a.client.GetCluster(t0(), "", id)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, l := range c.Metadata.Labels {
+		if strings.HasPrefix(l.Name, "astra.netapp.io/labels/read-only/") {
+			out[l.Name] = l.Value
+		}
+	}
+	return out, nil
+}
+
+// recordReadOnlyLabels keeps, in *dst, the service's own labels of the cluster in state;
+// the simulator always sets some, so the later checks cannot pass by having none to keep.
+func (a *accTarget) recordReadOnlyLabels(dst *map[string]string) resource.TestCheckFunc {
+	return resource.TestCheckResourceAttrWith(clusterAddr, "id", func(id string) error {
+		labels, err := a.readOnlyLabels(id)
+		if err == nil && len(labels) == 0 && a.sim != nil {
+			err = fmt.Errorf("the simulator set no read-only label on cluster %s", id)
+		}
+		*dst = labels
+		return err
+	})
+}
+
+// checkReadOnlyLabelsKept asserts the service's own labels survived the PUT, values included.
+func (a *accTarget) checkReadOnlyLabelsKept(id *string, want *map[string]string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		got, err := a.readOnlyLabels(*id)
 		if err != nil {
 			return err
 		}
-		readOnly := 0
-		for _, l := range c.Metadata.Labels {
-			if strings.HasPrefix(l.Name, "astra.netapp.io/labels/read-only/") {
-				readOnly++
+		for name, value := range *want {
+			if got[name] != value {
+				return fmt.Errorf("read-only labels after the update: %v; want %v kept", got, *want)
 			}
 		}
-		if readOnly < 2 {
-			return fmt.Errorf("labels after the update: %v; the read-only ones are gone", c.Metadata.Labels)
-		}
 		return nil
-	})
+	}
 }
 
 // TestAccCluster_replaceOnCloudChange moves the cluster to another cloud: a replacement.

@@ -102,7 +102,7 @@ func credentialString(attr, value string) statecheck.StateCheck {
 // import, drift (deleted outside Terraform) and destroy.
 func TestAccKubeconfigCredential(t *testing.T) {
 	a := newAccTarget(t)
-	a.requireSim("reads what the simulator received")
+	name, renamed := a.name("cred-one"), a.name("cred-renamed")
 	first := writeKubeconfig(t, "cred-one", "https://one.k8s.example:6443")
 	second := writeKubeconfig(t, "cred-one", "https://two.k8s.example:6443")
 	var counts countDelta
@@ -111,10 +111,10 @@ func TestAccKubeconfigCredential(t *testing.T) {
 		CheckDestroy: a.checkCredentialDestroyed,
 		Steps: []resource.TestStep{
 			{
-				PreConfig: func() { counts.mark(a.sim) },
-				Config:    a.config(credentialHCL("cred-one", first)),
+				PreConfig: func() { a.markCounts(&counts) },
+				Config:    a.config(credentialHCL(name, first)),
 				ConfigStateChecks: []statecheck.StateCheck{
-					credentialString("name", "cred-one"),
+					credentialString("name", name),
 					statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("valid"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("kubeconfig_wo"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("metadata").AtMapKey("creation_timestamp"), knownvalue.NotNull()),
@@ -130,11 +130,11 @@ func TestAccKubeconfigCredential(t *testing.T) {
 					}),
 				),
 			},
-			{Config: a.config(credentialHCL("cred-one", first)), ConfigPlanChecks: emptyPlan()},
+			{Config: a.config(credentialHCL(name, first)), ConfigPlanChecks: emptyPlan()},
 			{
 				// Rotation: a new kubeconfig is a PUT of the same credential.
-				PreConfig: func() { counts.mark(a.sim) },
-				Config:    a.config(credentialHCL("cred-one", second)),
+				PreConfig: func() { a.markCounts(&counts) },
+				Config:    a.config(credentialHCL(name, second)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
 				}},
@@ -147,11 +147,11 @@ func TestAccKubeconfigCredential(t *testing.T) {
 				),
 			},
 			{
-				Config: a.config(credentialHCL("cred-renamed", second)),
+				Config: a.config(credentialHCL(renamed, second)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
 				}},
-				ConfigStateChecks: []statecheck.StateCheck{credentialString("name", "cred-renamed")},
+				ConfigStateChecks: []statecheck.StateCheck{credentialString("name", renamed)},
 				Check:             sameID(credentialAddr, &createdID),
 			},
 			{
@@ -167,7 +167,7 @@ func TestAccKubeconfigCredential(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config: a.config(credentialHCL("cred-renamed", second)),
+				Config: a.config(credentialHCL(renamed, second)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionCreate),
 				}},
@@ -206,13 +206,13 @@ func TestAccKubeconfigCredential_invalid(t *testing.T) {
 // one (Terraform 1.5) gets a clear error saying to use `kubeconfig`.
 func TestAccKubeconfigCredential_writeOnly(t *testing.T) {
 	a := newAccTarget(t)
-	a.requireSim("reads what the simulator received")
+	name := a.name("wo")
 	first := writeKubeconfig(t, "wo", "https://wo-one.k8s.example:6443")
 	second := writeKubeconfig(t, "wo", "https://wo-two.k8s.example:6443")
 	// Without TF_ACC, resource.Test skips before any CLI runs; there is no CLI to ask.
 	if os.Getenv(resource.EnvTfAcc) == "" || !cliSupportsWriteOnly(t) {
 		a.test(resource.TestCase{Steps: []resource.TestStep{{
-			Config:      a.config(credentialWOHCL("wo", first, "1")),
+			Config:      a.config(credentialWOHCL(name, first, "1")),
 			ExpectError: regexp.MustCompile("(?s)Write-only arguments need a newer CLI.*set\\s+`kubeconfig`\\s+instead"),
 		}}})
 		return
@@ -223,7 +223,7 @@ func TestAccKubeconfigCredential_writeOnly(t *testing.T) {
 		CheckDestroy: a.checkCredentialDestroyed,
 		Steps: []resource.TestStep{
 			{
-				Config: a.config(credentialWOHCL("wo", first, "1")),
+				Config: a.config(credentialWOHCL(name, first, "1")),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("kubeconfig_wo"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("kubeconfig"), knownvalue.Null()),
@@ -239,12 +239,12 @@ func TestAccKubeconfigCredential_writeOnly(t *testing.T) {
 			},
 			{
 				// A new file alone changes nothing: only the version triggers a rotation.
-				Config:           a.config(credentialWOHCL("wo", second, "1")),
+				Config:           a.config(credentialWOHCL(name, second, "1")),
 				ConfigPlanChecks: emptyPlan(),
 			},
 			{
-				PreConfig: func() { counts.mark(a.sim) },
-				Config:    a.config(credentialWOHCL("wo", second, "2")),
+				PreConfig: func() { a.markCounts(&counts) },
+				Config:    a.config(credentialWOHCL(name, second, "2")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
 				}},

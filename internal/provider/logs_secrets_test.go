@@ -18,28 +18,34 @@ import (
 
 // TestAccLogsKeepSecrets runs the private-cluster workflow (credential, cluster, managed
 // cluster, then destroy) with every log at TRACE, Terraform's and the provider's alike, and
-// searches all of it for the secrets the run handled: the API token and the kubeconfig,
-// whole, as the JSON the API receives, or base64-encoded.
+// searches all of it for the secrets the run handled: the API token and the kubeconfig
+// (its user's token or key, and the whole of it as the base64 the API receives). Against a
+// real Astra Control these are the environment's token and ASTRA_TEST_KUBECONFIG.
 func TestAccLogsKeepSecrets(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("TF_LOG", "TRACE")
 	t.Setenv("TF_LOG_PATH_MASK", filepath.Join(dir, "%s.log"))
 	a := newAccTarget(t, serial())
-	a.requireSim("searches the logs for the simulator's API token")
-	// The token comes from the environment, as in real use: the test harness itself logs
-	// the HCL of every step, which would otherwise carry it.
-	tokenLine := fmt.Sprintf("  api_token  = %q\n", astrasim.DefaultToken)
-	if !strings.Contains(a.providerHCL, tokenLine) {
-		t.Fatal("the harness's provider block no longer sets api_token as this test expects")
+	token, kubeYAML := os.Getenv(config.EnvAPIToken), a.kubeconfig("logs")
+	if a.sim != nil {
+		// The token comes from the environment, as in real use: the test harness itself logs
+		// the HCL of every step, which would otherwise carry it.
+		tokenLine := fmt.Sprintf("  api_token  = %q\n", astrasim.DefaultToken)
+		if !strings.Contains(a.providerHCL, tokenLine) {
+			t.Fatal("the harness's provider block no longer sets api_token as this test expects")
+		}
+		a.providerHCL = strings.Replace(a.providerHCL, tokenLine, "", 1)
+		token = astrasim.DefaultToken
+		t.Setenv(config.EnvAPIToken, token)
+		secret := "kubeconfig-token-" + randomHex(12)
+		kubeYAML = bytes.Replace(kubeYAML, []byte("sim-fake-token-not-a-secret"), []byte(secret), 1)
+		if !bytes.Contains(kubeYAML, []byte(secret)) {
+			t.Fatal("the test kubeconfig no longer holds the fake token this test replaces")
+		}
 	}
-	a.providerHCL = strings.Replace(a.providerHCL, tokenLine, "", 1)
-	t.Setenv(config.EnvAPIToken, astrasim.DefaultToken)
-
-	secret := "kubeconfig-token-" + randomHex(12)
-	kubeYAML := bytes.Replace(astrasim.TestKubeconfig("logs", "https://logs.k8s.example:6443"),
-		[]byte("sim-fake-token-not-a-secret"), []byte(secret), 1)
-	if !bytes.Contains(kubeYAML, []byte(secret)) {
-		t.Fatal("the test kubeconfig no longer holds the fake token this test replaces")
+	userSecrets := kubeconfigUserSecrets(t, kubeYAML)
+	if len(userSecrets) == 0 || token == "" {
+		t.Fatalf("nothing to search for: %d secrets in the kubeconfig's user, token set %v", len(userSecrets), token != "")
 	}
 	kubeJSON, err := yaml.YAMLToJSON(kubeYAML)
 	if err != nil {
@@ -52,7 +58,7 @@ func TestAccLogsKeepSecrets(t *testing.T) {
 
 	hcl := a.config(`
 resource "astra_kubeconfig_credential" "logs" {
-  name       = "logs"
+  name       = "` + a.name("logs") + `"
   kubeconfig = file("` + filepath.ToSlash(path) + `")
 }
 resource "astra_cluster" "logs" {
@@ -73,16 +79,41 @@ resource "astra_managed_cluster" "logs" {
 		}
 	}
 	b64 := base64.StdEncoding.EncodeToString(kubeJSON)
-	for what, secret := range map[string]string{
-		"the API token":                       astrasim.DefaultToken,
-		"the kubeconfig's token":              secret,
+	secrets := map[string]string{
+		"the API token":                       token,
 		"the kubeconfig as base64 (a prefix)": b64[:40],
 		"an Authorization header":             "Bearer ",
-	} {
+	}
+	for name, secret := range userSecrets {
+		secrets["the kubeconfig user's "+name] = secret
+	}
+	for what, secret := range secrets {
 		if i := strings.Index(logs, secret); i >= 0 {
 			t.Errorf("%s appears in the logs: ...%s...", what, excerpt(logs, i))
 		}
 	}
+}
+
+// kubeconfigUserSecrets are the credentials of a kubeconfig's users (token, key, password).
+func kubeconfigUserSecrets(t *testing.T, kubeYAML []byte) map[string]string {
+	t.Helper()
+	var doc struct {
+		Users []struct {
+			User map[string]any `json:"user"`
+		} `json:"users"`
+	}
+	if err := yaml.Unmarshal(kubeYAML, &doc); err != nil {
+		t.Fatalf("the test kubeconfig: %v", err)
+	}
+	out := map[string]string{}
+	for _, u := range doc.Users {
+		for _, key := range []string{"token", "client-key-data", "password"} {
+			if v, ok := u.User[key].(string); ok && len(v) >= 8 {
+				out[key] = v
+			}
+		}
+	}
+	return out
 }
 
 func readLogs(t *testing.T, dir string) string {

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"fmt"
 	"regexp"
 	"testing"
 
@@ -9,32 +8,37 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
 // TestAccManagedClusterDataSource reads the managed view of a cluster the configuration
-// manages: it matches the resource attribute for attribute. An unmanaged cluster is an error.
+// manages: it matches the resource attribute for attribute. A cluster not (yet) managed is
+// an error. The cluster is a private one added with a kubeconfig, so the test also runs
+// against a real Astra Control.
 func TestAccManagedClusterDataSource(t *testing.T) {
 	a := newAccTarget(t)
-	a.requireSim("the seeded GKE clusters")
-	gcp := a.sim.Seeds().GCP
+	cred := a.kubeconfigCredential("kube-mc-data", "mc-data")
+	cluster := clusterHCL(a.cloudID(), arg("credential_id", cred))
 	addr := "data.astra_managed_cluster.test"
-	cfg := a.config(fmt.Sprintf(`
+	cfg := a.config(cluster, `
 resource "astra_managed_cluster" "test" {
-  cluster_id = %q
+  cluster_id = astra_cluster.test.id
 }
 
 data "astra_managed_cluster" "test" {
   id = astra_managed_cluster.test.id
 }
-`, gcp.ClusterID))
+`)
 	same := func(attr string) statecheck.StateCheck {
 		return statecheck.CompareValuePairs(addr, tfjsonpath.New(attr), managedAddr, tfjsonpath.New(attr), compare.ValuesSame())
 	}
 	a.test(resource.TestCase{
-		CheckDestroy: func(*terraform.State) error { return a.clusterManagedStateIs(gcp.CloudID, gcp.ClusterID, "unmanaged") },
+		CheckDestroy: a.checkClusterDestroyed,
 		Steps: []resource.TestStep{
+			{
+				Config:      a.config(cluster, "data \"astra_managed_cluster\" \"x\" {\n  id = astra_cluster.test.id\n}\n"),
+				ExpectError: regexp.MustCompile(`(?s)Managed cluster not found.*manages no cluster with ID`),
+			},
 			{
 				Config: cfg,
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -42,10 +46,6 @@ data "astra_managed_cluster" "test" {
 					same("cluster_id"), same("name"), same("state"), same("default_storage_class"), same("cloud_id"),
 					same("trident_managed_state_desired"), same("namespaces"), same("managed_timestamp"), same("metadata"),
 				},
-			},
-			{
-				Config:      a.config(fmt.Sprintf("data \"astra_managed_cluster\" \"x\" {\n  id = %q\n}\n", gcp.IneligibleClusterID)),
-				ExpectError: regexp.MustCompile(`(?s)Managed cluster not found.*manages no cluster with ID`),
 			},
 		},
 	})

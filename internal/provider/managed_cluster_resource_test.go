@@ -179,27 +179,20 @@ func TestAccManagedCluster_private(t *testing.T) {
 			{ResourceName: managedAddr, ImportState: true, ImportStateVerify: true},
 			{
 				// Drift: unmanaged outside Terraform, the cluster is planned to be managed again.
-				PreConfig: func() {
-					if err := a.client.DeleteManagedCluster(t0(), clusterID); err != nil {
-						t.Fatal(err)
-					}
-					time.Sleep(200 * time.Millisecond) // past the simulator's unmanage delay
-				},
+				PreConfig:        func() { a.unmanageOutside(clusterID) },
 				Config:           gold,
 				ConfigPlanChecks: planAction(managedAddr, plancheck.ResourceActionCreate),
 				Check:            a.managedDefaultIs("ontap-gold"),
 			},
-			{
+			a.simStep("marks applications of the cluster managed", resource.TestStep{
 				PreConfig: func() {
-					if a.sim != nil {
-						if err := a.sim.SetManagedApps(clusterID, 2); err != nil {
-							t.Fatal(err)
-						}
+					if err := a.sim.SetManagedApps(clusterID, 2); err != nil {
+						t.Fatal(err)
 					}
 				},
 				Config:      unmanaged,
 				ExpectError: regexp.MustCompile(`(?s)Cannot unmanage a cluster that has managed applications.*Unmanage\s+those\s+applications\s+first`),
-			},
+			}),
 			{
 				PreConfig: func() {
 					if a.sim != nil {
@@ -312,21 +305,19 @@ func TestAccManagedCluster_failed(t *testing.T) {
 }
 
 // TestAccManagedCluster_defaultBucketNeedsVersion17 refuses default_bucket_id at plan time
-// below api_version 1.7, and sends it from 1.7 on.
+// below api_version 1.7 (1.5 here, whatever the service speaks), before any request.
 func TestAccManagedCluster_defaultBucketNeedsVersion17(t *testing.T) {
 	a := newAccTarget(t)
-	a.requireSim("the seeded GKE cluster")
-	gcp := a.sim.Seeds().GCP
 	a.test(resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config: a.config(fmt.Sprintf("resource \"astra_managed_cluster\" \"test\" {\n  cluster_id = %q\n  default_bucket_id = %q\n}\n",
-				gcp.ClusterID, testBucketID)),
+			Config: a.renderProviderBlock("1.5") + fmt.Sprintf("resource \"astra_managed_cluster\" \"test\" {\n  cluster_id = %q\n  default_bucket_id = %q\n}\n",
+				testClusterID, testBucketID),
 			PlanOnly:    true,
 			ExpectError: regexp.MustCompile(`(?s)Argument needs api_version 1.7.*api_version\s+is\s+1.5`),
 		}},
 	})
-	if n := a.sim.Count("POST", routeManagedClusters); n != 0 {
-		t.Errorf("%d POSTs; nothing may be sent", n)
+	if a.sim != nil && len(a.sim.Counts()) != 0 {
+		t.Errorf("requests %v; nothing may be sent", a.sim.Counts())
 	}
 }
 
