@@ -4,7 +4,7 @@
 #   2. gofmt, go vet and golangci-lint (built once from the Go module proxy),
 #   3. docs/ drift check (tfplugindocs, offline) and `fmt -check` of examples/,
 #   4. the README's main job (`make demo`), so it keeps working at every commit,
-#   5. every test except TestAcc* once,
+#   5. every test except TestAcc* once (fuzz seed corpora included), then each fuzz target for 2s,
 #   6. the acceptance tests (TestAcc*) once per CLI: OpenTofu 1.12.6, then Terraform 1.5.7.
 # Acceptance runs are verbose so the log shows which CLI and version each test used; the
 # output ends with go test's own summary of the last pass.
@@ -47,6 +47,9 @@ export TF_ACC_PROVIDER_NAMESPACE=hashicorp
 
 step "unit tests (everything but TestAcc*)"
 TF_ACC_TERRAFORM_PATH="$tofu" go test -count=1 -skip '^TestAcc[A-Z_]' ./...
+
+step "fuzz targets, 2s each (make fuzz runs them longer)"
+FUZZTIME=2s scripts/fuzz.sh
 
 # Only packages that have acceptance tests; keeps the verbose passes readable.
 mapfile -t acc_pkgs < <(grep -rl --include='*_test.go' '^func TestAcc[A-Z_]' internal | xargs -n1 dirname | sort -u | sed 's|^|./|')
