@@ -162,13 +162,8 @@ func TestAccCluster_lostAnswer(t *testing.T) {
 			PreConfig:         func() { a.markCounts(&counts) },
 			Config:            a.config(clusterHCL(a.cloudID(), arg("name", "lost"), arg("credential_id", cred))),
 			ConfigStateChecks: []statecheck.StateCheck{expectString("state", "running"), expectString("name", "lost")},
+			// The simulator check first: onlyClusterID lists the clusters too.
 			Check: resource.ComposeAggregateTestCheckFunc(
-				resource.TestCheckResourceAttrWith(clusterAddr, "id", func(id string) error {
-					if got := a.onlyClusterID(); got != id {
-						return fmt.Errorf("state holds %s, the simulator %s", id, got)
-					}
-					return nil
-				}),
 				a.simCheck("the answer was lost, one search found the cluster, no second POST", func(s *astrasim.Sim) error {
 					if n := s.Fired("POST", routeClusters, astrasim.FaultLostAnswer); n != 1 {
 						return fmt.Errorf("the lost-answer fault fired %d times, want 1", n)
@@ -178,6 +173,12 @@ func TestAccCluster_lostAnswer(t *testing.T) {
 					}
 					if n := counts.since(s, postClusters); n != 1 {
 						return fmt.Errorf("%d POSTs, want 1", n)
+					}
+					return nil
+				}),
+				resource.TestCheckResourceAttrWith(clusterAddr, "id", func(id string) error {
+					if got := a.onlyClusterID(); got != id {
+						return fmt.Errorf("state holds %s, the simulator %s", id, got)
 					}
 					return nil
 				}),

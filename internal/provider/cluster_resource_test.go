@@ -97,7 +97,9 @@ func (want listContaining) CheckValue(v any) error {
 	return nil
 }
 
-func (want listContaining) String() string { return fmt.Sprintf("a list containing %q", []string(want)) }
+func (want listContaining) String() string {
+	return fmt.Sprintf("a list containing %q", []string(want))
+}
 
 // TestAccCluster_kubeconfig adds a cluster with a kubeconfig credential: it is running at
 // once, every computed field is in state, a second plan is empty, and import matches.
