@@ -32,26 +32,28 @@ type claimSet struct {
 
 func newClaimSet() *claimSet { return &claimSet{ids: map[string]bool{}} }
 
-func (c *claimSet) claim(id string) {
-	if c == nil || id == "" {
+func (c *claimSet) claim(s objectStamp) {
+	if c == nil || s.ID == "" {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.ids[id] = true
+	c.ids[s.key()] = true
 }
 
-func (c *claimSet) claimed(id string) bool {
+func (c *claimSet) claimed(key string) bool {
 	if c == nil {
 		return false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.ids[id]
+	return c.ids[key]
 }
 
-// objectStamp is what adoption checks of an object: its ID and when it was created.
+// objectStamp is what adoption checks of an object: its kind and ID (a managed cluster
+// has its cluster's ID, so both are needed to tell them apart) and when it was created.
 type objectStamp struct {
+	Kind    string
 	ID      string
 	Created string // RFC 3339
 	// Starting: the object has no timestamp yet because what the request starts is still
@@ -59,18 +61,29 @@ type objectStamp struct {
 	Starting bool
 }
 
+func (s objectStamp) key() string { return s.Kind + "/" + s.ID }
+
 // lostCreate resolves a create whose answer was lost.
 type lostCreate[T any] struct {
 	sent   time.Time          // when the POST was first sent
-	claims *claimSet          // IDs held in this run
+	claims *claimSet          // objects held in this run
 	find   func() (*T, error) // the single object matching the request, nil if none
 	stamp  func(*T) objectStamp
+	// settle is how long to keep looking when the first search finds nothing: a server may
+	// still be acting on a request the client gave up on (a timeout). The client's request
+	// timeout: a server slower than twice that is reported as an unknown outcome.
+	settle time.Duration
+}
+
+// lookAgainEvery is how often the search repeats while it settles: ten looks at most.
+func (l lostCreate[T]) lookAgainEvery() time.Duration {
+	return max(l.settle/10, 10*time.Millisecond)
 }
 
 // notAdoptable says why found cannot be the object the lost request created, "" if it can.
 func (l lostCreate[T]) notAdoptable(found *T) string {
 	s := l.stamp(found)
-	if l.claims.claimed(s.ID) {
+	if l.claims.claimed(s.key()) {
 		return fmt.Sprintf("the object found, ID %s, matches the request, but another resource of this run already holds "+
 			"it in state, so it is not the one this request created", s.ID)
 	}
@@ -90,19 +103,19 @@ func (l lostCreate[T]) notAdoptable(found *T) string {
 }
 
 func credentialStamp(c *astra.Credential) objectStamp {
-	return objectStamp{ID: c.ID, Created: c.Metadata.CreationTimestamp}
+	return objectStamp{Kind: "credential", ID: c.ID, Created: c.Metadata.CreationTimestamp}
 }
 
 func cloudStamp(c *astra.Cloud) objectStamp {
-	return objectStamp{ID: c.ID, Created: c.Metadata.CreationTimestamp}
+	return objectStamp{Kind: "cloud", ID: c.ID, Created: c.Metadata.CreationTimestamp}
 }
 
 func clusterStamp(c *astra.Cluster) objectStamp {
-	return objectStamp{ID: c.ID, Created: c.Metadata.CreationTimestamp}
+	return objectStamp{Kind: "cluster", ID: c.ID, Created: c.Metadata.CreationTimestamp}
 }
 
 // managedClusterStamp: managing a cluster creates no object, it starts a transition; the
 // managed timestamp says when it ended (none while it is still under way).
 func managedClusterStamp(m *astra.ManagedCluster) objectStamp {
-	return objectStamp{ID: m.ID, Created: m.ManagedTimestamp, Starting: m.ManagedTimestamp == ""}
+	return objectStamp{Kind: "managed cluster", ID: m.ID, Created: m.ManagedTimestamp, Starting: m.ManagedTimestamp == ""}
 }

@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -85,6 +86,10 @@ type cliHarness struct {
 	rs    *restartableSim
 	url   string
 	extra string // appended to the provider block (request_timeout, ...)
+
+	initialized bool
+	prefix      string       // names of this test's objects
+	failed      atomic.Int64 // what a "during" action did, for the test to assert
 }
 
 // newCLIHarness starts a simulator (behind a restartable front) and the provider, and
@@ -112,7 +117,6 @@ func newCLIHarness(t *testing.T, opts astrasim.Options, providerExtra string) *c
 	t.Cleanup(rs.srv.Close)
 	h := &cliHarness{t: t, cli: os.Getenv("TF_ACC_TERRAFORM_PATH"), dir: t.TempDir(), rs: rs, url: rs.srv.URL, extra: providerExtra}
 	h.env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_REATTACH_PROVIDERS="+h.serveProvider())
-	h.run(context.Background(), "init", "-input=false", "-no-color", "-backend=false")
 	return h
 }
 
@@ -126,7 +130,7 @@ func (h *cliHarness) serveProvider() string {
 	go func() {
 		err := tf6server.Serve("registry.terraform.io/hashicorp/astra", server,
 			tf6server.WithDebug(ctx, reattach, closed), tf6server.WithGoPluginLogger(hclog.NewNullLogger()),
-			tf6server.WithoutLogStderrOverride())
+			tf6server.WithoutLogStderrOverride(), tf6server.WithLoggingSink(t))
 		if err != nil {
 			t.Errorf("serving the provider: %v", err)
 		}
@@ -153,10 +157,15 @@ func (h *cliHarness) sim() *astrasim.Sim { return h.rs.current() }
 // write replaces the configuration: the provider block, then hcl.
 func (h *cliHarness) write(hcl string) {
 	sim := h.sim()
-	provider := fmt.Sprintf("provider \"astra\" {\n  endpoint   = %q\n  account_id = %q\n  api_token  = %q\n%s}\n",
+	// The full source address, so OpenTofu too attaches to the in-process provider.
+	provider := "terraform {\n  required_providers {\n    astra = { source = \"registry.terraform.io/hashicorp/astra\" }\n  }\n}\n\n" + fmt.Sprintf("provider \"astra\" {\n  endpoint   = %q\n  account_id = %q\n  api_token  = %q\n%s}\n",
 		h.url, sim.AccountID(), astrasim.DefaultToken, h.extra)
 	if err := os.WriteFile(filepath.Join(h.dir, "main.tf"), []byte(provider+hcl), 0o600); err != nil {
 		h.t.Fatal(err)
+	}
+	if !h.initialized {
+		h.run(context.Background(), "init", "-input=false", "-no-color")
+		h.initialized = true
 	}
 }
 

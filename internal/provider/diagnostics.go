@@ -43,8 +43,8 @@ func addAPIError(diags *diag.Diagnostics, summary string, err error, fields map[
 func addUnknownOutcome(diags *diag.Diagnostics, what string, err error, afterwards string) {
 	diags.AddError("Outcome of creating "+what+" is unknown",
 		"The create request was sent but no answer said whether Astra Control acted on it ("+err.Error()+"), "+
-			"and "+afterwards+". Nothing was recorded in state. Check Astra Control for a new "+
-			what+" before applying again; if one exists, import it with `terraform import`.")
+			"and "+afterwards+". Nothing was recorded in state. Before applying again, check whether Astra Control "+
+			"holds "+what+" created by this request; if it does, import it with `terraform import`.")
 }
 
 // createdOrAdopted settles a create. A lost answer (astra.IsUnknownOutcome) is resolved
@@ -57,12 +57,20 @@ func createdOrAdopted[T any](ctx context.Context, diags *diag.Diagnostics, what,
 	obj *T, err error, lost lostCreate[T]) *T {
 	if astra.IsUnknownOutcome(err) {
 		found, findErr := lost.find()
+		for settled := time.Now().Add(lost.settle); found == nil && findErr == nil && time.Now().Before(settled); {
+			select {
+			case <-ctx.Done():
+				findErr = ctx.Err()
+			case <-time.After(lost.lookAgainEvery()):
+				found, findErr = lost.find()
+			}
+		}
 		switch {
 		case findErr != nil:
 			addUnknownOutcome(diags, what, err, "looking for it afterwards failed: "+findErr.Error())
 			return nil
 		case found == nil:
-			addUnknownOutcome(diags, what, err, "no matching object was found afterwards")
+			addUnknownOutcome(diags, what, err, fmt.Sprintf("no matching object was found afterwards (looked for %s)", lost.settle))
 			return nil
 		}
 		if reason := lost.notAdoptable(found); reason != "" {
@@ -70,14 +78,14 @@ func createdOrAdopted[T any](ctx context.Context, diags *diag.Diagnostics, what,
 			return nil
 		}
 		tflog.Info(ctx, "the answer to creating "+what+" was lost; adopting the matching object found afterwards")
-		lost.claims.claim(lost.stamp(found).ID)
+		lost.claims.claim(lost.stamp(found))
 		return found
 	}
 	if err != nil {
 		addAPIError(diags, summary, err, fields)
 		return nil
 	}
-	lost.claims.claim(lost.stamp(obj).ID)
+	lost.claims.claim(lost.stamp(obj))
 	return obj
 }
 

@@ -112,7 +112,7 @@ func TestCreatedOrAdopted(t *testing.T) {
 			var diags diag.Diagnostics
 			looked := false
 			claims := newClaimSet()
-			claims.claim("held")
+			claims.claim(cloudStamp(held))
 			got := createdOrAdopted(context.Background(), &diags, "cloud x", "Cannot create the cloud", nil, c.obj, c.err,
 				lostCreate[astra.Cloud]{sent: sent, claims: claims, stamp: cloudStamp,
 					find: func() (*astra.Cloud, error) { looked = true; return c.found, c.findErr }})
@@ -126,7 +126,7 @@ func TestCreatedOrAdopted(t *testing.T) {
 			if (c.wantError == "") != !diags.HasError() || !strings.Contains(text, c.wantError) {
 				t.Fatalf("diagnostics %q, want an error containing %q", text, c.wantError)
 			}
-			if got != nil && !claims.claimed(got.ID) {
+			if got != nil && !claims.claimed(cloudStamp(got).key()) {
 				t.Fatalf("%s is in state now but not claimed for this run", got.ID)
 			}
 		})
@@ -144,5 +144,54 @@ func TestManagedClusterStamp(t *testing.T) {
 	before := &astra.ManagedCluster{ID: "m", ClusterStatus: astra.ClusterStatus{ManagedState: "managed", ManagedTimestamp: "2024-03-01T10:00:00Z"}}
 	if reason := lost.notAdoptable(before); !strings.Contains(reason, "created at 2024-03-01T10:00:00Z, before this request") {
 		t.Errorf("a cluster managed two hours before the request: %q", reason)
+	}
+}
+
+// TestCreatedOrAdoptedSettles: a server still acting on a request the client gave up on
+// creates the object a little later; the search repeats for settle and adopts it.
+func TestCreatedOrAdoptedSettles(t *testing.T) {
+	lost := &astra.UnknownOutcomeError{Method: "POST", Path: "/core/v1/credentials", Err: errors.New("timeout")}
+	sent := time.Now()
+	late := &astra.Cloud{ID: "late", Metadata: astra.Metadata{CreationTimestamp: sent.Add(time.Second).UTC().Format(time.RFC3339Nano)}}
+	for _, c := range []struct {
+		name      string
+		settle    time.Duration
+		wantLooks int
+		want      *astra.Cloud
+	}{
+		{"found on the third look", time.Second, 3, late},
+		{"no settling: one look, unknown", 0, 1, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var diags diag.Diagnostics
+			looks := 0
+			got := createdOrAdopted(context.Background(), &diags, "cloud x", "Cannot create the cloud", nil, nil, lost,
+				lostCreate[astra.Cloud]{sent: sent, claims: newClaimSet(), stamp: cloudStamp, settle: c.settle,
+					find: func() (*astra.Cloud, error) {
+						looks++
+						if looks < 3 {
+							return nil, nil
+						}
+						return late, nil
+					}})
+			if got != c.want || looks != c.wantLooks || (c.want == nil) != diags.HasError() {
+				t.Fatalf("got %v after %d looks (%v); want %v after %d", got, looks, diags, c.want, c.wantLooks)
+			}
+		})
+	}
+}
+
+// TestClaimsAreKeyedByKind: a managed cluster has its cluster's ID; the cluster created in
+// the same run does not make the managed cluster look taken.
+func TestClaimsAreKeyedByKind(t *testing.T) {
+	claims := newClaimSet()
+	claims.claim(clusterStamp(&astra.Cluster{ID: "same"}))
+	lost := lostCreate[astra.ManagedCluster]{sent: time.Now(), claims: claims, stamp: managedClusterStamp}
+	if reason := lost.notAdoptable(&astra.ManagedCluster{ID: "same"}); reason != "" {
+		t.Fatalf("the managed cluster of a cluster created in this run is refused: %s", reason)
+	}
+	claims.claim(managedClusterStamp(&astra.ManagedCluster{ID: "same"}))
+	if reason := lost.notAdoptable(&astra.ManagedCluster{ID: "same"}); !strings.Contains(reason, "already holds it") {
+		t.Fatalf("a managed cluster held in this run: %q", reason)
 	}
 }

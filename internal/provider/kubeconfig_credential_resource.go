@@ -148,7 +148,7 @@ func (r *kubeconfigCredentialResource) Create(ctx context.Context, req resource.
 	sent := time.Now()
 	cred, err := client.CreateCredential(ctx, body)
 	cred = createdOrAdopted(ctx, &resp.Diagnostics, "kubeconfig credential "+body.Name, "Cannot create the kubeconfig credential",
-		credentialFields, cred, err, lostCreate[astra.Credential]{sent: sent, claims: r.claims(), stamp: credentialStamp,
+		credentialFields, cred, err, lostCreate[astra.Credential]{sent: sent, claims: r.claims(), stamp: credentialStamp, settle: client.RequestTimeout(),
 			find: func() (*astra.Credential, error) { return client.FindCredential(ctx, body.Name) }})
 	if cred == nil {
 		return

@@ -157,7 +157,7 @@ func (r *managedClusterResource) Create(ctx context.Context, req resource.Create
 	sent := time.Now()
 	mc, err := client.CreateManagedCluster(ctx, managedClusterCreateRequest(plan.managedClusterValues))
 	mc = createdOrAdopted(ctx, &resp.Diagnostics, "the managed cluster "+id, "Cannot manage cluster "+id, managedClusterFields, mc, err,
-		lostCreate[astra.ManagedCluster]{sent: sent, claims: r.claims(), stamp: managedClusterStamp,
+		lostCreate[astra.ManagedCluster]{sent: sent, claims: r.claims(), stamp: managedClusterStamp, settle: client.RequestTimeout(),
 			find: func() (*astra.ManagedCluster, error) { return findManagedCluster(ctx, client, id) }})
 	if mc == nil {
 		return
