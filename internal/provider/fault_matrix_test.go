@@ -113,6 +113,10 @@ func (h *cliHarness) whenClusterIn(name, state string) func() bool {
 	}
 }
 
+// settleFast shortens request_timeout, which the search after an unknown outcome waits
+// for (60s by default) before reporting that nothing was found.
+const settleFast = "  request_timeout = \"1s\"\n"
+
 func matrixFaults() []matrixFault {
 	unknown := errorPhrases("Outcome of creating", "is unknown", "Nothing was recorded in state")
 	discovering := func(o *astrasim.Options) { o.Delays.Discover = 400 * time.Millisecond }
@@ -125,13 +129,13 @@ func matrixFaults() []matrixFault {
 			fired: firedOnEachPost(astrasim.FaultRetryLater, 2)},
 		// A POST answered 502 or reset may or may not have been applied: never posted again.
 		// The simulator did not apply it, the search finds nothing, the outcome is reported.
-		{name: "502 burst", inject: onEachPost(astrasim.Fault{Kind: astrasim.FaultBadGateway, Times: 1}),
+		{name: "502 burst", extra: settleFast, inject: onEachPost(astrasim.Fault{Kind: astrasim.FaultBadGateway, Times: 1}),
 			fails: unknown, perPost: 1, fired: firedOnEachPost(astrasim.FaultBadGateway, 1)},
-		{name: "connection reset", inject: onEachPost(astrasim.Fault{Kind: astrasim.FaultReset, Times: 1}),
+		{name: "connection reset", extra: settleFast, inject: onEachPost(astrasim.Fault{Kind: astrasim.FaultReset, Times: 1}),
 			fails: unknown, perPost: 1, fired: firedOnEachPost(astrasim.FaultReset, 1)},
 		// The client gives up after request_timeout, the server still creates the object half
 		// a second later: the search keeps looking for one more request_timeout and adopts it.
-		{name: "slow answer past request_timeout", extra: "  request_timeout = \"1s\"\n",
+		{name: "slow answer past request_timeout", extra: settleFast,
 			inject: onEachPost(astrasim.Fault{Kind: astrasim.FaultLatency, Latency: 1500 * time.Millisecond, Times: 1}),
 			fired:  firedOnEachPost(astrasim.FaultLatency, 1)},
 		{name: "POST applied, answer lost", inject: onEachPost(astrasim.Fault{Kind: astrasim.FaultLostAnswer, Times: 1}),

@@ -39,7 +39,7 @@ func TestAccSoak(t *testing.T) {
 		seconds = n
 	}
 	t.Logf("soak seed %d for %ds (replay: SOAK_SEED=%d)", seed, seconds, seed)
-	h := newCLIHarness(t, astrasim.Options{Seed: seed}, "")
+	h := newCLIHarness(t, astrasim.Options{Seed: seed}, settleFast)
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x50a4))
 	baseline := h.simObjects()
 	s := soak{h: h, rng: rng, kube: map[int]string{}}
