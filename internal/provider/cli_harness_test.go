@@ -214,7 +214,7 @@ func (h *cliHarness) planIsEmpty() error {
 	defer cancel()
 	r := h.run(ctx, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 	if r.err != nil {
-		return fmt.Errorf("the plan after convergence is not empty (%v):\n%s", r.err, r.out)
+		return fmt.Errorf("the plan after convergence is not empty (%w):\n%s", r.err, r.out)
 	}
 	return nil
 }
