@@ -44,11 +44,11 @@ func TestAccSoak(t *testing.T) {
 	baseline := h.simObjects()
 	s := soak{h: h, rng: rng, kube: map[int]string{}}
 	start := time.Now()
-	steps, failures := 0, 0
+	steps, failures, fired := 0, 0, 0
 	for time.Since(start) < time.Duration(seconds)*time.Second {
 		steps++
 		cfg := s.randomConfig()
-		faults := s.randomFaults()
+		faults, injected := s.randomFaults()
 		h.write(s.hcl(cfg))
 		r := h.run(t.Context(), "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=1")
 		faultedApplies.Add(1)
@@ -62,7 +62,18 @@ func TestAccSoak(t *testing.T) {
 			t.Fatalf("step %d (seed %d, faults %s, apply error: %v): %v\n%s", steps, seed, faults, r.err, err, r.out)
 		}
 		invariantChecks.Add(1)
+		counted := map[astrasim.Fault]bool{}
+		for _, f := range injected {
+			key := astrasim.Fault{Method: f.Method, Route: f.Route, Kind: f.Kind}
+			if !counted[key] {
+				counted[key] = true
+				fired += h.sim().Fired(f.Method, f.Route, f.Kind)
+			}
+		}
 		h.sim().ClearFaults()
+	}
+	if steps > 3 && fired == 0 {
+		t.Fatalf("seed %d: %d steps and no injected fault fired: the soak tested nothing", seed, steps)
 	}
 	if r := h.apply("-parallelism=1"); r.err != nil {
 		t.Fatalf("seed %d: the last configuration does not converge once the faults stop: %v\n%s", seed, r.err, r.out)
@@ -80,8 +91,8 @@ func TestAccSoak(t *testing.T) {
 		t.Fatalf("seed %d: after destroy: %v", seed, err)
 	}
 	invariantChecks.Add(2)
-	t.Logf("soak seed %d: %d steps (%d applies failed with a clear error) in %s; so far in this package run: %d faulted applies, %d invariant checks held",
-		seed, steps, failures, time.Since(start).Round(time.Second), faultedApplies.Load(), invariantChecks.Load())
+	t.Logf("soak seed %d: %d steps, %d faults fired, %d applies failed with a clear error, in %s; so far in this package run: %d faulted applies, %d invariant checks held",
+		seed, steps, fired, failures, time.Since(start).Round(time.Second), faultedApplies.Load(), invariantChecks.Load())
 }
 
 // soakClearError is what a faulted apply may fail with: an outcome the provider could not
@@ -112,22 +123,24 @@ func (s *soak) randomConfig() map[int]soakCluster {
 
 // randomFaults injects zero to two faults on the write routes (never on polling reads, so
 // a seed replays the same faults) and describes them.
-func (s *soak) randomFaults() string {
+func (s *soak) randomFaults() (string, []astrasim.Fault) {
 	kinds := []astrasim.FaultKind{astrasim.FaultUnavailable, astrasim.FaultBadGateway, astrasim.FaultReset,
 		astrasim.FaultLostAnswer, astrasim.FaultRetryLater, astrasim.FaultInternal}
 	methods := []string{"POST", "PUT", "DELETE"}
 	routes := []string{routeCredentials + "*", "/topology/v1/clouds/*", routeManagedClusters + "*"}
 	var desc []string
+	var injected []astrasim.Fault
 	for range s.rng.IntN(3) {
 		f := astrasim.Fault{Method: methods[s.rng.IntN(len(methods))], Route: routes[s.rng.IntN(len(routes))],
 			Kind: kinds[s.rng.IntN(len(kinds))], Times: 1 + s.rng.IntN(2), Probability: 0.5}
 		s.h.sim().AddFault(f)
+		injected = append(injected, f)
 		desc = append(desc, fmt.Sprintf("%s %s %s×%d", f.Method, f.Route, f.Kind, f.Times))
 	}
 	if len(desc) == 0 {
-		return "none"
+		return "none", nil
 	}
-	return strings.Join(desc, ", ")
+	return strings.Join(desc, ", "), injected
 }
 
 func (s *soak) hcl(cfg map[int]soakCluster) string {
