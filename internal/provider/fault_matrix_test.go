@@ -186,7 +186,7 @@ func matrixFaults() []matrixFault {
 					h.failed.Add(1)
 				}
 			},
-			fails: regexp.MustCompile(`(?s)Interrupt received|interrupt|cancel`),
+			fails: errorPhrases("Interrupt received", "Cluster did not reach running", "was cancelled", "marked as tainted"),
 			fired: func(h *cliHarness) error {
 				if h.failed.Load() != 1 {
 					return fmt.Errorf("SIGINT was not sent")
