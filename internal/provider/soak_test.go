@@ -58,6 +58,7 @@ func TestAccSoak(t *testing.T) {
 				t.Fatalf("step %d (seed %d, faults %s): the apply failed without a clear error:\n%s", steps, seed, faults, r.out)
 			}
 		}
+		t.Logf("step %d: config %s; faults %s; apply failed: %v", steps, describeConfig(cfg), faults, r.err != nil)
 		if err := h.invariant(baseline); err != nil {
 			t.Fatalf("step %d (seed %d, faults %s, apply error: %v): %v\n%s", steps, seed, faults, r.err, err, r.out)
 		}
@@ -166,4 +167,18 @@ func (s *soak) hcl(cfg map[int]soakCluster) string {
 		}
 	}
 	return b.String()
+}
+
+// describeConfig is a stable one-line summary of a step's configuration, for the log.
+func describeConfig(cfg map[int]soakCluster) string {
+	var parts []string
+	for i := range 3 {
+		if c, ok := cfg[i]; ok {
+			parts = append(parts, fmt.Sprintf("%d(managed=%v,label=%q)", i, c.managed, c.label))
+		}
+	}
+	if len(parts) == 0 {
+		return "empty"
+	}
+	return strings.Join(parts, " ")
 }
