@@ -13,7 +13,7 @@ import (
 )
 
 // TestAccConcurrency200Clusters applies 200 clusters (each with its kubeconfig credential;
-// ASTRA_TEST_CONCURRENCY_CLUSTERS changes the number: make test runs 50 under OpenTofu only)
+// ASTRA_TEST_CONCURRENCY_CLUSTERS changes the number: make test runs 20 under OpenTofu only)
 // with -parallelism=20 against a simulator that answers 429 (Retry-After: 1s) to a fifth
 // of all requests: the apply converges with no error and no duplicate, the plan after it
 // is empty, and destroy (same parallelism, same throttling) leaves nothing.
