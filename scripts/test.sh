@@ -4,7 +4,7 @@
 #   2. gofmt, go vet and golangci-lint (built once from the Go module proxy),
 #   3. docs/ drift check (tfplugindocs, offline) and `fmt -check` of examples/,
 #   4. the README's main job (`make demo`), so it keeps working at every commit,
-#   5. every test except TestAcc* once,
+#   5. every test except TestAcc* once (fuzz seed corpora included), then each fuzz target for 2s,
 #   6. the acceptance tests (TestAcc*) once per CLI: OpenTofu 1.12.6, then Terraform 1.5.7,
 #   7. the acceptance tests once more in real mode (`make testacc`'s ASTRA_ENDPOINT path),
 #      against astra-sim run as a separate program on one release, under OpenTofu.
@@ -61,13 +61,21 @@ export TF_ACC_PROVIDER_NAMESPACE=hashicorp
 step "unit tests (everything but TestAcc*)"
 TF_ACC_TERRAFORM_PATH="$tofu" go test -count=1 -skip '^TestAcc[A-Z_]' ./...
 
+step "fuzz targets, 2s each (make fuzz runs them longer)"
+FUZZTIME=2s scripts/fuzz.sh
+
 # Only packages that have acceptance tests; keeps the verbose passes readable.
 mapfile -t acc_pkgs < <(grep -rl --include='*_test.go' '^func TestAcc[A-Z_]' internal | xargs -n1 dirname | sort -u | sed 's|^|./|')
 [ "${#acc_pkgs[@]}" -gt 0 ] || die "no acceptance tests found"
 
+# The soak runs 20s per CLI here (make soak: 10 minutes). The 200-cluster concurrency test
+# runs with 20 clusters, under the first CLI only (make soak runs all 200 under each).
+export SOAK_SECONDS="${SOAK_SECONDS:-20}" ASTRA_TEST_CONCURRENCY_CLUSTERS="${ASTRA_TEST_CONCURRENCY_CLUSTERS:-20}"
+skip='^$'
 for cli in "${clis[@]}"; do
   step "acceptance tests with $(cli_version "$cli") ($cli)"
-  TF_ACC=1 TF_ACC_TERRAFORM_PATH="$cli" go test -count=1 -v -timeout 60m -run '^TestAcc[A-Z_]' "${acc_pkgs[@]}"
+  TF_ACC=1 TF_ACC_TERRAFORM_PATH="$cli" go test -count=1 -v -timeout 60m -run '^TestAcc[A-Z_]' -skip "$skip" "${acc_pkgs[@]}"
+  skip='^TestAccConcurrency200Clusters$'
 done
 
 # The release with the most to check: it speaks cluster API 1.7, so no test skips for an older one.

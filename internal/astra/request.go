@@ -132,8 +132,9 @@ func (c *Client) transportError(ctx context.Context, method, path string, trace 
 		return &UnknownOutcomeError{Method: method, Path: path, Err: err}
 	}
 	if certificateProblem(err) {
-		return fmt.Errorf("%s %s: the server's TLS certificate is not trusted; trust its CA certificate "+
-			"or, for a test installation only, skip verification: %w", method, path, err)
+		return fmt.Errorf("%s %s: the server's TLS certificate is not trusted: %w. Trust the CA that signed it with "+
+			"the provider's ca_certificate_file or ca_certificate argument (or ASTRA_CA_CERTIFICATE_FILE); for a "+
+			"test installation only, insecure_skip_verify = true skips verification", method, path, err)
 	}
 	if isNotTLS(err) {
 		return fmt.Errorf("%s %s: the server did not answer with TLS; check the endpoint's scheme: %w", method, path, err)

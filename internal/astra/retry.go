@@ -1,9 +1,11 @@
 package astra
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
+	"io"
 	"math"
 	"math/rand/v2"
 	"net"
@@ -21,7 +23,20 @@ import (
 //     that never left this machine (refused connection, DNS failure). After a timeout, a
 //     reset, a 502 or a 504 nobody knows whether the object was created, so the caller gets
 //     an UnknownOutcomeError and looks the object up instead of posting again;
+//   - a 409 with problem 164 ("Requested resource in unexpected state ... retry the
+//     request") is retried on every method: the server refused it without acting;
+//   - a Retry-After is honoured up to MaxRetryAfter: a server asking for longer (a
+//     misconfigured gateway, a date far ahead) must not stall an apply for hours;
 //   - an untrusted certificate and a refused redirect are never retried; no retry outlives the context.
+
+// MaxRetryAfter caps the wait a server's Retry-After can impose before one retry. One
+// minute is the default request_timeout and twice the longest back-off of our own
+// (DefaultRetryWaitMax): long enough for any throttle Astra Control's gateway announces,
+// short enough that max_retries retries end within minutes.
+const MaxRetryAfter = time.Minute
+
+// problemRetryLater is the problem Astra Control documents as "wait ... and retry".
+const problemRetryLater = 164
 
 // shouldRetry decides whether an attempt that ended with status (0 if none) or err is repeated.
 func shouldRetry(method string, status int, err error) bool {
@@ -41,6 +56,18 @@ func shouldRetry(method string, status int, err error) bool {
 		return method != http.MethodPost
 	}
 	return false
+}
+
+// retryLater reports a 409 answer carrying problem 164, peeking at its body and putting it
+// back so the caller still decodes it.
+func retryLater(resp *http.Response) bool {
+	if resp == nil || resp.StatusCode != http.StatusConflict || resp.Body == nil {
+		return false
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	return err == nil && newAPIError("", "", resp.StatusCode, resp.Header, body).Problem == problemRetryLater
 }
 
 // outcomeUnknown reports whether a POST that ended this way may have been acted upon.
@@ -81,16 +108,16 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 	if resp != nil {
 		status = resp.StatusCode
 	}
-	return shouldRetry(method, status, err), nil
+	return shouldRetry(method, status, err) || (err == nil && retryLater(resp)), nil
 }
 
 // backoffDelay is the wait before retry number attempt+1: the server's Retry-After when it
-// sent one, otherwise waitMin*2^attempt capped at waitMax, with up to 25% jitter either way
+// sent one (at most MaxRetryAfter), otherwise waitMin*2^attempt capped at waitMax, with up to 25% jitter either way
 // (random in [0,1)), kept within [waitMin, waitMax].
 func backoffDelay(waitMin, waitMax time.Duration, attempt int, resp *http.Response, random float64, now time.Time) time.Duration {
 	if resp != nil {
 		if wait, ok := retryAfter(resp.Header.Get("Retry-After"), now); ok {
-			return wait
+			return min(wait, MaxRetryAfter)
 		}
 	}
 	if waitMax < waitMin {

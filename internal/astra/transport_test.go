@@ -30,6 +30,12 @@ func TestTLSTrust(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "the server's TLS certificate is not trusted") {
 		t.Fatalf("self-signed server without a CA: %v", err)
 	}
+	for _, names := range []string{"ca_certificate_file", "ca_certificate argument", "ASTRA_CA_CERTIFICATE_FILE",
+		"for a test installation only, insecure_skip_verify = true"} {
+		if !strings.Contains(err.Error(), names) {
+			t.Errorf("the error does not name %q, so the user cannot tell which setting fixes it: %v", names, err)
+		}
+	}
 	if strings.Contains(err.Error(), "giving up") {
 		t.Fatalf("an untrusted certificate must not be retried: %v", err)
 	}

@@ -25,6 +25,7 @@ const (
 	FaultUnavailable     FaultKind = "503"     // 503 problem 24 (or Problem 41)
 	FaultReset           FaultKind = "reset"   // the connection is reset before any answer; nothing applied
 	FaultLostAnswer      FaultKind = "lost"    // the request is applied, then the connection is reset
+	FaultRetryLater      FaultKind = "409"     // 409 problem 164 "Requested resource in unexpected state" (retry later)
 )
 
 // Fault makes matching requests fail. Faults are tried in the order they were added; the
@@ -60,13 +61,13 @@ func (f *Fault) answersItself() bool {
 
 func (f *Fault) validate() error {
 	switch f.Kind {
-	case FaultLatency, FaultTooManyRequests, FaultInternal, FaultBadGateway, FaultReset, FaultLostAnswer:
+	case FaultLatency, FaultTooManyRequests, FaultInternal, FaultBadGateway, FaultReset, FaultLostAnswer, FaultRetryLater:
 	case FaultUnavailable:
 		if f.Problem != 0 && f.Problem != 24 && f.Problem != 41 {
 			return fmt.Errorf("a 503 fault answers problem 24 or 41, not %d", f.Problem)
 		}
 	default:
-		return fmt.Errorf("unknown fault kind %q; known: latency, 429, 500, 502, 503, reset, lost", f.Kind)
+		return fmt.Errorf("unknown fault kind %q; known: latency, 409, 429, 500, 502, 503, reset, lost", f.Kind)
 	}
 	if f.Times < 0 || f.Probability < 0 || f.Probability > 1 || f.Latency < 0 || f.RetryAfter < 0 {
 		return fmt.Errorf("fault times, probability (0..1), latency and retry-after must not be negative")
@@ -125,6 +126,20 @@ func (s *Sim) ClearFaults() {
 	s.faults.list = nil
 }
 
+// Fired is how many times the faults added with this method, route and kind have fired,
+// so a test can assert that the fault it injected did happen.
+func (s *Sim) Fired(method, route string, kind FaultKind) int {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	n := 0
+	for _, e := range s.faults.list {
+		if e.Method == method && e.Route == route && e.Kind == kind {
+			n += e.fired
+		}
+	}
+	return n
+}
+
 // writeFault answers a request with its fault.
 func (s *Sim) writeFault(w http.ResponseWriter, r *http.Request, route string, f *Fault) {
 	if f.Kind == FaultReset {
@@ -142,6 +157,8 @@ func (s *Sim) writeFault(w http.ResponseWriter, r *http.Request, route string, f
 		}
 	case FaultInternal:
 		p = problem(34)
+	case FaultRetryLater:
+		p = problem(164)
 	case FaultBadGateway:
 		p = problem(40)
 	case FaultUnavailable:
@@ -181,7 +198,7 @@ func resetConnection(w http.ResponseWriter) {
 //
 // METHOD is GET, POST, PUT, DELETE or *; ROUTE a spec path template without
 // /accounts/{account_id} (a trailing * matches a prefix) or *; KIND one of latency=DUR,
-// 429, 500, 502, 503, reset, lost; OPTIONs are times=N, p=PROBABILITY, retry-after=DUR
+// 409 (problem 164), 429, 500, 502, 503, reset, lost; OPTIONs are times=N, p=PROBABILITY, retry-after=DUR
 // (or seconds), latency=DUR, problem=24|41. Examples:
 //
 //	POST:/topology/v1/clouds/{cloud_id}/clusters:502:times=1

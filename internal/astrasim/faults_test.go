@@ -17,6 +17,7 @@ func TestParseFault(t *testing.T) {
 		"POST:*:lost:latency=1s":                                   {Method: "POST", Route: "*", Kind: FaultLostAnswer, Latency: time.Second},
 		"DELETE:*:reset":                                           {Method: "DELETE", Route: "*", Kind: FaultReset},
 		"GET:*:500":                                                {Method: "GET", Route: "*", Kind: FaultInternal},
+		"POST:*:409:times=2":                                       {Method: "POST", Route: "*", Kind: FaultRetryLater, Times: 2},
 	}
 	for spec, want := range good {
 		got, err := ParseFault(spec)
@@ -55,6 +56,7 @@ func TestFaultAnswers(t *testing.T) {
 		{Fault{Kind: FaultUnavailable, Problem: 41, RetryAfter: 5 * time.Second}, 503, 41, "5"},
 		{Fault{Kind: FaultBadGateway}, 502, 40, ""},
 		{Fault{Kind: FaultInternal}, 500, 34, ""},
+		{Fault{Kind: FaultRetryLater}, 409, 164, ""},
 	}
 	for _, c := range cases {
 		e := newEnv(t, Options{})
@@ -69,7 +71,13 @@ func TestFaultAnswers(t *testing.T) {
 		if got := r.header.Get("Retry-After"); got != c.retryAfter {
 			t.Errorf("%s: Retry-After %q, want %q", c.fault.Kind, got, c.retryAfter)
 		}
+		if n := e.sim.Fired("GET", "/topology/v1/clouds", c.fault.Kind); n != 1 {
+			t.Errorf("%s: Fired = %d, want 1", c.fault.Kind, n)
+		}
 		e.get("/topology/v1/clouds").expect(200) // times=1: spent
+		if n := e.sim.Fired("GET", "/topology/v1/clouds", c.fault.Kind); n != 1 {
+			t.Errorf("%s: Fired = %d after the fault was spent, want 1", c.fault.Kind, n)
+		}
 		e.get("/core/v1/credentials").expect(200)
 	}
 }

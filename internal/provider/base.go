@@ -17,6 +17,7 @@ import (
 type providerData struct {
 	clients *config.Clients
 	wait    astra.Schedule
+	claims  *claimSet // objects created or adopted in this run (see adoption.go)
 }
 
 // clientHolder is embedded by every resource: it receives the provider's data in
@@ -69,6 +70,14 @@ func (h *clientHolder) waitSchedule() astra.Schedule {
 		return astra.DefaultSchedule()
 	}
 	return h.data.wait
+}
+
+// claims is the provider's set of objects created or adopted in this run.
+func (h *clientHolder) claims() *claimSet {
+	if h.data == nil || h.data.claims == nil {
+		return newClaimSet()
+	}
+	return h.data.claims
 }
 
 // dataSourceClientHolder is clientHolder for data sources, whose Configure has other types.

@@ -147,9 +147,11 @@ func (r *cloudResource) Create(ctx context.Context, req resource.CreateRequest, 
 		return
 	}
 	body := cloudCreateRequest(plan.cloudValues)
+	sent := time.Now()
 	cloud, err := client.CreateCloud(ctx, body)
 	cloud = createdOrAdopted(ctx, &resp.Diagnostics, "cloud "+body.Name, "Cannot create the cloud", cloudFields, cloud, err,
-		func() (*astra.Cloud, error) { return client.FindCloud(ctx, body.Name) })
+		lostCreate[astra.Cloud]{sent: sent, claims: r.claims(), stamp: cloudStamp, settle: client.RequestTimeout(),
+			find: func() (*astra.Cloud, error) { return client.FindCloud(ctx, body.Name) }})
 	if cloud == nil {
 		return
 	}

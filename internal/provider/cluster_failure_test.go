@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
@@ -48,7 +49,8 @@ func TestAccCluster_waitTimeout(t *testing.T) {
 }
 
 // TestAccCluster_failed: the cluster fails while create waits. The error gives the server's
-// reasons; the failed cluster is in state, tainted, and the next apply replaces it.
+// reasons; the failed cluster is in state, tainted, and the next apply replaces it. The
+// create timeout bounds the test should the trigger miss (it then fails on "Timed out").
 func TestAccCluster_failed(t *testing.T) {
 	clock := &testClock{}
 	a := newAccTarget(t, withSim(func(o *astrasim.Options) {
@@ -57,7 +59,7 @@ func TestAccCluster_failed(t *testing.T) {
 	}))
 	a.requireSim("a cluster sent to state failed")
 	cred := a.kubeconfigCredential("kube-failing", "failing")
-	cfg := a.config(clusterHCL(a.cloudID(), arg("name", "failing"), arg("credential_id", cred)))
+	cfg := a.config(clusterHCL(a.cloudID(), arg("name", "failing"), arg("credential_id", cred), `timeouts = { create = "20s" }`))
 	var failed string
 	a.test(resource.TestCase{
 		CheckDestroy: a.checkClusterDestroyed,
@@ -146,31 +148,87 @@ func (a *accTarget) simClusterIn(name, state string) string {
 }
 
 // TestAccCluster_lostAnswer: the POST is applied but its answer lost. The provider finds
-// the cluster it created and adopts it instead of posting again.
+// the cluster it created (one search of the cloud's clusters) and adopts it instead of
+// posting again.
 func TestAccCluster_lostAnswer(t *testing.T) {
 	a := newAccTarget(t)
 	a.requireSim("an answer lost on the wire")
 	a.sim.AddFault(astrasim.Fault{Method: "POST", Route: routeClusters, Kind: astrasim.FaultLostAnswer, Times: 1})
 	cred := a.kubeconfigCredential("kube-lost", "lost")
+	var counts countDelta
 	a.test(resource.TestCase{
 		CheckDestroy: a.checkClusterDestroyed,
 		Steps: []resource.TestStep{{
+			PreConfig:         func() { a.markCounts(&counts) },
 			Config:            a.config(clusterHCL(a.cloudID(), arg("name", "lost"), arg("credential_id", cred))),
 			ConfigStateChecks: []statecheck.StateCheck{expectString("state", "running"), expectString("name", "lost")},
+			// The simulator check first: onlyClusterID lists the clusters too.
 			Check: resource.ComposeAggregateTestCheckFunc(
+				a.simCheck("the answer was lost, one search found the cluster, no second POST", func(s *astrasim.Sim) error {
+					if n := s.Fired("POST", routeClusters, astrasim.FaultLostAnswer); n != 1 {
+						return fmt.Errorf("the lost-answer fault fired %d times, want 1", n)
+					}
+					if n := counts.since(s, "GET "+routeClusters); n != 1 {
+						return fmt.Errorf("%d searches of the cloud's clusters, want 1 (the adoption look-up)", n)
+					}
+					if n := counts.since(s, postClusters); n != 1 {
+						return fmt.Errorf("%d POSTs, want 1", n)
+					}
+					return nil
+				}),
 				resource.TestCheckResourceAttrWith(clusterAddr, "id", func(id string) error {
 					if got := a.onlyClusterID(); got != id {
 						return fmt.Errorf("state holds %s, the simulator %s", id, got)
 					}
 					return nil
 				}),
-				a.simCheck("a single POST", func(s *astrasim.Sim) error {
-					if n := s.Count("POST", routeClusters); n != 1 {
-						return fmt.Errorf("%d POSTs, want 1", n)
-					}
-					return nil
-				}),
 			),
+		}},
+	})
+}
+
+// TestAccCluster_lostAnswerNeverAdoptsAnOlderCluster: a cluster of the same name and
+// credential existed before the apply, so the POST is refused (409) and that answer lost.
+// The search finds the old cluster; it is older than the request, so it is not adopted:
+// the apply reports the unknown outcome, and the old cluster survives destroy.
+func TestAccCluster_lostAnswerNeverAdoptsAnOlderCluster(t *testing.T) {
+	clock := &testClock{}
+	a := newAccTarget(t, withSim(func(o *astrasim.Options) { o.Now = clock.now }))
+	a.requireSim("an answer lost on the wire")
+	cred := a.kubeconfigCredential("kube-older", "older")
+	clock.advance(-time.Hour) // the existing cluster was added an hour ago
+	old, err := a.client.CreateCluster(t0(), a.cloudID(), astra.ClusterCreate{Name: "older", CredentialID: cred})
+	clock.advance(time.Hour)
+	if err != nil {
+		t.Fatalf("adding the existing cluster: %v", err)
+	}
+	a.sim.AddFault(astrasim.Fault{Method: "POST", Route: routeClusters, Kind: astrasim.FaultLostAnswer, Times: 1})
+	var counts countDelta
+	a.test(resource.TestCase{
+		CheckDestroy: func(*terraform.State) error {
+			if _, err := a.client.GetCluster(t0(), "", old.ID); err != nil {
+				return fmt.Errorf("the cluster that existed before the apply is gone: %w", err)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{{
+			PreConfig: func() { a.markCounts(&counts) },
+			Config:    a.config(clusterHCL(a.cloudID(), arg("name", "older"), arg("credential_id", cred))),
+			ExpectError: errorPhrases("Outcome of creating the cluster is unknown", "the object found, ID "+old.ID+", matches the request",
+				"before this request was sent", "it was not adopted", "Nothing was recorded in state"),
+		}, {
+			// Nothing in state: the next plan proposes the create again, it does not own the old cluster.
+			PreConfig: func() {
+				if n := a.sim.Fired("POST", routeClusters, astrasim.FaultLostAnswer); n != 1 {
+					t.Errorf("the lost-answer fault fired %d times, want 1", n)
+				}
+				if n := counts.since(a.sim, "GET "+routeClusters); n != 1 {
+					t.Errorf("%d searches of the cloud's clusters, want 1", n)
+				}
+			},
+			Config:             a.config(clusterHCL(a.cloudID(), arg("name", "older"), arg("credential_id", cred))),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
 		}},
 	})
 }

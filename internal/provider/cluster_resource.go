@@ -148,10 +148,12 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 
 	cloudID := plan.CloudID.ValueString()
 	body := clusterCreateRequest(plan.clusterFields)
+	sent := time.Now()
 	cluster, err := client.CreateCluster(opCtx, cloudID, body)
 	// Look with the caller's context: the create's own deadline may be what cut the answer.
 	cluster = createdOrAdopted(ctx, &resp.Diagnostics, "the cluster", "Cannot add the cluster", clusterAPIFields, cluster, err,
-		func() (*astra.Cluster, error) { return findCreatedCluster(ctx, client, cloudID, body) })
+		lostCreate[astra.Cluster]{sent: sent, claims: r.claims(), stamp: clusterStamp, settle: client.RequestTimeout(),
+			find: func() (*astra.Cluster, error) { return findCreatedCluster(ctx, client, cloudID, body) }})
 	if cluster == nil {
 		return
 	}

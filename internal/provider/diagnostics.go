@@ -38,38 +38,54 @@ func addAPIError(diags *diag.Diagnostics, summary string, err error, fields map[
 }
 
 // addUnknownOutcome explains a create whose answer was lost and whose object could not be
-// found afterwards: nothing is in state, and the user should check before applying again.
-func addUnknownOutcome(diags *diag.Diagnostics, what string, err error) {
+// adopted afterwards (none found, the search failed, or what was found cannot be the
+// request's): nothing is in state, and the user should check before applying again.
+func addUnknownOutcome(diags *diag.Diagnostics, what string, err error, afterwards string) {
 	diags.AddError("Outcome of creating "+what+" is unknown",
 		"The create request was sent but no answer said whether Astra Control acted on it ("+err.Error()+"), "+
-			"and no matching object was found afterwards. Nothing was recorded in state. Check Astra Control for a new "+
-			what+" before applying again; if one exists, import it with `terraform import`.")
+			"and "+afterwards+". Nothing was recorded in state. Before applying again, check whether Astra Control "+
+			"holds "+what+" created by this request; if it does, import it with `terraform import`.")
 }
 
 // createdOrAdopted settles a create. A lost answer (astra.IsUnknownOutcome) is resolved
-// with find: the object it finds is adopted, so applying again never makes a duplicate;
-// when find finds nothing (nil, nil) or fails, the outcome is reported as unknown. Any
-// other error is reported under summary, its invalid fields mapped by fields. It returns
-// nil exactly when it added an error.
+// with lost.find: the object it finds is adopted when the lost request can have created it
+// (see lostCreate.notAdoptable), so applying again never makes a duplicate nor takes over
+// an object that existed before; otherwise the outcome is reported as unknown. Any other
+// error is reported under summary, its invalid fields mapped by fields. What it returns is
+// claimed for this run; it returns nil exactly when it added an error.
 func createdOrAdopted[T any](ctx context.Context, diags *diag.Diagnostics, what, summary string, fields map[string]string,
-	obj *T, err error, find func() (*T, error)) *T {
+	obj *T, err error, lost lostCreate[T]) *T {
 	if astra.IsUnknownOutcome(err) {
-		found, findErr := find()
+		found, findErr := lost.find()
+		for settled := time.Now().Add(lost.settle); found == nil && findErr == nil && time.Now().Before(settled); {
+			select {
+			case <-ctx.Done():
+				findErr = ctx.Err()
+			case <-time.After(lost.lookAgainEvery()):
+				found, findErr = lost.find()
+			}
+		}
 		switch {
 		case findErr != nil:
-			addUnknownOutcome(diags, what, fmt.Errorf("%w; looking for it afterwards failed: %w", err, findErr))
+			addUnknownOutcome(diags, what, err, "looking for it afterwards failed: "+findErr.Error())
 			return nil
 		case found == nil:
-			addUnknownOutcome(diags, what, err)
+			addUnknownOutcome(diags, what, err, fmt.Sprintf("no matching object was found afterwards (looked for %s)", lost.settle))
+			return nil
+		}
+		if reason := lost.notAdoptable(found); reason != "" {
+			addUnknownOutcome(diags, what, err, reason+"; it was not adopted (Terraform never takes over an object it did not create)")
 			return nil
 		}
 		tflog.Info(ctx, "the answer to creating "+what+" was lost; adopting the matching object found afterwards")
+		lost.claims.claim(lost.stamp(found))
 		return found
 	}
 	if err != nil {
 		addAPIError(diags, summary, err, fields)
 		return nil
 	}
+	lost.claims.claim(lost.stamp(obj))
 	return obj
 }
 

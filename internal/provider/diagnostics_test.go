@@ -71,7 +71,17 @@ func TestAddAPIErrorAttachesInvalidFields(t *testing.T) {
 
 func TestCreatedOrAdopted(t *testing.T) {
 	lost := &astra.UnknownOutcomeError{Method: "POST", Path: "/core/v1/credentials", Err: errors.New("connection reset")}
-	created, adopted := &astra.Cloud{ID: "created"}, &astra.Cloud{ID: "adopted"}
+	sent := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) astra.Metadata {
+		return astra.Metadata{CreationTimestamp: sent.Add(d).Format("2006-01-02T15:04:05.000000Z")}
+	}
+	created := &astra.Cloud{ID: "created", Metadata: at(time.Second)}
+	adopted := &astra.Cloud{ID: "adopted", Metadata: at(2 * time.Second)}
+	sameSecond := &astra.Cloud{ID: "same-second", Metadata: astra.Metadata{CreationTimestamp: "2024-03-01T12:00:00Z"}}
+	skewed := &astra.Cloud{ID: "skewed", Metadata: at(-adoptionClockSkew + time.Millisecond)}
+	older := &astra.Cloud{ID: "older", Metadata: at(-time.Hour)}
+	undated := &astra.Cloud{ID: "undated"}
+	held := &astra.Cloud{ID: "held", Metadata: at(time.Second)}
 	refused := &astra.APIError{Method: "POST", Path: "/topology/v1/clouds", StatusCode: 409, Problem: 140, Title: "Duplicate cloud name"}
 	cases := []struct {
 		name      string
@@ -86,15 +96,26 @@ func TestCreatedOrAdopted(t *testing.T) {
 		{"created", created, nil, nil, nil, created, false, ""},
 		{"refused", nil, refused, nil, nil, nil, false, "Cannot create the cloud"},
 		{"lost, then found", nil, lost, adopted, nil, adopted, true, ""},
+		{"lost, found, same second (timestamps in whole seconds)", nil, lost, sameSecond, nil, sameSecond, true, ""},
+		{"lost, found, within the clock skew", nil, lost, skewed, nil, skewed, true, ""},
 		{"lost, not found", nil, lost, nil, nil, nil, true, "Outcome of creating cloud x is unknown"},
 		{"lost, look-up failed", nil, lost, nil, errors.New("503"), nil, true, "looking for it afterwards failed: 503"},
+		{"lost, found one older than the request", nil, lost, older, nil, nil, true,
+			"the object found, ID older, matches the request, but it was created at 2024-03-01T11:00:00Z, before this request was sent at " +
+				"2024-03-01T12:00:00Z, so it is not the one this request created; it was not adopted"},
+		{"lost, found one without a creation time", nil, lost, undated, nil, nil, true, `its creation time ("") cannot be read`},
+		{"lost, found one another resource holds", nil, lost, held, nil, nil, true,
+			"ID held, matches the request, but another resource of this run already holds it in state"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var diags diag.Diagnostics
 			looked := false
+			claims := newClaimSet()
+			claims.claim(cloudStamp(held))
 			got := createdOrAdopted(context.Background(), &diags, "cloud x", "Cannot create the cloud", nil, c.obj, c.err,
-				func() (*astra.Cloud, error) { looked = true; return c.found, c.findErr })
+				lostCreate[astra.Cloud]{sent: sent, claims: claims, stamp: cloudStamp,
+					find: func() (*astra.Cloud, error) { looked = true; return c.found, c.findErr }})
 			if got != c.want || looked != c.wantFind {
 				t.Fatalf("got %v (looked %v), want %v (looked %v)", got, looked, c.want, c.wantFind)
 			}
@@ -105,6 +126,72 @@ func TestCreatedOrAdopted(t *testing.T) {
 			if (c.wantError == "") != !diags.HasError() || !strings.Contains(text, c.wantError) {
 				t.Fatalf("diagnostics %q, want an error containing %q", text, c.wantError)
 			}
+			if got != nil && !claims.claimed(cloudStamp(got).key()) {
+				t.Fatalf("%s is in state now but not claimed for this run", got.ID)
+			}
 		})
+	}
+}
+
+// TestManagedClusterStamp: a cluster still being brought under management has no managed
+// timestamp yet and can be the lost request's; one managed before the request cannot.
+func TestManagedClusterStamp(t *testing.T) {
+	lost := lostCreate[astra.ManagedCluster]{sent: time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC), claims: newClaimSet(), stamp: managedClusterStamp}
+	managing := &astra.ManagedCluster{ID: "m", ClusterStatus: astra.ClusterStatus{ManagedState: "managing"}}
+	if reason := lost.notAdoptable(managing); reason != "" {
+		t.Errorf("a cluster still being managed is refused: %s", reason)
+	}
+	before := &astra.ManagedCluster{ID: "m", ClusterStatus: astra.ClusterStatus{ManagedState: "managed", ManagedTimestamp: "2024-03-01T10:00:00Z"}}
+	if reason := lost.notAdoptable(before); !strings.Contains(reason, "created at 2024-03-01T10:00:00Z, before this request") {
+		t.Errorf("a cluster managed two hours before the request: %q", reason)
+	}
+}
+
+// TestCreatedOrAdoptedSettles: a server still acting on a request the client gave up on
+// creates the object a little later; the search repeats for settle and adopts it.
+func TestCreatedOrAdoptedSettles(t *testing.T) {
+	lost := &astra.UnknownOutcomeError{Method: "POST", Path: "/core/v1/credentials", Err: errors.New("timeout")}
+	sent := time.Now()
+	late := &astra.Cloud{ID: "late", Metadata: astra.Metadata{CreationTimestamp: sent.Add(time.Second).UTC().Format(time.RFC3339Nano)}}
+	for _, c := range []struct {
+		name      string
+		settle    time.Duration
+		wantLooks int
+		want      *astra.Cloud
+	}{
+		{"found on the third look", time.Second, 3, late},
+		{"no settling: one look, unknown", 0, 1, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var diags diag.Diagnostics
+			looks := 0
+			got := createdOrAdopted(context.Background(), &diags, "cloud x", "Cannot create the cloud", nil, nil, lost,
+				lostCreate[astra.Cloud]{sent: sent, claims: newClaimSet(), stamp: cloudStamp, settle: c.settle,
+					find: func() (*astra.Cloud, error) {
+						looks++
+						if looks < 3 {
+							return nil, nil
+						}
+						return late, nil
+					}})
+			if got != c.want || looks != c.wantLooks || (c.want == nil) != diags.HasError() {
+				t.Fatalf("got %v after %d looks (%v); want %v after %d", got, looks, diags, c.want, c.wantLooks)
+			}
+		})
+	}
+}
+
+// TestClaimsAreKeyedByKind: a managed cluster has its cluster's ID; the cluster created in
+// the same run does not make the managed cluster look taken.
+func TestClaimsAreKeyedByKind(t *testing.T) {
+	claims := newClaimSet()
+	claims.claim(clusterStamp(&astra.Cluster{ID: "same"}))
+	lost := lostCreate[astra.ManagedCluster]{sent: time.Now(), claims: claims, stamp: managedClusterStamp}
+	if reason := lost.notAdoptable(&astra.ManagedCluster{ID: "same"}); reason != "" {
+		t.Fatalf("the managed cluster of a cluster created in this run is refused: %s", reason)
+	}
+	claims.claim(managedClusterStamp(&astra.ManagedCluster{ID: "same"}))
+	if reason := lost.notAdoptable(&astra.ManagedCluster{ID: "same"}); !strings.Contains(reason, "already holds it") {
+		t.Fatalf("a managed cluster held in this run: %q", reason)
 	}
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -200,9 +201,11 @@ func (r *kubeconfigCredentialResource) Create(ctx context.Context, req resource.
 	if !ok {
 		return
 	}
+	sent := time.Now()
 	cred, err := client.CreateCredential(ctx, body)
 	cred = createdOrAdopted(ctx, &resp.Diagnostics, "kubeconfig credential "+body.Name, "Cannot create the kubeconfig credential",
-		credentialFields, cred, err, func() (*astra.Credential, error) { return client.FindCredential(ctx, body.Name) })
+		credentialFields, cred, err, lostCreate[astra.Credential]{sent: sent, claims: r.claims(), stamp: credentialStamp, settle: client.RequestTimeout(),
+			find: func() (*astra.Credential, error) { return client.FindCredential(ctx, body.Name) }})
 	if cred == nil {
 		return
 	}

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"sigs.k8s.io/yaml"
@@ -22,10 +24,32 @@ import (
 // (its user's token or key, and the whole of it as the base64 the API receives). Against a
 // real Astra Control these are the environment's token and ASTRA_TEST_KUBECONFIG.
 func TestAccLogsKeepSecrets(t *testing.T) {
+	logsKeepSecrets(t, nil, nil)
+}
+
+// TestAccLogsKeepSecretsUnderFaults is the same run with faults on every write route, so
+// the error paths run too (they log and report answers' bodies and URLs): a 429 on the
+// credential's POST, 503s on the cluster's reads, a lost answer on the cluster's POST (then
+// the search), and a 502 on the managed cluster's POST, whose unknown outcome fails the
+// first apply; the second apply converges.
+func TestAccLogsKeepSecretsUnderFaults(t *testing.T) {
+	faults := []astrasim.Fault{
+		{Method: "POST", Route: routeCredentials, Kind: astrasim.FaultTooManyRequests, Times: 1, RetryAfter: time.Second},
+		{Method: "GET", Route: routeClusterByID, Kind: astrasim.FaultUnavailable, Times: 2},
+		{Method: "POST", Route: routeClusters, Kind: astrasim.FaultLostAnswer, Times: 1},
+		{Method: "POST", Route: routeManagedClusters, Kind: astrasim.FaultBadGateway, Times: 1},
+	}
+	logsKeepSecrets(t, faults, errorPhrases("Outcome of creating the managed cluster", "is unknown", "502"))
+}
+
+func logsKeepSecrets(t *testing.T, faults []astrasim.Fault, firstApplyFails *regexp.Regexp) {
 	dir := t.TempDir()
 	t.Setenv("TF_LOG", "TRACE")
 	t.Setenv("TF_LOG_PATH_MASK", filepath.Join(dir, "%s.log"))
 	a := newAccTarget(t, serial())
+	if len(faults) > 0 {
+		a.requireSim("injects faults")
+	}
 	token, kubeYAML := os.Getenv(config.EnvAPIToken), a.kubeconfig("logs")
 	if a.sim != nil {
 		// The token comes from the environment, as in real use: the test harness itself logs
@@ -42,6 +66,10 @@ func TestAccLogsKeepSecrets(t *testing.T) {
 		if !bytes.Contains(kubeYAML, []byte(secret)) {
 			t.Fatal("the test kubeconfig no longer holds the fake token this test replaces")
 		}
+	}
+	if firstApplyFails != nil {
+		// The search after the 502 looks for one request_timeout before reporting.
+		a.providerHCL = strings.Replace(a.providerHCL, "}\n", "  request_timeout = \"2s\"\n}\n", 1)
 	}
 	userSecrets := kubeconfigUserSecrets(t, kubeYAML)
 	if len(userSecrets) == 0 || token == "" {
@@ -69,11 +97,27 @@ resource "astra_managed_cluster" "logs" {
   cluster_id = astra_cluster.logs.id
 }
 `)
-	a.test(resource.TestCase{Steps: []resource.TestStep{{Config: hcl}}})
+	for _, f := range faults {
+		a.sim.AddFault(f)
+	}
+	steps := []resource.TestStep{{Config: hcl}}
+	if firstApplyFails != nil {
+		steps = []resource.TestStep{{Config: hcl, ExpectError: firstApplyFails}, {Config: hcl}}
+	}
+	a.test(resource.TestCase{Steps: steps})
+	for _, f := range faults {
+		if n := a.sim.Fired(f.Method, f.Route, f.Kind); n != f.Times {
+			t.Errorf("fault %s on %s %s fired %d times, want %d", f.Kind, f.Method, f.Route, n, f.Times)
+		}
+	}
 
 	logs := readLogs(t, dir)
 	// The logs must be real: the client's request lines are there.
-	for _, want := range []string{"POST", "/core/v1/credentials", "/topology/v1/managedClusters", "astra_api"} {
+	wantLogged := []string{"POST", "/core/v1/credentials", "/topology/v1/managedClusters", "astra_api"}
+	if len(faults) > 0 {
+		wantLogged = append(wantLogged, "Astra API error answer", "Outcome of creating the managed cluster")
+	}
+	for _, want := range wantLogged {
 		if !strings.Contains(logs, want) {
 			t.Fatalf("the TRACE logs (%d bytes) have no %q: logging was not captured", len(logs), want)
 		}

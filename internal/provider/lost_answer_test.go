@@ -43,9 +43,16 @@ func TestAccCreateWithLostAnswer(t *testing.T) {
 								return fmt.Errorf("%d POSTs to %s, want 1", n, route)
 							}
 						}
-						// Only the search after a lost answer lists credentials and clouds.
-						if sim.Count("GET", routeCredentials) == 0 || sim.Count("GET", routeClouds) == 0 {
-							return fmt.Errorf("no search after the lost answers: the faults did not fire")
+						for _, route := range routes {
+							if n := sim.Fired("POST", route, astrasim.FaultLostAnswer); n != 1 {
+								return fmt.Errorf("the lost-answer fault on POST %s fired %d times, want 1", route, n)
+							}
+						}
+						// Only the search after a lost answer lists credentials and clouds (the
+						// managed cluster is read by its ID).
+						if sim.Count("GET", routeCredentials) != 1 || sim.Count("GET", routeClouds) != 1 {
+							return fmt.Errorf("searches: %d of credentials, %d of clouds; want one each",
+								sim.Count("GET", routeCredentials), sim.Count("GET", routeClouds))
 						}
 						return nil
 					}),

@@ -154,9 +154,11 @@ func (r *managedClusterResource) Create(ctx context.Context, req resource.Create
 		return
 	}
 	id := plan.ClusterID.ValueString()
+	sent := time.Now()
 	mc, err := client.CreateManagedCluster(ctx, managedClusterCreateRequest(plan.managedClusterValues))
 	mc = createdOrAdopted(ctx, &resp.Diagnostics, "the managed cluster "+id, "Cannot manage cluster "+id, managedClusterFields, mc, err,
-		func() (*astra.ManagedCluster, error) { return findManagedCluster(ctx, client, id) })
+		lostCreate[astra.ManagedCluster]{sent: sent, claims: r.claims(), stamp: managedClusterStamp, settle: client.RequestTimeout(),
+			find: func() (*astra.ManagedCluster, error) { return findManagedCluster(ctx, client, id) }})
 	if mc == nil {
 		return
 	}

@@ -75,7 +75,7 @@ func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data := &providerData{wait: p.opts.wait}
+	data := &providerData{wait: p.opts.wait, claims: newClaimSet()}
 	if m.HasUnknown() {
 		data.clients = config.Deferred()
 	} else {

@@ -80,8 +80,9 @@ func TestAccProvider_tls(t *testing.T) {
 		CheckDestroy: a.checkClusterDestroyed,
 		Steps: []resource.TestStep{
 			{
-				Config:      fmt.Sprintf(untrusted, "") + resourceHCL,
-				ExpectError: errorPhrases("Cannot add the cluster", "TLS certificate is not trusted", "certificate signed by unknown authority"),
+				Config: fmt.Sprintf(untrusted, "") + resourceHCL,
+				ExpectError: errorPhrases("Cannot add the cluster", "TLS certificate is not trusted", "certificate signed by unknown authority",
+					"ca_certificate_file or ca_certificate argument (or ASTRA_CA_CERTIFICATE_FILE)", "test installation only, insecure_skip_verify = true"),
 			},
 			{
 				Config:            a.config(resourceHCL),

@@ -64,8 +64,9 @@ const usageFooter = `
   METHOD   GET, POST, PUT, DELETE or *
   ROUTE    a spec path without /accounts/{account_id}, e.g.
            /topology/v1/clouds/{cloud_id}/clusters; * for any; a trailing * is a prefix
-  KIND     latency=DURATION | 429 | 500 | 502 | 503 | reset | lost
-           (lost: the request is applied, then the connection is reset)
+  KIND     latency=DURATION | 409 | 429 | 500 | 502 | 503 | reset | lost
+           (lost: the request is applied, then the connection is reset;
+           409: problem 164, "retry later")
   OPTIONS  times=N (fire N times, then stop)  p=PROBABILITY (0..1, deterministic under -seed)
            retry-after=DURATION (429/503)  latency=DURATION  problem=24|41 (503)
   Examples:

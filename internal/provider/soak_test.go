@@ -1,0 +1,197 @@
+package provider
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+)
+
+// TestAccSoak applies a random sequence of configurations (up to three credential + cluster
+// pairs, each maybe managed, with changing labels: creates, updates, unmanages, removals)
+// under random faults on the write routes, and checks after every apply that the simulator
+// holds exactly what state holds. Once the time is up the faults stop, the last
+// configuration converges with an empty plan, and destroy leaves nothing.
+//
+// SOAK_SECONDS bounds it (default 20: the short run of make test; make soak runs 600),
+// SOAK_SEED replays a run: the seed is printed first. The CLI runs with -parallelism=1 so
+// that a seed replays the same requests and the same faults.
+func TestAccSoak(t *testing.T) {
+	seed := time.Now().UnixNano()
+	if v := os.Getenv("SOAK_SEED"); v != "" {
+		var err error
+		if seed, err = strconv.ParseInt(v, 10, 64); err != nil {
+			t.Fatalf("SOAK_SEED=%q: %v", v, err)
+		}
+	}
+	seconds := 20
+	if v := os.Getenv("SOAK_SECONDS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			t.Fatalf("SOAK_SECONDS=%q: want a positive number of seconds", v)
+		}
+		seconds = n
+	}
+	t.Logf("soak seed %d for %ds (replay: SOAK_SEED=%d)", seed, seconds, seed)
+	h := newCLIHarness(t, astrasim.Options{Seed: seed}, settleFast)
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x50a4))
+	baseline := h.simObjects()
+	s := soak{h: h, rng: rng, kube: map[int]string{}}
+	start := time.Now()
+	steps, failures, fired := 0, 0, 0
+	for time.Since(start) < time.Duration(seconds)*time.Second {
+		steps++
+		cfg := s.randomConfig()
+		faults, injected := s.randomFaults()
+		h.write(s.hcl(cfg))
+		r := h.run(t.Context(), "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=1")
+		faultedApplies.Add(1)
+		if r.err != nil {
+			failures++
+			if !soakClearError.MatchString(r.out) {
+				t.Fatalf("step %d (seed %d, faults %s): the apply failed without a clear error:\n%s", steps, seed, faults, r.out)
+			}
+		}
+		t.Logf("step %d: config %s; faults %s; apply: %s", steps, describeConfig(cfg), faults, firstError(r))
+		if err := h.invariant(baseline); err != nil {
+			t.Fatalf("step %d (seed %d, faults %s, apply error: %v): %v\n%s", steps, seed, faults, r.err, err, r.out)
+		}
+		invariantChecks.Add(1)
+		counted := map[astrasim.Fault]bool{}
+		for _, f := range injected {
+			key := astrasim.Fault{Method: f.Method, Route: f.Route, Kind: f.Kind}
+			if !counted[key] {
+				counted[key] = true
+				fired += h.sim().Fired(f.Method, f.Route, f.Kind)
+			}
+		}
+		h.sim().ClearFaults()
+	}
+	if steps > 3 && fired == 0 {
+		t.Fatalf("seed %d: %d steps and no injected fault fired: the soak tested nothing", seed, steps)
+	}
+	if r := h.apply("-parallelism=1"); r.err != nil {
+		t.Fatalf("seed %d: the last configuration does not converge once the faults stop: %v\n%s", seed, r.err, r.out)
+	}
+	if err := h.invariant(baseline); err != nil {
+		t.Fatalf("seed %d: after converging: %v", seed, err)
+	}
+	if err := h.planIsEmpty(); err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	if r := h.run(t.Context(), "destroy", "-auto-approve", "-input=false", "-no-color"); r.err != nil {
+		t.Fatalf("seed %d: destroy: %v\n%s", seed, r.err, r.out)
+	}
+	if err := h.invariant(baseline); err != nil {
+		t.Fatalf("seed %d: after destroy: %v", seed, err)
+	}
+	invariantChecks.Add(2)
+	t.Logf("soak seed %d: %d steps, %d faults fired, %d applies failed with a clear error, in %s; so far in this package run: %d faulted applies, %d invariant checks held",
+		seed, steps, fired, failures, time.Since(start).Round(time.Second), faultedApplies.Load(), invariantChecks.Load())
+}
+
+// soakClearError is what a faulted apply may fail with: an outcome the provider could not
+// settle, or an API error it reports with the call that failed.
+var soakClearError = regexp.MustCompile(`Outcome of creating .* is unknown|Cannot (add|create|update|read|delete|remove|manage|unmanage)|did not reach|giving up after \d+ attempts`)
+
+type soakCluster struct {
+	managed bool
+	label   string
+}
+
+type soak struct {
+	h    *cliHarness
+	rng  *rand.Rand
+	kube map[int]string
+}
+
+// randomConfig picks which of clusters 0..2 exist, which are managed, and their labels.
+func (s *soak) randomConfig() map[int]soakCluster {
+	cfg := map[int]soakCluster{}
+	for i := range 3 {
+		if s.rng.IntN(3) > 0 {
+			cfg[i] = soakCluster{managed: s.rng.IntN(2) == 0, label: []string{"", "blue", "green"}[s.rng.IntN(3)]}
+		}
+	}
+	return cfg
+}
+
+// randomFaults injects zero to two faults on the write routes, each hitting the first one
+// or two matching requests (never polling reads, whose number depends on timing, so a seed
+// replays the same faults on the same requests) and describes them.
+func (s *soak) randomFaults() (string, []astrasim.Fault) {
+	kinds := []astrasim.FaultKind{astrasim.FaultUnavailable, astrasim.FaultBadGateway, astrasim.FaultReset,
+		astrasim.FaultLostAnswer, astrasim.FaultRetryLater, astrasim.FaultInternal}
+	methods := []string{"POST", "PUT", "DELETE"}
+	routes := []string{routeCredentials + "*", "/topology/v1/clouds/*", routeManagedClusters + "*"}
+	var desc []string
+	var injected []astrasim.Fault
+	for range s.rng.IntN(3) {
+		f := astrasim.Fault{Method: methods[s.rng.IntN(len(methods))], Route: routes[s.rng.IntN(len(routes))],
+			Kind: kinds[s.rng.IntN(len(kinds))], Times: 1 + s.rng.IntN(2)}
+		s.h.sim().AddFault(f)
+		injected = append(injected, f)
+		desc = append(desc, fmt.Sprintf("%s %s %s×%d", f.Method, f.Route, f.Kind, f.Times))
+	}
+	if len(desc) == 0 {
+		return "none", nil
+	}
+	return strings.Join(desc, ", "), injected
+}
+
+func (s *soak) hcl(cfg map[int]soakCluster) string {
+	var b strings.Builder
+	for i := range 3 {
+		c, ok := cfg[i]
+		if !ok {
+			continue
+		}
+		name := fmt.Sprintf("soak-%d", i)
+		if s.kube[i] == "" {
+			s.kube[i] = writeKubeconfig(s.h.t, name, "https://"+name+".k8s.example:6443")
+		}
+		fmt.Fprintf(&b, "resource \"astra_kubeconfig_credential\" \"k%d\" {\n  name       = %q\n  kubeconfig = file(%q)\n}\n\n", i, name, s.kube[i])
+		labels := ""
+		if c.label != "" {
+			labels = fmt.Sprintf("\n  labels        = { color = %q }", c.label)
+		}
+		fmt.Fprintf(&b, "resource \"astra_cluster\" \"c%d\" {\n  cloud_id      = %q\n  name          = %q\n  credential_id = astra_kubeconfig_credential.k%d.id%s\n}\n\n",
+			i, s.h.sim().Seeds().PrivateCloudID, name, i, labels)
+		if c.managed {
+			fmt.Fprintf(&b, "resource \"astra_managed_cluster\" \"m%d\" {\n  cluster_id = astra_cluster.c%d.id\n}\n\n", i, i)
+		}
+	}
+	return b.String()
+}
+
+// describeConfig is a stable one-line summary of a step's configuration, for the log.
+func describeConfig(cfg map[int]soakCluster) string {
+	var parts []string
+	for i := range 3 {
+		if c, ok := cfg[i]; ok {
+			parts = append(parts, fmt.Sprintf("%d(managed=%v,label=%q)", i, c.managed, c.label))
+		}
+	}
+	if len(parts) == 0 {
+		return "empty"
+	}
+	return strings.Join(parts, " ")
+}
+
+// firstError is "ok", or the summary and the start of the detail of an apply's first error.
+func firstError(r cliResult) string {
+	if r.err == nil {
+		return "ok"
+	}
+	_, after, found := strings.Cut(r.out, "Error: ")
+	if !found {
+		return "failed: " + r.err.Error()
+	}
+	return "failed: " + strings.Join(strings.Fields(after), " ")[:min(400, len(strings.Join(strings.Fields(after), " ")))]
+}

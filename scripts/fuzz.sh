@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Fuzz each fuzz target for FUZZTIME (default 60s): `make fuzz` (long), and a short pass in
+# `make test` (FUZZTIME=2s). Every target's seed corpus (f.Add and testdata/fuzz/) also runs
+# as a plain test in every `go test`. A failure writes the input that broke it to the
+# package's testdata/fuzz/<target>/; commit it with the fix, so it stays a regression test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fuzztime="${FUZZTIME:-60s}"
+targets=(
+  ./internal/astra:FuzzProblemDecoding
+  ./internal/astra:FuzzObjectDecoding
+  ./internal/astra:FuzzFilterEncoder
+  ./internal/kubeconfig:FuzzParse
+  ./internal/provider/validate:FuzzUUID
+  ./internal/provider/validate:FuzzResourceName
+)
+# Every Fuzz function must be listed above, so a new one is not silently left out.
+found="$(grep -rho --include='*_test.go' '^func Fuzz[A-Za-z0-9_]*' internal | sed 's/^func //' | sort)"
+listed="$(printf '%s\n' "${targets[@]}" | sed 's/.*://' | sort)"
+if [ "$found" != "$listed" ]; then
+  echo "scripts/fuzz.sh lists other fuzz targets than the code has:" >&2
+  diff <(echo "$listed") <(echo "$found") >&2 || true
+  exit 1
+fi
+for target in "${targets[@]}"; do
+  pkg="${target%%:*}"
+  name="${target##*:}"
+  echo "fuzz $name ($pkg) for $fuzztime"
+  go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg" 2>&1 | tail -n 3
+done
