@@ -43,7 +43,7 @@ func TestLenientKeepsUnknownMembers(t *testing.T) {
 			if m := stored(clusterID); len(m) != 0 {
 				t.Errorf("strict: cluster stored %v", m)
 			}
-			if e.get("/core/v1/credentials/"+credID).body["futureField"] != nil || e.get(clusterPath).body["futureField"] != nil {
+			if e.get("/core/v1/credentials/" + credID).body["futureField"] != nil || e.get(clusterPath).body["futureField"] != nil {
 				t.Error("strict: an unknown member was answered")
 			}
 			if err := e.sim.SetUnknownMember(clusterID, "futureField", json.RawMessage(`1`)); err == nil {
