@@ -83,7 +83,7 @@ func (s *Sim) readBody(q *request, resource, kind string) (*body, *apiProblem) {
 	}
 	candidate := copyMap(fields)
 	if s.opts.Lenient {
-		b.unknown = takeUnknown(resource, candidate)
+		b.unknown = takeUnknown(resource, candidate, raw)
 		b.extras = s.stripLenient(resource, kind, schema, candidate)
 		if resource == apispec.Cloud {
 			if ct, ok := candidate["cloudType"].(string); ok {

@@ -1,6 +1,7 @@
 package astrasim
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -47,22 +48,30 @@ func knownMembers(resource string) map[string]bool {
 	return known
 }
 
-// takeUnknown moves the members of candidate that no release knows into the result.
-func takeUnknown(resource string, candidate map[string]any) members {
+// takeUnknown removes from candidate (the decoded body) the members no release knows and
+// returns them as they were sent (body is the raw request body, already known to be an
+// object), compacted.
+func takeUnknown(resource string, candidate map[string]any, body []byte) members {
 	known := knownMembers(resource)
+	var raw map[string]json.RawMessage
 	var out members
-	for name, v := range candidate {
+	for name := range candidate {
 		if known[name] {
 			continue
 		}
-		raw, err := json.Marshal(v)
-		if err != nil {
-			continue // decoded from JSON a moment ago, so it encodes
+		if raw == nil {
+			if err := json.Unmarshal(body, &raw); err != nil {
+				return nil // decoded as an object a moment ago
+			}
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, raw[name]); err != nil {
+			continue
 		}
 		if out == nil {
 			out = members{}
 		}
-		out[name] = raw
+		out[name] = compact.Bytes()
 		delete(candidate, name)
 	}
 	return out
@@ -113,7 +122,11 @@ func (s *Sim) SetUnknownMember(id, name string, value json.RawMessage) error {
 	if *target == nil {
 		*target = members{}
 	}
-	(*target)[name] = append(json.RawMessage(nil), value...)
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, value); err != nil {
+		return fmt.Errorf("member %s: %w", name, err)
+	}
+	(*target)[name] = compact.Bytes()
 	return nil
 }
 
