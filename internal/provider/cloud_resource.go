@@ -30,6 +30,10 @@ var (
 // cloudTimeouts are the waits of astra_cloud: until a new or updated cloud is running.
 var cloudTimeouts = attrs.TimeoutDefaults{Create: 10 * time.Minute, Update: 10 * time.Minute}
 
+// cloudPutArgs are the arguments whose change makes an update PUT the cloud (the casing of
+// cloud_type and timeouts send nothing).
+var cloudPutArgs = []string{"credential_id", "default_bucket_id"}
+
 // cloudFields maps the API's field names in invalidFields to attributes.
 var cloudFields = map[string]string{
 	"name": "name", "cloudType": "cloud_type", "credentialID": "credential_id", "defaultBucketID": "default_bucket_id",
@@ -60,7 +64,7 @@ func cloudAttributes(ctx context.Context) map[string]schema.Attribute {
 		"id": schema.StringAttribute{
 			Computed:            true,
 			MarkdownDescription: "Astra ID of the cloud.",
-			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			PlanModifiers:       []planmodifier.String{attrs.KeepUnlessChanged()},
 		},
 		"name": schema.StringAttribute{
 			Required:            true,
@@ -81,28 +85,31 @@ func cloudAttributes(ctx context.Context) map[string]schema.Attribute {
 			Computed: true,
 			MarkdownDescription: "ID of the service-account credential Astra Control uses to discover the cloud's clusters. " +
 				"Required for `gcp`, `azure` and `aws`. Updated in place (the service then rediscovers the cloud); " +
-				"removing the argument leaves the service's value unchanged.",
+				"removing the argument leaves the service's value unchanged. Never forces a new resource.",
 			Validators:    []validator.String{validate.UUID()},
-			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			PlanModifiers: []planmodifier.String{attrs.KeepUnlessChanged()},
 		},
 		"default_bucket_id": schema.StringAttribute{
 			Optional: true,
 			Computed: true,
 			MarkdownDescription: "ID of the bucket backups of this cloud's clusters go to by default. Updated in place; " +
-				"removing the argument leaves the service's value unchanged.",
+				"removing the argument leaves the service's value unchanged. Never forces a new resource.",
 			Validators:    []validator.String{validate.UUID()},
-			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			PlanModifiers: []planmodifier.String{attrs.KeepUnlessChanged()},
 		},
+		// A new credential makes the service discover the cloud again; nothing else moves its state.
 		"state": schema.StringAttribute{
 			Computed:            true,
 			MarkdownDescription: "State of the cloud: `pending`, `discovering`, `running`, `failed`, `removed` or `unknown`.",
+			PlanModifiers:       []planmodifier.String{attrs.KeepUnlessChanged("credential_id")},
 		},
 		"state_unready": schema.ListAttribute{
 			Computed:            true,
 			ElementType:         types.StringType,
 			MarkdownDescription: "The service's reasons why the cloud is not `running`.",
+			PlanModifiers:       []planmodifier.List{attrs.KeepUnlessChanged("credential_id")},
 		},
-		"metadata": attrs.MetadataSchema(),
+		"metadata": attrs.MetadataSchema(cloudPutArgs...),
 		"timeouts": attrs.TimeoutsSchema(ctx, cloudTimeouts),
 	}
 }
@@ -228,6 +235,7 @@ func (r *cloudResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	}
 	r.recordAndWait(ctx, timeout, &plan, cloud, &resp.State, &resp.Diagnostics,
 		"The new settings are applied and recorded in state; the cloud has not reported running since.")
+	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 }
 
 // cloudNeedsPut reports whether an in-place argument differs from what the service holds.

@@ -42,6 +42,7 @@ func clusterCreateRequest(plan clusterFields) astra.ClusterCreate {
 		PrivateRouteID:        attrs.StringOrEmpty(plan.PrivateRouteID),
 		ConnectorCapabilities: sortedStrings(plan.ConnectorCapabilities),
 		AccHost:               accHostRequest(plan.AccHost),
+		ClusterType:           attrs.StringOrEmpty(plan.ClusterType),
 		Labels:                attrs.LabelsFromMap(plan.Labels),
 	}
 }
@@ -50,13 +51,27 @@ func clusterCreateRequest(plan clusterFields) astra.ClusterCreate {
 // resource manages, so the PUT sends everything else back as it was read (read-only
 // labels and fields the provider does not know included).
 func applyClusterPlan(current *astra.Cluster, plan clusterFields) {
-	if !plan.Name.IsNull() && !plan.Name.IsUnknown() {
+	// An argument left out of the configuration plans the value read before, so what is
+	// sent is what the cluster has; an unknown (never expected at apply) sends it unchanged.
+	setString := func(dst *string, v types.String) {
+		if !v.IsUnknown() {
+			*dst = attrs.StringOrEmpty(v)
+		}
+	}
+	if isSet(plan.Name) {
 		current.Name = plan.Name.ValueString()
 	}
-	current.CredentialID = attrs.StringOrEmpty(plan.CredentialID)
-	current.PrivateRouteID = attrs.StringOrEmpty(plan.PrivateRouteID)
-	current.ConnectorCapabilities = sortedStrings(plan.ConnectorCapabilities)
-	current.AccHost = accHostRequest(plan.AccHost)
+	setString(&current.CredentialID, plan.CredentialID)
+	setString(&current.PrivateRouteID, plan.PrivateRouteID)
+	if isSet(plan.ClusterType) {
+		current.ClusterType = plan.ClusterType.ValueString()
+	}
+	if !plan.ConnectorCapabilities.IsUnknown() {
+		current.ConnectorCapabilities = sortedStrings(plan.ConnectorCapabilities)
+	}
+	if !plan.AccHost.IsUnknown() {
+		current.AccHost = accHostRequest(plan.AccHost)
+	}
 	current.Metadata.Labels = attrs.MergeLabels(current.Metadata.Labels, attrs.LabelsFromMap(plan.Labels))
 }
 

@@ -58,33 +58,65 @@ func (r *clusterResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 	}
 }
 
-// ValidateConfig applies the credential rule; it needs no provider configuration.
+// ValidateConfig applies what of the credential rule the configuration alone decides; it
+// needs no provider configuration. Whether a route without a credential is allowed also
+// depends on capabilities a configuration may leave to the cluster's current value, so
+// ModifyPlan checks that part.
 func (r *clusterResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg clusterModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	addProblems(&resp.Diagnostics, clusterCredentialProblems(cfg.clusterFields))
+	problems := clusterCredentialProblems(cfg.clusterFields)
+	if isSet(cfg.PrivateRouteID) {
+		problems = withoutProblem(problems, "credential_id", missingCredential)
+	}
+	addProblems(&resp.Diagnostics, problems)
 }
 
-// ModifyPlan refuses arguments the provider's api_version does not have, which only a
-// configured provider knows. Without a usable client it checks nothing: the first API call
-// reports what is missing.
+// ModifyPlan applies the credential rule to what the cluster will have (an argument left
+// out keeps the current value, so the rule sees that), and refuses arguments the provider's
+// api_version does not have, which only a configured provider knows. Without a usable
+// client it skips the version checks: the first API call reports what is missing.
 func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
 	}
+	var cfg, prior clusterModel // prior stays null (zero values) on create
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	effective := effectiveClusterArgs(cfg.clusterFields, prior.clusterFields)
+	addProblems(&resp.Diagnostics, clusterCredentialProblems(effective))
 	client := r.configuredClient()
 	if client == nil {
 		return
 	}
-	var cfg clusterModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
-		return
+	// Versions gate what the configuration sends; a credential kept from the cluster counts.
+	gated := cfg.clusterFields
+	gated.CredentialID = effective.CredentialID
+	addProblems(&resp.Diagnostics, clusterVersionProblems(client.ClusterVersion(), gated))
+}
+
+// effectiveClusterArgs is what the cluster will have for the arguments the credential rule
+// reads: the configured value, or else the current one (null on create).
+func effectiveClusterArgs(cfg, prior clusterFields) clusterFields {
+	out := cfg
+	if cfg.CredentialID.IsNull() {
+		out.CredentialID = prior.CredentialID
 	}
-	addProblems(&resp.Diagnostics, clusterVersionProblems(client.ClusterVersion(), cfg.clusterFields))
+	if cfg.PrivateRouteID.IsNull() {
+		out.PrivateRouteID = prior.PrivateRouteID
+	}
+	if cfg.ConnectorCapabilities.IsNull() {
+		out.ConnectorCapabilities = prior.ConnectorCapabilities
+	}
+	return out
 }
 
 func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -178,6 +210,14 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 	var plan, prior clusterModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if providerSideOnly(ctx, req, &resp.Diagnostics, clusterPutArgs...) {
+		resp.State.Raw = req.State.Raw
+		resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
+		return
+	}
 	client := r.client(&resp.Diagnostics)
 	timeout, d := plan.Timeouts.Update(ctx, clusterTimeouts.Update)
 	resp.Diagnostics.Append(d...)
@@ -200,6 +240,7 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(updated, plan))...)
+	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 	// A new credential makes Astra Control collect the cluster again.
 	if resp.Diagnostics.HasError() || plan.CredentialID.Equal(prior.CredentialID) || !plan.WaitForRunning.ValueBool() {
 		return
@@ -207,6 +248,7 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 	final, err := r.waitRunning(opCtx, client, cloudID, updated)
 	if final != updated && final != nil {
 		resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(final, plan))...)
+		resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 	}
 	if err != nil {
 		addWaitError(&resp.Diagnostics, "Cluster did not reach running after its credential changed", err, timeout,

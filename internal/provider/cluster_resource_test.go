@@ -278,12 +278,12 @@ func TestAccCluster_update(t *testing.T) {
 			step([]statecheck.StateCheck{expectNull("labels")},
 				arg("name", second), arg("credential_id", credB), arg("private_route_id", "route-2"),
 				`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true)),
-			// Arguments the API cannot unset force a replacement rather than a PUT that could not work.
+			// An argument the API cannot unset, left out, keeps the service's value: no change.
 			{
 				Config: a.config(clusterHCL(a.cloudID(), arg("name", second), arg("credential_id", credB),
 					`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true))),
-				ConfigPlanChecks:  planned(plancheck.ResourceActionDestroyBeforeCreate),
-				ConfigStateChecks: []statecheck.StateCheck{expectNull("private_route_id")},
+				ConfigPlanChecks:  emptyPlan(),
+				ConfigStateChecks: []statecheck.StateCheck{expectString("private_route_id", "route-2")},
 			},
 		},
 	})

@@ -29,6 +29,21 @@ const (
 // accepts which is checked against api_version at plan time (clusterVersionProblems).
 var connectorCapabilities = []string{"neptuneV1", "proxyV1", capabilityRelayV1, capabilityConnectorV2, "watcherV1"}
 
+// clusterTypes are the values of cluster_type (cluster API 1.7).
+var clusterTypes = []string{"aks", "anthos", "eks", "gke", "kubernetes", "openshift", "rke", "tanzu"}
+
+// clusterPutArgs are the arguments whose change makes an update PUT the cluster; any other
+// update (wait_for_running, timeouts) sends nothing.
+var clusterPutArgs = []string{"name", "credential_id", "private_route_id", "connector_capabilities", "acc_host", "cluster_type", "labels"}
+
+// clusterRediscoveredBy is what can change what Astra Control discovers on the cluster
+// (versions, namespaces, state, protection, Trident): only a new credential, which may
+// reach another Kubernetes cluster and makes the service collect it again.
+var clusterRediscoveredBy = []string{"credential_id"}
+
+// keepsServiceValue is appended to the description of an Optional+Computed argument.
+const keepsServiceValue = " Left out of the configuration, it keeps the value Astra Control reports (after an import too), so it never plans a change."
+
 // clusterSchemaAttributes are astra_cluster's attributes except `timeouts` (which needs a
 // context). The astra_cluster data source derives its schema from them with
 // attrs.ComputedForDataSource(clusterSchemaAttributes(), "wait_for_running").
@@ -45,42 +60,59 @@ func clusterSchemaAttributes() map[string]schema.Attribute {
 			Computed: true,
 			MarkdownDescription: "Name of the cluster in Astra Control, 1 to 63 printable ASCII characters without markup, " +
 				"path separators or SQL metacharacters. Defaults to the Kubernetes name of the cluster (the kubeconfig's " +
-				"cluster name)." + updatedInPlace,
+				"cluster name)." + updatedInPlace + keepsServiceValue,
 			Validators:    []validator.String{validate.ResourceName(63)},
-			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			PlanModifiers: []planmodifier.String{attrs.KeepUnlessChanged()},
 		},
 		"credential_id": schema.StringAttribute{
 			Optional: true,
+			Computed: true,
 			MarkdownDescription: "ID of the kubeconfig credential Astra Control uses to reach the cluster (for example " +
-				"`astra_kubeconfig_credential.x.id`). Required unless `private_route_id` and a relay-capable connector " +
-				"capability (`relayV1` up to `api_version` 1.6, `connectorV2` from 1.7) are both set, and not allowed " +
-				"together with a relay-capable capability. Changing it makes Astra Control collect the cluster again." + updatedInPlace + removedReplaces,
+				"`astra_kubeconfig_credential.x.id`). Required to create a cluster unless `private_route_id` and a " +
+				"relay-capable connector capability (`relayV1` up to `api_version` 1.6, `connectorV2` from 1.7) are both set, " +
+				"and not allowed together with a relay-capable capability. A new value makes Astra Control collect the " +
+				"cluster again, so the plan shows what it discovers (versions, namespaces, state, protection, Trident) as " +
+				"known after apply." + updatedInPlace + " Never forces a new resource." + keepsServiceValue,
 			Validators:    []validator.String{validate.UUID()},
-			PlanModifiers: []planmodifier.String{replaceWhenStringRemoved()},
+			PlanModifiers: []planmodifier.String{attrs.KeepUnlessChanged()},
 		},
 		"private_route_id": schema.StringAttribute{
 			Optional: true,
+			Computed: true,
 			MarkdownDescription: "Location ID of the Astra Connector that reaches a private cluster, 1 to 255 characters. " +
-				"Needs `api_version` 1.4 or later." + updatedInPlace + removedReplaces,
+				"Needs `api_version` 1.4 or later." + updatedInPlace + " Never forces a new resource." + keepsServiceValue,
 			Validators:    []validator.String{stringvalidator.LengthBetween(1, 255)},
-			PlanModifiers: []planmodifier.String{replaceWhenStringRemoved()},
+			PlanModifiers: []planmodifier.String{attrs.KeepUnlessChanged()},
 		},
 		"connector_capabilities": schema.SetAttribute{
 			Optional:    true,
+			Computed:    true,
 			ElementType: types.StringType,
 			MarkdownDescription: "Capabilities of the connector associated with the cluster. With `api_version` 1.5 and 1.6: " +
 				"`neptuneV1`, `proxyV1`, `relayV1`, `watcherV1`; from 1.7: `neptuneV1`, `proxyV1`, `connectorV2`, `watcherV1`. " +
-				"Needs `api_version` 1.5 or later. When unset, Astra Control assumes `proxyV1`." + updatedInPlace +
-				" Removing every capability once set forces a new resource: the API cannot unset them.",
+				"Needs `api_version` 1.5 or later. When never set, Astra Control assumes `proxyV1`." + updatedInPlace +
+				" Only the empty set (`[]`) in place of capabilities the cluster has forces a new resource: the API cannot unset them." +
+				keepsServiceValue,
 			Validators:    []validator.Set{setvalidator.ValueStringsAre(stringvalidator.OneOf(connectorCapabilities...))},
-			PlanModifiers: []planmodifier.Set{replaceWhenSetEmptied()},
+			PlanModifiers: []planmodifier.Set{attrs.KeepUnlessChanged(), replaceWhenSetEmptied()},
 		},
 		"acc_host": schema.BoolAttribute{
 			Optional: true,
+			Computed: true,
 			MarkdownDescription: "Whether this cluster hosts the Astra Control Center instance being accessed. " +
 				"Astra Control only ever reports `true`; an unreported value reads as `false`. Setting it to `true` is " +
-				"updated in place; changing it from `true` to `false` (or removing it) forces a new resource: the API cannot unset it.",
-			PlanModifiers: []planmodifier.Bool{replaceWhenTrueRemoved()},
+				"updated in place; only `false` on a cluster that reports `true` forces a new resource: the API cannot unset it." +
+				keepsServiceValue,
+			PlanModifiers: []planmodifier.Bool{attrs.KeepUnlessChanged(), replaceWhenTrueRemoved()},
+		},
+		"cluster_type": schema.StringAttribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: "Kind of cluster: `gke`, `aks`, `eks`, `rke`, `tanzu`, `openshift`, `anthos` or `kubernetes`. " +
+				"Astra Control detects it; setting it (sent on create and update) needs `api_version` 1.7 or later." +
+				updatedInPlace + " Never forces a new resource." + keepsServiceValue,
+			Validators:    []validator.String{stringvalidator.OneOf(clusterTypes...)},
+			PlanModifiers: []planmodifier.String{attrs.KeepUnlessChanged(clusterRediscoveredBy...)},
 		},
 		"labels": attrs.LabelsSchema(),
 		"wait_for_running": schema.BoolAttribute{
@@ -90,26 +122,19 @@ func clusterSchemaAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Whether create (and an update of `credential_id`) waits, within `timeouts`, until `state` is " +
 				"`running`. Defaults to `true`. Set it to `false` for a cluster registered through an Astra Connector " +
 				"(`private_route_id` with a relay-capable capability and no credential), which stays `pending` until its " +
-				"connector runs. Changing it has no effect on the cluster.",
+				"connector runs. Changing it sends nothing to Astra Control.",
 		},
 	}
-	for name, a := range clusterComputedAttributes() {
-		args[name] = a
+	for name, a := range clusterComputedAttributes(func(string) []string { return clusterRediscoveredBy }, clusterPutArgs) {
+		if _, isArg := args[name]; !isArg {
+			args[name] = a
+		}
 	}
 	return args
 }
 
-// computedString is a read-only string reported by Astra Control.
 func computedString(desc string) schema.StringAttribute {
 	return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-}
-
-// stableString is a read-only string that never changes after create, so an update plans
-// no "(known after apply)" for it. Only the ID qualifies: a new credential_id may point the
-// record at another Kubernetes cluster, which changes everything it reports.
-func stableString(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Computed: true, MarkdownDescription: desc,
-		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 }
 
 func computedBool(desc string) schema.BoolAttribute {
@@ -120,10 +145,13 @@ func computedStrings(desc string) schema.ListAttribute {
 	return schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: desc}
 }
 
-// clusterComputedAttributes are the fields of the service's answer, snake_cased.
-func clusterComputedAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"id": stableString("ID of the cluster in Astra Control (a UUID); also the ID of its managed cluster once managed."),
+// clusterComputedAttributes are the fields of the service's answer, snake_cased, as
+// astra_cluster and astra_managed_cluster both show them. drivenBy names, per attribute,
+// the arguments of the resource whose change can change it (the plan shows it unknown
+// only then); putArgs are the arguments whose change sends a PUT, which moves
+// metadata.modification_timestamp. The ID never changes.
+func clusterComputedAttributes(drivenBy func(attribute string) []string, putArgs []string) map[string]schema.Attribute {
+	out := map[string]schema.Attribute{
 		"state": computedString("Operational state: `pending`, `discovering`, `provisioning`, `running`, `failed`, " +
 			"`removed` (not currently accessible, for example after its kubeconfig expired) or `unknown`."),
 		"state_unready": computedStrings("Reasons the cluster is not `running`, or why it is `failed` or `removed`."),
@@ -153,6 +181,11 @@ func clusterComputedAttributes() map[string]schema.Attribute {
 		"location":                   computedString("Cloud location (region or zone) of the cluster; not reported for private clusters."),
 		"is_multizonal":              computedBool("Whether the cluster spans several zones."),
 		"api_service_id":             computedString("ID of the cluster's `default/kubernetes` Service, which tells clusters apart."),
-		"metadata":                   attrs.MetadataSchema(),
 	}
+	for name, a := range out {
+		out[name] = attrs.Kept(a, drivenBy(name)...)
+	}
+	out["id"] = attrs.Kept(computedString("ID of the cluster in Astra Control (a UUID); also the ID of its managed cluster once managed."))
+	out["metadata"] = attrs.MetadataSchema(putArgs...)
+	return out
 }

@@ -43,6 +43,19 @@ func relayCapable(capabilities types.Set) bool {
 	return slices.Contains(caps, capabilityRelayV1) || slices.Contains(caps, capabilityConnectorV2)
 }
 
+const missingCredential = "Missing credential_id"
+
+// withoutProblem drops the problem with this attribute and summary.
+func withoutProblem(problems []attrProblem, attr, summary string) []attrProblem {
+	out := problems[:0:0]
+	for _, p := range problems {
+		if p.attr != attr || p.summary != summary {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // clusterCredentialProblems applies the API's rule for credentialID: required unless
 // privateRouteID and a relay-capable connector are both given, and refused together with
 // a relay-capable connector (problem 165 at apply time otherwise).
@@ -58,7 +71,7 @@ func clusterCredentialProblems(cfg clusterFields) []attrProblem {
 				"has no credential, and Astra Control refuses both together. Remove credential_id, or remove relayV1/connectorV2 " +
 				"from connector_capabilities."}}
 	case !isSet(cfg.CredentialID) && !(isSet(cfg.PrivateRouteID) && relay):
-		return []attrProblem{{"credential_id", "Missing credential_id",
+		return []attrProblem{{"credential_id", missingCredential,
 			"credential_id is required unless private_route_id and a relay-capable connector capability (relayV1 up to " +
 				"api_version 1.6, connectorV2 from 1.7) are both set. Set credential_id to the ID of a kubeconfig credential " +
 				"(for example astra_kubeconfig_credential.<name>.id), or register the cluster through an Astra Connector."}}
@@ -79,6 +92,9 @@ func clusterVersionProblems(version string, cfg clusterFields) []attrProblem {
 	}
 	if isSet(cfg.PrivateRouteID) {
 		need("private_route_id", "private_route_id", "1.4")
+	}
+	if isSet(cfg.ClusterType) {
+		need("cluster_type", "cluster_type", "1.7")
 	}
 	if isSet(cfg.ConnectorCapabilities) {
 		need("connector_capabilities", "connector_capabilities", "1.5")

@@ -86,6 +86,7 @@ var (
 		"private_route_id":       "Location ID of the Astra Connector that reaches the cluster, if any.",
 		"connector_capabilities": "Capabilities of the connector associated with the cluster, if any.",
 		"acc_host":               "Whether this cluster hosts the Astra Control Center instance being accessed.",
+		"cluster_type":           "Kind of cluster: `gke`, `aks`, `eks`, `rke`, `tanzu`, `openshift`, `anthos` or `kubernetes`.",
 		"labels":                 "User labels on the cluster (the service's read-only labels left out).",
 	}
 	managedClusterArgumentDescriptions = map[string]string{

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
@@ -30,6 +29,10 @@ func newKubeconfigCredentialResource() resource.Resource { return &kubeconfigCre
 
 type kubeconfigCredentialResource struct{ clientHolder }
 
+// credentialRotatedBy are the arguments whose change sends a new kubeconfig (the write-only
+// kubeconfig_wo is never in a plan: its version stands for it).
+var credentialRotatedBy = []string{"kubeconfig", "kubeconfig_wo_version"}
+
 // credentialFields maps the API's field names in invalidFields to attributes.
 var credentialFields = map[string]string{"name": "name", "keyStore": "kubeconfig", "keyStore.base64": "kubeconfig"}
 
@@ -48,7 +51,7 @@ func (r *kubeconfigCredentialResource) Schema(_ context.Context, _ resource.Sche
 			"id": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "Astra ID of the credential.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				PlanModifiers:       []planmodifier.String{attrs.KeepUnlessChanged()},
 			},
 			"name": schema.StringAttribute{
 				Required:            true,
@@ -88,8 +91,10 @@ func (r *kubeconfigCredentialResource) Schema(_ context.Context, _ resource.Sche
 			"valid": schema.BoolAttribute{
 				Computed:            true,
 				MarkdownDescription: "Whether Astra Control considers the credential valid.",
+				// Only a new kubeconfig can change what the service thinks of it.
+				PlanModifiers: []planmodifier.Bool{attrs.KeepUnlessChanged(credentialRotatedBy...)},
 			},
-			"metadata": attrs.MetadataSchema(),
+			"metadata": attrs.MetadataSchema(append([]string{"name"}, credentialRotatedBy...)...),
 		},
 	}
 }
@@ -225,6 +230,7 @@ func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.
 		return
 	}
 	r.setState(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
+	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 }
 
 func (r *kubeconfigCredentialResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

@@ -118,7 +118,7 @@ func TestCheckStorageClassListsTheChoices(t *testing.T) {
 func TestManagedClusterSchemaSharesClusterNames(t *testing.T) {
 	managed := managedClusterAttributes()
 	var missing []string
-	for name := range clusterComputedAttributes() {
+	for name := range clusterComputedAttributes(managedClusterDrivenBy, nil) {
 		if _, ok := managed[name]; !ok {
 			missing = append(missing, name)
 		}

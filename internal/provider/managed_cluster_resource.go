@@ -221,6 +221,11 @@ func (r *managedClusterResource) Update(ctx context.Context, req resource.Update
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if providerSideOnly(ctx, req, &resp.Diagnostics, managedClusterPutArgs...) {
+		resp.State.Raw = req.State.Raw
+		resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
+		return
+	}
 	if r.storageClassChanges(ctx, req.State, plan) && !r.applyTimeCheckStorageClass(ctx, client, plan.managedClusterValues, &resp.Diagnostics) {
 		return
 	}
@@ -238,6 +243,7 @@ func (r *managedClusterResource) Update(ctx context.Context, req resource.Update
 	}
 	r.recordAndWait(ctx, client, timeout, &plan, mc, &resp.State, &resp.Diagnostics,
 		"The new settings are applied and recorded in state; the cluster has not reported managed and running since.")
+	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 }
 
 func (r *managedClusterResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

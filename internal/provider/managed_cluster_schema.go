@@ -11,12 +11,30 @@ import (
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
 
+// managedClusterPutArgs are the arguments whose change makes an update PUT the managed
+// cluster; a change of `timeouts` alone sends nothing.
+var managedClusterPutArgs = []string{"default_storage_class", "trident_managed_state_desired", "default_bucket_id"}
+
+// managedClusterDrivenBy says which argument can change a computed attribute of the managed
+// view: the Trident fields follow trident_managed_state_desired, the protection fields
+// follow the default storage class (protection comes from its snapshot support); nothing
+// else this resource sends changes what the service reports.
+func managedClusterDrivenBy(attribute string) []string {
+	switch attribute {
+	case "trident_managed_state", "trident_managed_state_details", "trident_version", "acp_version":
+		return []string{"trident_managed_state_desired"}
+	case "protection_state", "protection_state_details", "snapshot_supported", "restore_target_supported":
+		return []string{"default_storage_class"}
+	}
+	return nil
+}
+
 // managedClusterAttributes are astra_managed_cluster's attributes except `timeouts`. The
 // managed view reports the same fields as a cluster, so the computed ones are
 // astra_cluster's (same names, same descriptions), plus the few only this view has.
 func managedClusterAttributes() map[string]schema.Attribute {
-	out := clusterComputedAttributes()
-	out["id"] = stableString("ID of the managed cluster: the ID of the cluster (`cluster_id`).")
+	out := clusterComputedAttributes(managedClusterDrivenBy, managedClusterPutArgs)
+	out["id"] = attrs.Kept(computedString("ID of the managed cluster: the ID of the cluster (`cluster_id`)."))
 	out["cluster_id"] = schema.StringAttribute{
 		Required: true,
 		MarkdownDescription: "ID of the cluster to bring under management: an `astra_cluster`'s `id` for a private " +
@@ -31,31 +49,32 @@ func managedClusterAttributes() map[string]schema.Attribute {
 		MarkdownDescription: "ID of the storage class Astra Control makes the cluster's default (see the " +
 			"`astra_storage_classes` data source). It must be one of the cluster's storage classes: the plan (or, while " +
 			"the cluster does not exist yet, the apply) fails otherwise and lists the valid ones. When unset, the " +
-			"cluster's Kubernetes default is kept." + updatedInPlace,
-		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			"cluster's Kubernetes default is kept." + updatedInPlace + keepsServiceValue,
+		PlanModifiers: []planmodifier.String{attrs.KeepUnlessChanged()},
 	}
 	out["trident_managed_state_desired"] = schema.StringAttribute{
 		Optional: true,
 		Computed: true,
 		MarkdownDescription: "Whether Astra Control should manage Astra Trident on the cluster: `managed` or " +
-			"`unmanaged` (see `trident_managed_state_allowed`). When unset, the service decides." + updatedInPlace,
+			"`unmanaged` (see `trident_managed_state_allowed`). When unset, the service decides." + updatedInPlace + keepsServiceValue,
 		Validators:    []validator.String{stringvalidator.OneOf("managed", "unmanaged")},
-		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		PlanModifiers: []planmodifier.String{attrs.KeepUnlessChanged()},
 	}
 	out["default_bucket_id"] = schema.StringAttribute{
 		Optional: true,
 		Computed: true,
 		MarkdownDescription: "ID of the bucket the cluster's backups go to by default. Needs `api_version` 1.7 or " +
-			"later." + updatedInPlace,
+			"later." + updatedInPlace + keepsServiceValue,
 		Validators:    []validator.String{validate.UUID()},
-		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		PlanModifiers: []planmodifier.String{attrs.KeepUnlessChanged()},
 	}
-	out["name"] = computedString("Name of the cluster in Astra Control.")
-	out["cloud_id"] = computedString("ID of the cloud the cluster belongs to.")
-	out["credential_id"] = computedString("ID of the credential Astra Control uses to reach the cluster, if any.")
-	out["private_route_id"] = computedString("Location ID of the Astra Connector that reaches the cluster, if any.")
-	out["acc_host"] = computedBool("Whether this cluster hosts the Astra Control Center instance being accessed.")
-	out["managed_state_details"] = attrs.StateDetailsSchema("Explanations of `managed_state` (`api_version` 1.7 or later), " +
-		"such as why a cluster is ineligible.")
+	// The cluster's own settings: astra_cluster changes them, never this resource.
+	out["name"] = attrs.Kept(computedString("Name of the cluster in Astra Control."))
+	out["cloud_id"] = attrs.Kept(computedString("ID of the cloud the cluster belongs to."))
+	out["credential_id"] = attrs.Kept(computedString("ID of the credential Astra Control uses to reach the cluster, if any."))
+	out["private_route_id"] = attrs.Kept(computedString("Location ID of the Astra Connector that reaches the cluster, if any."))
+	out["acc_host"] = attrs.Kept(computedBool("Whether this cluster hosts the Astra Control Center instance being accessed."))
+	out["managed_state_details"] = attrs.Kept(attrs.StateDetailsSchema("Explanations of `managed_state` (`api_version` 1.7 or later), " +
+		"such as why a cluster is ineligible."))
 	return out
 }

@@ -1,8 +1,11 @@
 package attrs
 
 import (
+	"context"
+
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
@@ -17,10 +20,14 @@ var MetadataAttrTypes = map[string]attr.Type{
 }
 
 // MetadataSchema is the computed `metadata` attribute; labels are exposed separately.
-func MetadataSchema() schema.SingleNestedAttribute {
+// putArgs are the arguments whose change makes the resource send a PUT, which is what
+// moves modification_timestamp and modified_by: on any other update the whole object
+// keeps its prior value in the plan, and creation_timestamp and created_by always do.
+func MetadataSchema(putArgs ...string) schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{
 		Computed:            true,
 		MarkdownDescription: "Bookkeeping the service keeps on the object.",
+		PlanModifiers:       []planmodifier.Object{metadataPlan{args: putArgs}},
 		Attributes: map[string]schema.Attribute{
 			"creation_timestamp":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the object was created (ISO 8601, UTC)."},
 			"modification_timestamp": schema.StringAttribute{Computed: true, MarkdownDescription: "When the object last changed (ISO 8601, UTC)."},
@@ -42,3 +49,39 @@ func MetadataValue(m astra.Metadata) types.Object {
 
 // MetadataNull is the value written before the service has answered (a partial state).
 func MetadataNull() types.Object { return types.ObjectNull(MetadataAttrTypes) }
+
+// metadataPlan plans the metadata of an update: the prior object, with only the fields a
+// PUT moves unknown when the plan sends one.
+type metadataPlan struct{ args []string }
+
+func (m metadataPlan) Description(ctx context.Context) string { return m.MarkdownDescription(ctx) }
+
+func (m metadataPlan) MarkdownDescription(context.Context) string {
+	return "Keeps the prior metadata; only modification_timestamp and modified_by are unknown when the update sends a PUT."
+}
+
+func (m metadataPlan) PlanModifyObject(ctx context.Context, req planmodifier.ObjectRequest, resp *planmodifier.ObjectResponse) {
+	if req.State.Raw.IsNull() || req.StateValue.IsNull() || !req.PlanValue.IsUnknown() {
+		return
+	}
+	put, diags := AnyMayChange(ctx, req.State, req.Plan, req.Config, m.args...)
+	resp.Diagnostics.Append(diags...)
+	if diags.HasError() {
+		return
+	}
+	values := req.StateValue.Attributes()
+	if put {
+		planned := make(map[string]attr.Value, len(values))
+		for k, v := range values {
+			planned[k] = v
+		}
+		planned["modification_timestamp"] = types.StringUnknown()
+		planned["modified_by"] = types.StringUnknown()
+		values = planned
+	}
+	v, d := types.ObjectValue(MetadataAttrTypes, values)
+	resp.Diagnostics.Append(d...)
+	if !d.HasError() {
+		resp.PlanValue = v
+	}
+}

@@ -13,14 +13,33 @@ import (
 	"time"
 )
 
-var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+// astraIdentifier is the published schema's type_astra_identifier, exactly: a lowercase
+// version 4 UUID (variant 8, 9, a or b), a lowercase version 5 UUID, or the all-zero UUID.
+// The API refuses any other ID, so the provider refuses it at plan time.
+var astraIdentifier = regexp.MustCompile(`^(?:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}` +
+	`|[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}` +
+	`|0{8}-0{4}-0{4}-0{4}-0{12})$`)
 
-// CheckUUID accepts the canonical 8-4-4-4-12 hexadecimal form that Astra uses for every ID.
+var uuidShape = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// CheckUUID accepts exactly the IDs the Astra Control API accepts (type_astra_identifier),
+// and says what is wrong with any other.
 func CheckUUID(s string) error {
-	if !uuidPattern.MatchString(s) {
-		return fmt.Errorf("%q is not a UUID: expected the form 8-4-4-4-12 hexadecimal digits, such as 6d4e8a5c-1f2b-4c3d-9e8f-0a1b2c3d4e5f", s)
+	if astraIdentifier.MatchString(s) {
+		return nil
 	}
-	return nil
+	if !uuidShape.MatchString(s) {
+		return fmt.Errorf("%q is not a UUID: expected the form 8-4-4-4-12 lowercase hexadecimal digits, such as 6d4e8a5c-1f2b-4c3d-9e8f-0a1b2c3d4e5f", s)
+	}
+	lower := strings.ToLower(s)
+	if lower != s && astraIdentifier.MatchString(lower) {
+		return fmt.Errorf("%q has uppercase letters, and Astra Control accepts IDs only in lowercase: use %q", s, lower)
+	}
+	if lower[14] == '4' {
+		return fmt.Errorf("%q is not an ID Astra Control accepts: in a version 4 UUID the fourth group starts with 8, 9, a or b, not %c", s, s[19])
+	}
+	return fmt.Errorf("%q is a version %c UUID, and Astra Control accepts only version 4 or 5 UUIDs (or the all-zero UUID): "+
+		"copy the ID from Astra Control or from the resource or data source that reads it", s, s[14])
 }
 
 // CheckHTTPURL accepts an absolute http or https URL with a host.

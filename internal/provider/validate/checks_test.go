@@ -16,7 +16,6 @@ func TestChecks(t *testing.T) {
 		wantErr string // "" means valid
 	}{
 		{"uuid ok", CheckUUID, "6d4e8a5c-1f2b-4c3d-9e8f-0a1b2c3d4e5f", ""},
-		{"uuid upper ok", CheckUUID, "6D4E8A5C-1F2B-4C3D-9E8F-0A1B2C3D4E5F", ""},
 		{"uuid short", CheckUUID, "6d4e8a5c-1f2b-4c3d-9e8f", "is not a UUID"},
 		{"uuid braces", CheckUUID, "{6d4e8a5c-1f2b-4c3d-9e8f-0a1b2c3d4e5f}", "is not a UUID"},
 		{"url https", CheckHTTPURL, "https://astra.netapp.io", ""},

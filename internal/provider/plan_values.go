@@ -1,0 +1,49 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
+)
+
+// recordPlanned writes, over the state an update has just set from the service's answer,
+// every top-level value the plan knew. Terraform requires an apply to produce exactly the
+// known planned values; a status that moved on its own between plan and apply (or through
+// another resource in the same apply) then shows at the next refresh instead of failing
+// the apply as an inconsistent result.
+func recordPlanned(plan tfsdk.Plan, state *tfsdk.State) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if plan.Raw.IsNull() || state.Raw.IsNull() {
+		return diags
+	}
+	var planned, current map[string]tftypes.Value
+	if err := plan.Raw.As(&planned); err != nil {
+		diags.AddError("Cannot record the planned values", "Reading the plan failed: "+err.Error()+". This is a bug in the provider; please report it.")
+		return diags
+	}
+	if err := state.Raw.As(&current); err != nil {
+		diags.AddError("Cannot record the planned values", "Reading the new state failed: "+err.Error()+". This is a bug in the provider; please report it.")
+		return diags
+	}
+	for name, v := range planned {
+		if v.IsFullyKnown() {
+			current[name] = v
+		}
+	}
+	state.Raw = tftypes.NewValue(state.Raw.Type(), current)
+	return diags
+}
+
+// providerSideOnly reports whether an update changes none of putArgs, the arguments sent to
+// Astra Control: then only provider-side arguments (wait_for_running, timeouts) changed,
+// and the update records the plan without a request.
+func providerSideOnly(ctx context.Context, req resource.UpdateRequest, diags *diag.Diagnostics, putArgs ...string) bool {
+	changes, d := attrs.AnyMayChange(ctx, req.State, req.Plan, req.Config, putArgs...)
+	diags.Append(d...)
+	return !changes && !d.HasError()
+}
