@@ -94,10 +94,10 @@ func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 
 func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
-		newClusterResource,
-		newKubeconfigCredentialResource,
-		newManagedClusterResource,
-		newCloudResource,
+		identifiedByID(newClusterResource),
+		identifiedByID(newKubeconfigCredentialResource),
+		identifiedByID(newManagedClusterResource),
+		identifiedByID(newCloudResource),
 	}
 }
 
