@@ -285,6 +285,8 @@ func (r *Result) identities(old, cur map[string]*Identity) {
 		if c.Version < o.Version {
 			r.breaking(where, fmt.Sprintf("identity version went down from %d to %d", o.Version, c.Version),
 				"never lower an identity version.")
+		} else if c.Version > o.Version {
+			r.compatible(where, fmt.Sprintf("identity version raised from %d to %d", o.Version, c.Version))
 		}
 		for _, a := range unionKeys(o.Attributes, c.Attributes) {
 			oa, ca := o.Attributes[a], c.Attributes[a]
@@ -293,6 +295,9 @@ func (r *Result) identities(old, cur map[string]*Identity) {
 			case oa == nil && ca.RequiredForImport:
 				r.breaking(at, "new attribute required for import: existing import blocks lack it",
 					"make it optional_for_import.")
+			case oa == nil && c.Version == o.Version:
+				r.breaking(at, "added without a new identity version: identities already in state lack it, and the next refresh fails with \"Unexpected Identity Change\"",
+					"raise the identity version and give the resource an identity upgrader.")
 			case oa == nil:
 				r.compatible(at, "added")
 			case ca == nil:

@@ -344,3 +344,49 @@ func TestLoad_refusesUnknownFormat(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// Identities never change within a major release: import blocks and state hold them.
+func TestGate_identities(t *testing.T) {
+	t.Parallel()
+	id := func(attrs map[string]*schemagate.IdentityAttribute) *schemagate.Snapshot {
+		s := &schemagate.Snapshot{}
+		if attrs != nil {
+			s.Identities = map[string]*schemagate.Identity{"astra_x": {Attributes: attrs}}
+		}
+		return s
+	}
+	old := id(map[string]*schemagate.IdentityAttribute{"id": {Type: "string", RequiredForImport: true}})
+	cases := []struct {
+		name  string
+		cur   *schemagate.Snapshot
+		where string
+		what  string
+	}{
+		{"identity removed", id(nil), "resource astra_x identity", "removed: imports by identity and identities in state stop working"},
+		{"attribute changed", id(map[string]*schemagate.IdentityAttribute{"id": {Type: "string", OptionalForImport: true}}),
+			"resource astra_x identity attribute id", "changed from string required for import to string optional for import: identities in state and import blocks no longer fit"},
+		{"attribute added, required", id(map[string]*schemagate.IdentityAttribute{
+			"id": {Type: "string", RequiredForImport: true}, "account_id": {Type: "string", RequiredForImport: true},
+		}), "resource astra_x identity attribute account_id", "new attribute required for import: existing import blocks lack it"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got := schemagate.Compare(old, tc.cur, schemagate.Options{Now: now})
+			if len(got.Breaking) != 1 || got.Breaking[0].Where != tc.where || got.Breaking[0].What != tc.what || got.Breaking[0].Fix == "" {
+				t.Fatalf("want %s: %s, got:\n%s", tc.where, tc.what, got.Report())
+			}
+		})
+	}
+	optionalAdded := id(map[string]*schemagate.IdentityAttribute{
+		"id": {Type: "string", RequiredForImport: true}, "account_id": {Type: "string", OptionalForImport: true},
+	})
+	if got := schemagate.Compare(old, optionalAdded, schemagate.Options{Now: now}); len(got.Breaking) != 1 ||
+		!strings.HasPrefix(got.Breaking[0].What, "added without a new identity version") {
+		t.Fatalf("an identity attribute added without a new version:\n%s", got.Report())
+	}
+	optionalAdded.Identities["astra_x"].Version = 1
+	if got := schemagate.Compare(old, optionalAdded, schemagate.Options{Now: now}); len(got.Breaking) != 0 || len(got.Compatible) != 2 {
+		t.Fatalf("an optional identity attribute with a new identity version is compatible:\n%s", got.Report())
+	}
+}
