@@ -69,11 +69,7 @@ func (r *clusterResource) ValidateConfig(ctx context.Context, req resource.Valid
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	problems := clusterCredentialProblems(cfg.clusterFields)
-	if isSet(cfg.PrivateRouteID) {
-		problems = withoutProblem(problems, "credential_id", missingCredential)
-	}
-	addProblems(&resp.Diagnostics, problems)
+	addProblems(&resp.Diagnostics, clusterConfigProblems(cfg.clusterFields))
 }
 
 // ModifyPlan applies the credential rule to what the cluster will have (an argument left

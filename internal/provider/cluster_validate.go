@@ -56,6 +56,17 @@ func withoutProblem(problems []attrProblem, attr, summary string) []attrProblem 
 	return out
 }
 
+// clusterConfigProblems is the part of the credential rule a configuration alone decides:
+// with a private route, the capabilities (maybe left to the cluster's value) decide whether
+// a credential is needed, which the plan checks.
+func clusterConfigProblems(cfg clusterFields) []attrProblem {
+	problems := clusterCredentialProblems(cfg)
+	if isSet(cfg.PrivateRouteID) {
+		problems = withoutProblem(problems, "credential_id", missingCredential)
+	}
+	return problems
+}
+
 // clusterCredentialProblems applies the API's rule for credentialID: required unless
 // privateRouteID and a relay-capable connector are both given, and refused together with
 // a relay-capable connector (problem 165 at apply time otherwise).

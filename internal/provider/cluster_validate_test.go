@@ -100,6 +100,8 @@ func TestClusterVersionProblems(t *testing.T) {
 		{"1.7", clusterConfig("", testRouteID, "connectorV2"), nil},
 		{"1.7", clusterConfig("", testRouteID, "relayV1"), []string{"connector_capabilities: relayV1 was replaced by connectorV2"}},
 		{"1.0", clusterConfig("?", ""), nil},
+		{"1.6", withClusterType(clusterConfig(testCredentialID, ""), "openshift"), []string{"cluster_type: Argument needs api_version 1.7"}},
+		{"1.7", withClusterType(clusterConfig(testCredentialID, ""), "openshift"), nil},
 	}
 	for _, c := range cases {
 		got := clusterVersionProblems(c.version, c.cfg)
@@ -130,6 +132,58 @@ func TestVersionAtLeast(t *testing.T) {
 	for _, c := range cases {
 		if got := versionAtLeast(c.v, c.min); got != c.want {
 			t.Errorf("versionAtLeast(%s, %s) = %v", c.v, c.min, got)
+		}
+	}
+}
+
+func withClusterType(cfg clusterFields, kind string) clusterFields {
+	cfg.ClusterType = types.StringValue(kind)
+	return cfg
+}
+
+// The credential rule of a plan sees what the cluster will have: a configuration that leaves
+// an argument out keeps the cluster's value (an import with a minimal configuration), and
+// on create nothing.
+func TestEffectiveClusterArgs(t *testing.T) {
+	connector := clusterConfig("", testRouteID, "relayV1")
+	kube := clusterConfig(testCredentialID, testRouteID, "watcherV1")
+	cases := []struct {
+		name        string
+		cfg, prior  clusterFields
+		wantProblem string
+	}{
+		{"connector imported with only its route", clusterConfig("", testRouteID), connector, ""},
+		{"kubeconfig cluster imported with only its credential", clusterConfig(testCredentialID, ""), kube, ""},
+		{"kubeconfig cluster imported with only its route", clusterConfig("", testRouteID), kube, ""},
+		{"create with a route and no capabilities", clusterConfig("", testRouteID), nullClusterFields(), "credential_id: Missing credential_id"},
+		{"relay added to a cluster with a credential", clusterConfig("", "", "connectorV2"), kube, "credential_id: credential_id conflicts with a relay-capable connector"},
+	}
+	for _, c := range cases {
+		got := clusterCredentialProblems(effectiveClusterArgs(c.cfg, c.prior))
+		text := ""
+		if len(got) > 0 {
+			text = got[0].attr + ": " + got[0].summary
+		}
+		if len(got) > 1 || text != c.wantProblem {
+			t.Errorf("%s: problems\n%swant %q", c.name, problemText(got), c.wantProblem)
+		}
+	}
+}
+
+// ValidateConfig leaves "a route without a relay" to the plan, which knows the cluster's
+// capabilities, and still refuses a configuration with neither credential nor route.
+func TestClusterValidateConfigDefersRouteRule(t *testing.T) {
+	for _, c := range []struct {
+		cfg  clusterFields
+		want int
+	}{
+		{clusterConfig("", testRouteID), 0},
+		{clusterConfig("", ""), 1},
+		{clusterConfig(testCredentialID, "", "relayV1"), 1},
+	} {
+		problems := clusterConfigProblems(c.cfg)
+		if len(problems) != c.want {
+			t.Errorf("%+v: %d problems, want %d", c.cfg, len(problems), c.want)
 		}
 	}
 }

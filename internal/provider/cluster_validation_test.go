@@ -41,6 +41,13 @@ func TestAccCluster_validation(t *testing.T) {
 			errorPhrases("Missing credential_id", "Cluster API version 1.4 (the provider's api_version) always requires credential_id")},
 		{"connectorV2 below 1.7", "1.6", []string{arg("name", "c"), arg("private_route_id", testRouteID), `connector_capabilities = ["connectorV2"]`},
 			errorPhrases("Argument needs api_version 1.7", "The capability connectorV2 needs cluster API version 1.7")},
+		{"credential_id uppercase", "", []string{arg("credential_id", strings.ToUpper(cred))},
+			errorPhrases("Invalid UUID", "has uppercase letters, and Astra Control accepts IDs only in lowercase")},
+		{"credential_id version 1", "", []string{arg("credential_id", "6d4e8a5c-1f2b-1c3d-9e8f-0a1b2c3d4e5f")},
+			errorPhrases("Invalid UUID", "is a version 1 UUID, and Astra Control accepts only version 4 or 5 UUIDs")},
+		{"cluster_type enum", "1.7", []string{arg("credential_id", cred), arg("cluster_type", "k3s")}, errorPhrases("value must be one of")},
+		{"cluster_type below 1.7", "1.6", []string{arg("credential_id", cred), arg("cluster_type", "openshift")},
+			errorPhrases("Argument needs api_version 1.7", "cluster_type needs cluster API version 1.7 or later, and the provider's api_version is 1.6")},
 		{"relayV1 from 1.7", "1.7", []string{arg("name", "c"), arg("private_route_id", testRouteID), `connector_capabilities = ["relayV1"]`},
 			errorPhrases("relayV1 was replaced by connectorV2")},
 	}

@@ -1,0 +1,279 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+)
+
+// The update's own requests go to the cloud's path; Read uses the cloud-less one, so these
+// count what an apply sent, not what refreshes read.
+const getCloudCluster = "GET " + routeCloudCluster
+
+// updateSent asserts how many GETs and PUTs of the cluster the update of this step sent.
+func (a *accTarget) updateSent(counts *countDelta, gets, puts int) resource.TestCheckFunc {
+	return a.simCheck(fmt.Sprintf("the update sent %d GET and %d PUT", gets, puts), func(s *astrasim.Sim) error {
+		if g, p := counts.since(s, getCloudCluster), counts.since(s, putCloudCluster); g != gets || p != puts {
+			return fmt.Errorf("%d GETs and %d PUTs of the cluster, want %d and %d", g, p, gets, puts)
+		}
+		return nil
+	})
+}
+
+func prePlan(checks ...plancheck.PlanCheck) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PreApply: checks}
+}
+
+// TestAccCluster_quietPlans: a labels-only update plans every computed value known but the
+// PUT's metadata; a new credential leaves exactly the discovered fields unknown; a change
+// of wait_for_running and timeouts alone plans nothing unknown and sends no request.
+func TestAccCluster_quietPlans(t *testing.T) {
+	a := newAccTarget(t)
+	credA := a.kubeconfigCredential("kube-quiet-a", "quiet")
+	credB := a.kubeconfigCredential("kube-quiet-b", "quiet")
+	name := a.name("quiet")
+	hcl := func(cred string, extra ...string) string {
+		return a.config(clusterHCL(a.cloudID(), append([]string{arg("name", name), arg("credential_id", cred)}, extra...)...))
+	}
+	var counts countDelta
+	mark := func() { a.markCounts(&counts) }
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{
+			{Config: hcl(credA, `labels = { team = "a" }`)},
+			{
+				PreConfig: mark,
+				Config:    hcl(credA, `labels = { team = "b" }`),
+				ConfigPlanChecks: prePlan(
+					plancheck.ExpectResourceAction(clusterAddr, plancheck.ResourceActionUpdate),
+					expectUnknownExactly(clusterAddr, putMetadata...),
+					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("state"), knownvalue.StringExact("running")),
+					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("credential_id"), knownvalue.StringExact(credA)),
+					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("metadata").AtMapKey("creation_timestamp"), knownvalue.NotNull()),
+					plancheck.ExpectUnknownValue(clusterAddr, tfjsonpath.New("metadata").AtMapKey("modification_timestamp")),
+				),
+				Check: a.updateSent(&counts, 2, 1),
+			},
+			{
+				PreConfig: mark,
+				Config:    hcl(credB, `labels = { team = "b" }`),
+				ConfigPlanChecks: prePlan(
+					plancheck.ExpectResourceAction(clusterAddr, plancheck.ResourceActionUpdate),
+					expectUnknownExactly(clusterAddr, withPaths(clusterDiscovered, putMetadata...)...),
+					plancheck.ExpectUnknownValue(clusterAddr, tfjsonpath.New("state")),
+					plancheck.ExpectUnknownValue(clusterAddr, tfjsonpath.New("namespaces")),
+					plancheck.ExpectUnknownValue(clusterAddr, tfjsonpath.New("trident_version")),
+					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
+					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(uuidRegexp)),
+				),
+				ConfigStateChecks: []statecheck.StateCheck{expectString("credential_id", credB), expectString("state", "running")},
+				Check:             a.updateSent(&counts, 2, 1),
+			},
+			{
+				PreConfig: mark,
+				Config:    hcl(credB, `labels = { team = "b" }`, arg("wait_for_running", false), `timeouts = { update = "5m" }`),
+				ConfigPlanChecks: prePlan(
+					plancheck.ExpectResourceAction(clusterAddr, plancheck.ResourceActionUpdate),
+					expectUnknownExactly(clusterAddr),
+					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("wait_for_running"), knownvalue.Bool(false)),
+				),
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectBool("wait_for_running", false),
+					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("timeouts").AtMapKey("update"), knownvalue.StringExact("5m")),
+				},
+				Check: a.updateSent(&counts, 0, 0),
+			},
+			{Config: hcl(credB, `labels = { team = "b" }`, arg("wait_for_running", false), `timeouts = { update = "5m" }`), ConfigPlanChecks: emptyPlan()},
+		},
+	})
+}
+
+// TestAccCluster_importMinimal imports clusters whose service-set arguments a minimal
+// configuration leaves out (accHost true, a private route, capabilities): the import plans
+// no change, with an import block and with `terraform import`, and a plan after it is empty.
+func TestAccCluster_importMinimal(t *testing.T) {
+	cases := []struct {
+		name string
+		// setup returns the cluster to create outside Terraform and the minimal arguments
+		// (after cloud_id) of a configuration that imports it.
+		setup func(a *accTarget) (astra.ClusterCreate, []string)
+		caps  []string
+	}{
+		{
+			name: "kubeconfig cluster hosting Astra Control Center, behind a route",
+			setup: func(a *accTarget) (astra.ClusterCreate, []string) {
+				cred := a.kubeconfigCredential("kube-acc-host", "acc-host")
+				return astra.ClusterCreate{Name: a.name("acc-host"), CredentialID: cred, PrivateRouteID: testRouteID,
+					ConnectorCapabilities: []string{"watcherV1"}, AccHost: astra.BoolPtr(true)}, []string{arg("credential_id", cred)}
+			},
+			caps: []string{"watcherV1"},
+		},
+		{
+			name: "connector cluster hosting Astra Control Center",
+			setup: func(a *accTarget) (astra.ClusterCreate, []string) {
+				return astra.ClusterCreate{Name: a.name("acc-connector"), PrivateRouteID: testRouteID,
+					ConnectorCapabilities: []string{"relayV1", "watcherV1"}, AccHost: astra.BoolPtr(true)}, []string{arg("private_route_id", testRouteID)}
+			},
+			caps: []string{"relayV1", "watcherV1"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := newAccTarget(t)
+			a.requireSim("a cluster that hosts Astra Control Center")
+			body, minimal := c.setup(a)
+			created, err := a.client.CreateCluster(t0(), a.cloudID(), body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := requiredProvidersHCL() + a.config(clusterHCL(a.cloudID(), minimal...))
+			var capChecks []knownvalue.Check
+			for _, s := range c.caps {
+				capChecks = append(capChecks, knownvalue.StringExact(s))
+			}
+			kept := []plancheck.PlanCheck{
+				plancheck.ExpectEmptyPlan(),
+				plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("acc_host"), knownvalue.Bool(true)),
+				plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("private_route_id"), knownvalue.StringExact(testRouteID)),
+				plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("connector_capabilities"), knownvalue.SetExact(capChecks)),
+			}
+			var counts countDelta
+			a.test(resource.TestCase{
+				CheckDestroy: a.checkClusterDestroyed,
+				Steps: []resource.TestStep{
+					{
+						Config: cfg, ResourceName: clusterAddr, ImportState: true, ImportStateId: created.ID,
+						ImportStateKind: resource.ImportBlockWithID, ImportPlanChecks: resource.ImportPlanChecks{PreApply: kept},
+					},
+					{Config: cfg, ResourceName: clusterAddr, ImportState: true, ImportStateId: created.ID, ImportStatePersist: true},
+					{
+						PreConfig:        func() { a.markCounts(&counts) },
+						Config:           cfg,
+						ConfigPlanChecks: prePlan(slices.Clone(kept)...),
+						Check: a.simCheck("nothing sent", func(s *astrasim.Sim) error {
+							if p, d := counts.since(s, putCloudCluster), counts.since(s, deleteCloudCluster); p != 0 || d != 0 {
+								return fmt.Errorf("%d PUTs and %d DELETEs of the cluster, want none", p, d)
+							}
+							return nil
+						}),
+					},
+				},
+			})
+		})
+	}
+}
+
+// TestAccCluster_omittedArgumentsNeverReplace removes each argument the API cannot unset
+// from the configuration in turn: each keeps the service's value and plans nothing. Only an
+// explicit value the API cannot apply (no capabilities, acc_host false) replaces.
+func TestAccCluster_omittedArgumentsNeverReplace(t *testing.T) {
+	a := newAccTarget(t)
+	cred := a.kubeconfigCredential("kube-omit", "omitted")
+	full := map[string]string{
+		"credential_id":          arg("credential_id", cred),
+		"private_route_id":       arg("private_route_id", testRouteID),
+		"connector_capabilities": `connector_capabilities = ["watcherV1"]`,
+		"acc_host":               arg("acc_host", true),
+	}
+	without := func(left string) string {
+		var body []string
+		for _, k := range []string{"credential_id", "private_route_id", "connector_capabilities", "acc_host"} {
+			if k != left {
+				body = append(body, full[k])
+			}
+		}
+		return a.config(clusterHCL(a.cloudID(), body...))
+	}
+	kept := []statecheck.StateCheck{
+		expectString("credential_id", cred), expectString("private_route_id", testRouteID), expectBool("acc_host", true),
+		statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("connector_capabilities"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("watcherV1")})),
+	}
+	var id string
+	steps := []resource.TestStep{{Config: without(""), ConfigStateChecks: kept, Check: captureID(&id)}}
+	for _, left := range []string{"credential_id", "private_route_id", "connector_capabilities", "acc_host"} {
+		steps = append(steps, resource.TestStep{Config: without(left), ConfigPlanChecks: emptyPlan(), ConfigStateChecks: kept})
+	}
+	replaced := func(extra string) resource.TestStep {
+		return resource.TestStep{
+			Config:           a.config(clusterHCL(a.cloudID(), full["credential_id"], full["private_route_id"], extra)),
+			ConfigPlanChecks: planned(plancheck.ResourceActionDestroyBeforeCreate),
+			Check: resource.TestCheckResourceAttrWith(clusterAddr, "id", func(v string) error {
+				if v == id {
+					return fmt.Errorf("id %s unchanged: the cluster was not replaced", v)
+				}
+				id = v
+				return nil
+			}),
+		}
+	}
+	steps = append(steps,
+		replaced(`connector_capabilities = []`+"\n  "+full["acc_host"]),
+		replaced(`connector_capabilities = []`+"\n  "+arg("acc_host", false)),
+	)
+	a.test(resource.TestCase{CheckDestroy: a.checkClusterDestroyed, Steps: steps})
+}
+
+// TestAccCluster_clusterType sets cluster_type with cluster API 1.7: sent on create, updated
+// in place (only the PUT's metadata unknown), and kept when left out.
+func TestAccCluster_clusterType(t *testing.T) {
+	a := newAccTarget(t, withAPIVersion("1.7"))
+	cred := a.kubeconfigCredential("kube-type", "typed")
+	hcl := func(extra ...string) string {
+		return a.config(clusterHCL(a.cloudID(), append([]string{arg("credential_id", cred)}, extra...)...))
+	}
+	var id string
+	serviceHas := func(kind string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			c, err := a.client.GetCluster(t0(), "", id)
+			if err == nil && c.ClusterType != kind {
+				err = fmt.Errorf("Astra Control reports clusterType %q, want %q", c.ClusterType, kind)
+			}
+			return err
+		}
+	}
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config:            hcl(arg("cluster_type", "openshift")),
+				ConfigStateChecks: []statecheck.StateCheck{expectString("cluster_type", "openshift")},
+				Check:             resource.ComposeAggregateTestCheckFunc(captureID(&id), serviceHas("openshift")),
+			},
+			{
+				Config: hcl(arg("cluster_type", "rke")),
+				ConfigPlanChecks: prePlan(
+					plancheck.ExpectResourceAction(clusterAddr, plancheck.ResourceActionUpdate),
+					expectUnknownExactly(clusterAddr, putMetadata...),
+				),
+				ConfigStateChecks: []statecheck.StateCheck{expectString("cluster_type", "rke")},
+				Check:             serviceHas("rke"),
+			},
+			{Config: hcl(), ConfigPlanChecks: emptyPlan(), ConfigStateChecks: []statecheck.StateCheck{expectString("cluster_type", "rke")}},
+		},
+	})
+}
+
+// requiredProvidersHCL names the in-process provider's address, as plugin-testing does for
+// configuration steps but not for import steps with their own configuration: without it
+// OpenTofu looks for hashicorp/astra in its own registry instead of the test's provider.
+func requiredProvidersHCL() string {
+	host, namespace := os.Getenv("TF_ACC_PROVIDER_HOST"), os.Getenv("TF_ACC_PROVIDER_NAMESPACE")
+	if host == "" {
+		host = "registry.terraform.io"
+	}
+	if namespace == "" {
+		namespace = "hashicorp"
+	}
+	return fmt.Sprintf("terraform {\n  required_providers {\n    astra = { source = %q }\n  }\n}\n", host+"/"+namespace+"/astra")
+}
