@@ -2,9 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -39,11 +36,10 @@ resource "astra_managed_cluster" "test" {
 // plan (the credential excepted: its kubeconfig cannot be read back). Identities need Terraform 1.12 or OpenTofu 1.12; older CLIs skip the test (the
 // whole suite still runs them with identities present).
 func TestAccIdentity_importByIdentity(t *testing.T) {
-	a := newAccTarget(t, serial())
-	openTofuImportBlocks(t)
+	a := newAccTarget(t)
 	a.requireSim("a public cloud's seeded service-account credential")
 	addrs := []string{"astra_kubeconfig_credential.test", "astra_cluster.test", "astra_managed_cluster.test", "astra_cloud.test"}
-	cfg := identityHCL(a)
+	cfg := requiredProvidersHCL() + identityHCL(a) // import steps copy the state into a new directory
 	steps := []resource.TestStep{{Config: cfg}}
 	for _, addr := range addrs {
 		steps[0].ConfigStateChecks = append(steps[0].ConfigStateChecks, statecheck.ExpectIdentityValueMatchesState(addr, tfjsonpath.New("id")))
@@ -65,14 +61,4 @@ func TestAccIdentity_importByIdentity(t *testing.T) {
 		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		Steps:                  steps,
 	})
-}
-
-// openTofuImportBlocks makes import-block steps work under OpenTofu: they copy the state,
-// which names the provider under OpenTofu's registry host, into a new directory, and the
-// in-process provider must be attached under that same host there (the test is serial,
-// as t.Setenv requires).
-func openTofuImportBlocks(t *testing.T) {
-	if strings.Contains(filepath.Base(os.Getenv("TF_ACC_TERRAFORM_PATH")), "tofu") {
-		t.Setenv("TF_ACC_PROVIDER_HOST", "registry.opentofu.org")
-	}
 }
