@@ -110,7 +110,7 @@ func newListFixture(t *testing.T) *listFixture {
 func (f *listFixture) list(typ string, filters map[string]string, includeResource bool, limit int64) []listed {
 	f.t.Helper()
 	ctx := context.Background()
-	lister, ok := f.server.(tfprotov6.ProviderServerWithListResource)
+	lister, ok := f.server.(tfprotov6.ListResourceServer)
 	if !ok {
 		f.t.Fatal("the provider server does not serve list resources")
 	}
