@@ -196,6 +196,15 @@ func TestListResources(t *testing.T) {
 		t.Fatalf("listed astra_managed_cluster object: %v", o)
 	}
 
+	// A filter that cannot match is refused when the CLI validates the list block.
+	lister, _ := f.server.(tfprotov6.ListResourceServer)
+	v, err := lister.ValidateListResourceConfig(context.Background(), &tfprotov6.ValidateListResourceConfigRequest{
+		TypeName: "astra_cluster", Config: protoObject(t, f.schemas.ListResourceSchemas["astra_cluster"], map[string]string{"cloud_id": "private"}),
+	})
+	if err != nil || len(v.Diagnostics) != 1 || v.Diagnostics[0].Attribute.String() != tftypes.NewAttributePath().WithAttributeName("cloud_id").String() {
+		t.Fatalf("ValidateListResourceConfig with cloud_id \"private\": %v %+v", err, v)
+	}
+
 	f.sim.AddFault(astrasim.Fault{Method: "GET", Route: "/topology/v1/managedClusters", Kind: astrasim.FaultInternal})
 	before := f.sim.Count("GET", "/topology/v1/managedClusters")
 	failed := f.list("astra_managed_cluster", nil, false, 0)
