@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -61,4 +64,57 @@ func TestAccIdentity_importByIdentity(t *testing.T) {
 		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		Steps:                  steps,
 	})
+}
+
+// TestIdentity_stateFromBeforeIdentities: state written before resources had identities
+// (no identity stored) reads with one over the plugin protocol, as Terraform 1.12+ calls it;
+// also when the object is gone and the read forgets it, where the framework would otherwise
+// fail with "Missing Resource Identity After Read".
+func TestIdentity_stateFromBeforeIdentities(t *testing.T) {
+	f := newListFixture(t)
+	ctx := t0()
+	lister, _ := f.server.(tfprotov6.ListResourceServer)
+	stream, err := lister.ListResource(ctx, &tfprotov6.ListResourceRequest{
+		TypeName: "astra_cluster", Config: protoObject(t, f.schemas.ListResourceSchemas["astra_cluster"], map[string]string{"cloud_id": f.private}),
+		IncludeResource: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := map[string]*tfprotov6.DynamicValue{}
+	for r := range stream.Results {
+		states[r.DisplayName] = r.Resource
+	}
+	if err := f.client.DeleteCluster(ctx, f.private, f.other); err != nil { // gone: the read forgets it
+		t.Fatal(err)
+	}
+	idType := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"id": tftypes.String}}
+	for name, want := range map[string]string{"listed-managed": f.managed, "listed-other": f.other} {
+		resp, err := f.server.ReadResource(ctx, &tfprotov6.ReadResourceRequest{TypeName: "astra_cluster", CurrentState: states[name]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range resp.Diagnostics {
+			if d.Severity == tfprotov6.DiagnosticSeverityError {
+				t.Fatalf("%s: ReadResource: %s: %s", name, d.Summary, d.Detail)
+			}
+		}
+		if gone := name == "listed-other"; gone != (len(resp.Diagnostics) == 1) {
+			t.Fatalf("%s: %d diagnostics (only the forgotten cluster warns): %v", name, len(resp.Diagnostics), resp.Diagnostics)
+		}
+		if resp.NewIdentity == nil || resp.NewIdentity.IdentityData == nil {
+			t.Fatalf("%s: no identity after the read", name)
+		}
+		v, err := resp.NewIdentity.IdentityData.Unmarshal(idType)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var members map[string]tftypes.Value
+		var got string
+		must(t, v.As(&members))
+		must(t, members["id"].As(&got))
+		if got != want {
+			t.Fatalf("%s: identity id %q, want %q", name, got, want)
+		}
+	}
 }

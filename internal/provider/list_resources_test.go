@@ -50,6 +50,7 @@ type listed struct {
 type listFixture struct {
 	t       *testing.T
 	sim     *astrasim.Sim
+	client  *astra.Client
 	server  tfprotov6.ProviderServer
 	schemas *tfprotov6.GetProviderSchemaResponse
 	private string // the private cloud
@@ -70,6 +71,7 @@ func newListFixture(t *testing.T) *listFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.client = client
 	for i, name := range []string{"listed-managed", "listed-other"} {
 		body, err := astra.KubeconfigCredential(name, astrasim.TestKubeconfig(name, "https://"+name+".k8s.example:6443"))
 		if err != nil {
