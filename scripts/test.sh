@@ -2,6 +2,7 @@
 # The whole test suite (`make test`, the README's test command, and .ci/run):
 #   1. build the Terraform-compatible CLIs once (cached in ~/.cache/tf-cli),
 #   2. gofmt, go vet and golangci-lint (built once from the Go module proxy),
+#      and the schema compatibility gate (make schema-check),
 #   3. docs/ drift check (tfplugindocs, offline) and `fmt -check` of examples/,
 #   4. the README's main job (`make demo`), so it keeps working at every commit,
 #   5. every test except TestAcc* once (fuzz seed corpora included), then each fuzz target for 2s,
@@ -27,6 +28,9 @@ go vet ./...
 
 step "golangci-lint (rules in .golangci.yml)"
 make --no-print-directory lint
+
+step "schema compatibility gate (docs/guides/stability.md)"
+make --no-print-directory schema-check
 
 # The schema comes from OpenTofu, as in `make generate` (scripts/docs.sh explains why).
 step "docs/ up to date (tfplugindocs with the schema from $(cli_version "$tofu"))"

@@ -47,6 +47,9 @@ type CredentialCreate struct {
 	KeyStore map[string]string
 	Valid    *Bool
 	Labels   []Label
+	// Extra are members of the stored credential this client does not model (a newer
+	// service's): an update sends them back as read, so rotating the key loses nothing.
+	Extra map[string]json.RawMessage
 }
 
 // String describes the credential without its secrets.
@@ -173,7 +176,15 @@ func (c *Client) UpdateCredential(ctx context.Context, id string, in CredentialC
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	return update(ctx, c, path, credentialResource, in.body(userLabels(in.Labels)), func(ctx context.Context) (*Credential, error) {
+	var body any = in.body(userLabels(in.Labels))
+	if len(in.Extra) > 0 {
+		raw, err := encodeWithExtra(body, in.Extra)
+		if err != nil {
+			return nil, err
+		}
+		body = json.RawMessage(raw)
+	}
+	return update(ctx, c, path, credentialResource, body, func(ctx context.Context) (*Credential, error) {
 		return c.GetCredential(ctx, id)
 	})
 }

@@ -18,6 +18,7 @@ type body struct {
 	fields  map[string]any // what the client sent, undocumented fields included in lenient mode
 	version string
 	extras  []string // fields accepted only because the simulator is lenient
+	unknown members  // lenient: members no published release of the resource has
 }
 
 func (b *body) str(key string) (string, bool) {
@@ -82,6 +83,7 @@ func (s *Sim) readBody(q *request, resource, kind string) (*body, *apiProblem) {
 	}
 	candidate := copyMap(fields)
 	if s.opts.Lenient {
+		b.unknown = takeUnknown(resource, candidate, raw)
 		b.extras = s.stripLenient(resource, kind, schema, candidate)
 		if resource == apispec.Cloud {
 			if ct, ok := candidate["cloudType"].(string); ok {

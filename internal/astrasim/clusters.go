@@ -149,6 +149,7 @@ func (s *Sim) postCluster(q *request) *reply {
 		c.Meta.Labels = append(c.Meta.Labels, mergeLabels(nil, labels)...)
 	}
 	c.CredentialID, c.PrivateRouteID, c.ConnectorCapabilities, c.APIServiceID = credID, routeID, caps, apiServiceID
+	c.Unknown = b.unknown
 	if v, _ := b.str("accHost"); v == "true" {
 		c.AccHost = true
 	}
@@ -243,6 +244,9 @@ func (s *Sim) putCluster(q *request) *reply {
 		c.Meta.Labels = mergeLabels(c.Meta.Labels, labels)
 	}
 	c.Version = b.version
+	if s.opts.Lenient {
+		c.Unknown = b.unknown
+	}
 	touch(&c.Meta, q)
 	if hasCred && credID != c.CredentialID {
 		if old := s.st.Credentials[c.CredentialID]; old != nil {

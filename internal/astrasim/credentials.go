@@ -97,6 +97,7 @@ func (s *Sim) postCredential(q *request) *reply {
 	}
 	c.ValidFrom, _ = b.str("validFromTimestamp")
 	c.ValidUntil, _ = b.str("validUntilTimestamp")
+	c.Unknown = b.unknown
 	s.st.Credentials[c.ID] = c
 	return created(q, s.accountPath()+"/core/v1/credentials/"+c.ID, apispec.Credential, c.Version, s.renderCredential(c))
 }
@@ -144,6 +145,9 @@ func (s *Sim) putCredential(q *request) *reply {
 		c.Meta.Labels = mergeLabels(c.Meta.Labels, labels)
 	}
 	c.Version = b.version
+	if s.opts.Lenient {
+		c.Unknown = b.unknown
+	}
 	touch(&c.Meta, q)
 	for _, cl := range s.st.sortedClusters(func(cl *cluster) bool { return cl.CredentialID == c.ID }) {
 		s.recheckCredential(cl, q.now)

@@ -20,6 +20,9 @@
 //     naming keyStore.base64. Problem 63 ("Kubeconfig not valid") is kept for a credential
 //     that cannot reach its cluster (valid "false", or a server host under ".invalid") when
 //     a cluster is added with it. Lenient mode also accepts a YAML kubeconfig.
+//   - Lenient mode stores the members of a cluster or credential that no published release
+//     has and answers them back, as a newer Astra Control would; every PUT replaces them with
+//     those it carries (a full-object PUT), so a client that drops them is seen to drop them.
 //   - DELETE of a cluster that is managed (or being managed/unmanaged) is 409 problem 10
 //     with invalidFields [managedState]; DELETE of a managedCluster whose inUse is "true"
 //     is 409 problem 10 with invalidFields [inUse] whose reason names the managed apps.

@@ -151,6 +151,9 @@ func (s *Sim) putManagedCluster(q *request) *reply {
 		c.PrivateRouteID = v
 	}
 	c.MCVersion = b.version
+	if s.opts.Lenient {
+		c.Unknown = b.unknown
+	}
 	touch(&c.Meta, q)
 	return s.updated(apispec.ManagedCluster, c.MCVersion, s.renderManagedCluster(c))
 }

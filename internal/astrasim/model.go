@@ -92,6 +92,7 @@ type cluster struct {
 	ManagedApps                int         `json:"managedApps,omitempty"`
 	Meta                       meta        `json:"metadata"`
 	Pending                    *transition `json:"pending,omitempty"`
+	Unknown                    members     `json:"unknown,omitempty"` // lenient: members no published release has, shown by both facets
 }
 
 // managed reports whether the cluster has a managedCluster facet.
@@ -116,6 +117,7 @@ type credential struct {
 	ValidUntil string    `json:"validUntilTimestamp,omitempty"`
 	Kube       *kubeInfo `json:"kubeconfig,omitempty"` // parsed facts only, never the content
 	Meta       meta      `json:"metadata"`
+	Unknown    members   `json:"unknown,omitempty"` // lenient: members no published release has
 }
 
 type storageClass struct {

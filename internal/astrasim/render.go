@@ -109,7 +109,7 @@ func (s *Sim) renderCluster(c *cluster) map[string]any {
 	sc := s.responseSchema(apispec.Cluster, c.Version)
 	fitManagedState(sc.Properties["managedState"], m)
 	fitCapabilities(sc.Properties["connectorCapabilities"], m)
-	return fitToSchema(sc, m)
+	return c.Unknown.addTo(fitToSchema(sc, m))
 }
 
 // mcVersion is the managedCluster facet's version: as last written, else the newest.
@@ -131,7 +131,7 @@ func (s *Sim) renderManagedCluster(c *cluster) map[string]any {
 	}
 	sc := s.responseSchema(apispec.ManagedCluster, v)
 	fitManagedState(sc.Properties["managedState"], m)
-	return fitToSchema(sc, m)
+	return c.Unknown.addTo(fitToSchema(sc, m))
 }
 
 // fitManagedState answers "deleting" only where the version's enum has it (from 1.7);
@@ -198,7 +198,7 @@ func (s *Sim) renderCredential(c *credential) map[string]any {
 	putIf(m, "keyType", c.KeyType)
 	putIf(m, "validFromTimestamp", c.ValidFrom)
 	putIf(m, "validUntilTimestamp", c.ValidUntil)
-	return fitToSchema(s.responseSchema(apispec.Credential, c.Version), m)
+	return c.Unknown.addTo(fitToSchema(s.responseSchema(apispec.Credential, c.Version), m))
 }
 
 func (s *Sim) renderStorageClass(sc *storageClass) map[string]any {

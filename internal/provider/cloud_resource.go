@@ -50,6 +50,7 @@ func (r *cloudResource) Metadata(_ context.Context, req resource.MetadataRequest
 
 func (r *cloudResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
+		Version: cloudSchemaVersion,
 		MarkdownDescription: "A cloud in Astra Control (`POST /topology/v1/clouds`): the `private` cloud that holds clusters " +
 			"added with a kubeconfig, or a public cloud (`gcp`, `azure`, `aws`) whose Kubernetes clusters Astra Control " +
 			"discovers with the cloud's service-account credential. Creation waits until the cloud is `running`. " +

@@ -52,6 +52,7 @@ func (r *clusterResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 	attributes := clusterSchemaAttributes()
 	attributes["timeouts"] = attrs.TimeoutsSchema(ctx, clusterTimeouts)
 	resp.Schema = schema.Schema{
+		Version: clusterSchemaVersion,
 		MarkdownDescription: "A Kubernetes cluster added to a cloud of Astra Control (`POST /topology/v1/clouds/{cloud_id}/clusters`). " +
 			"Create waits until the cluster is `running` (see `wait_for_running`); bring it under management with " +
 			"`astra_managed_cluster`. A managed cluster cannot be destroyed: unmanage it first.",

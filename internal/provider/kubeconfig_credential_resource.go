@@ -44,6 +44,7 @@ func (r *kubeconfigCredentialResource) Metadata(_ context.Context, req resource.
 
 func (r *kubeconfigCredentialResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
+		Version: kubeconfigCredentialSchemaVersion,
 		MarkdownDescription: "A kubeconfig credential (`POST /core/v1/credentials`, key type `kubeconfig`): what Astra Control " +
 			"uses to reach a private cluster added with `astra_cluster`. The kubeconfig is checked at plan time (YAML or JSON, " +
 			"exactly one cluster and one context), converted to JSON and base64-encoded as the API requires. " +
@@ -281,6 +282,7 @@ func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.
 		return
 	}
 	body.Labels = mergeCredentialLabels(current.Metadata.Labels, body.Labels)
+	body.Extra = current.Extra // what a newer Astra Control stores, sent back unchanged
 	cred, err := client.UpdateCredential(ctx, id, body)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Cannot update the kubeconfig credential", err, credentialFields)

@@ -31,7 +31,8 @@ type managedClusterValues struct {
 // managedClusterModel is the astra_managed_cluster resource.
 type managedClusterModel struct {
 	managedClusterValues
-	Timeouts timeouts.Value `tfsdk:"timeouts"`
+	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+	WaitForRunning types.Bool     `tfsdk:"wait_for_running"`
 }
 
 // managedClusterValuesFrom converts the service's managed view of a cluster for state.

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -44,10 +45,20 @@ func (r *managedClusterResource) Metadata(_ context.Context, req resource.Metada
 func (r *managedClusterResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attributes := managedClusterAttributes()
 	attributes["timeouts"] = attrs.TimeoutsSchema(ctx, managedClusterTimeouts)
+	attributes["wait_for_running"] = schema.BoolAttribute{
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(true),
+		MarkdownDescription: "Whether create and update wait, within `timeouts`, until `managed_state` is `managed` and " +
+			"`state` is `running`. Defaults to `true`. Set it to `false` to return as soon as Astra Control accepted the " +
+			"request (managing a large cluster can take many minutes; a later refresh shows the outcome). Changing it " +
+			"sends nothing to Astra Control. Added in schema version 1: state written before it reads as `true`.",
+	}
 	resp.Schema = schema.Schema{
+		Version: managedClusterSchemaVersion,
 		MarkdownDescription: "Brings a cluster under Astra Control management (`POST /topology/v1/managedClusters`): a " +
 			"private cluster added with `astra_cluster`, or a cluster Astra Control discovered in a public cloud. Create " +
-			"waits until `managed_state` is `managed` and `state` is `running`, and fails at once with the service's " +
+			"waits (see `wait_for_running`) until `managed_state` is `managed` and `state` is `running`, and fails at once with the service's " +
 			"reasons when the cluster is `failed` or `ineligible`. Destroy unmanages the cluster and waits until it is no " +
 			"longer managed; the cluster itself stays (destroy its `astra_cluster` to remove a private one). Astra " +
 			"Control refuses to unmanage a cluster that still has managed applications.",
@@ -174,7 +185,7 @@ func (r *managedClusterResource) Create(ctx context.Context, req resource.Create
 func (r *managedClusterResource) recordAndWait(ctx context.Context, client *astra.Client, timeout time.Duration, m *managedClusterModel,
 	answer *astra.ManagedCluster, state *tfsdk.State, diags *diag.Diagnostics, aftermath string) {
 	m.managedClusterValues = managedClusterValuesFrom(answer)
-	if diags.Append(state.Set(ctx, m)...); diags.HasError() {
+	if diags.Append(state.Set(ctx, m)...); diags.HasError() || !m.WaitForRunning.ValueBool() {
 		return
 	}
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
@@ -208,6 +219,9 @@ func (r *managedClusterResource) Read(ctx context.Context, req resource.ReadRequ
 		return
 	}
 	state.managedClusterValues = managedClusterValuesFrom(mc)
+	if state.WaitForRunning.IsNull() { // imported: the default, so the next plan is empty
+		state.WaitForRunning = types.BoolValue(true)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
@@ -17,7 +18,10 @@ import (
 // typeName is the provider's local name: every resource and data source type starts with "astra_".
 const typeName = "astra"
 
-var _ provider.Provider = (*astraProvider)(nil)
+var (
+	_ provider.Provider                  = (*astraProvider)(nil)
+	_ provider.ProviderWithListResources = (*astraProvider)(nil)
+)
 
 // astraProvider is the provider served by main.
 type astraProvider struct {
@@ -90,14 +94,15 @@ func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
+	resp.ListResourceData = data
 }
 
 func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
-		newClusterResource,
-		newKubeconfigCredentialResource,
-		newManagedClusterResource,
-		newCloudResource,
+		identifiedByID(newClusterResource),
+		identifiedByID(newKubeconfigCredentialResource),
+		identifiedByID(newManagedClusterResource),
+		identifiedByID(newCloudResource),
 	}
 }
 
@@ -109,5 +114,13 @@ func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataS
 		newClustersDataSource,
 		newStorageClassesDataSource,
 		newManagedClusterDataSource,
+	}
+}
+
+// ListResources are beta: they serve `terraform query` (Terraform 1.14+).
+func (p *astraProvider) ListResources(_ context.Context) []func() list.ListResource {
+	return []func() list.ListResource{
+		newClusterListResource,
+		newManagedClusterListResource,
 	}
 }

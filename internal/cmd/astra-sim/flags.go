@@ -94,7 +94,7 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs.Var(&delays, "delay", "transition delay `NAME=DURATION`; repeatable (see below)")
 	fs.Var(&faults, "fault", "inject a fault, `SPEC`; repeatable (see below)")
 	fs.BoolVar(&strict, "strict", false, "validate request bodies strictly against the published schema (the default)")
-	fs.BoolVar(&lenient, "lenient", false, "also accept the undocumented fields real clients send (connectorInstall, cloudID...)")
+	fs.BoolVar(&lenient, "lenient", false, "also accept the undocumented fields real clients send (connectorInstall, cloudID...), and store and answer back members no release has, as a newer server would")
 	fs.BoolVar(&cfg.opts.PutReturnsBody, "put-returns-body", false, "answer PUT with 200 and the resource instead of 204")
 	fs.Int64Var(&cfg.opts.Seed, "seed", 0, "`seed` of generated IDs and fault probabilities")
 	// A bad flag is returned (main prints it once, on stderr), not followed by the usage.
