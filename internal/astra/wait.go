@@ -105,8 +105,11 @@ func Wait[T any](ctx context.Context, s Schedule, fetch func(context.Context) (T
 	if err := sleep(ctx, s.InitialDelay); err != nil {
 		return timeout()
 	}
+	// Each poll must see the object as it is now: a shared read answers it only with a
+	// request made after the poll asked (see share.go), though concurrent waits share those.
+	fetchCtx := withFresh(ctx)
 	for n := 0; ; n++ {
-		v, err := fetch(ctx)
+		v, err := fetch(fetchCtx)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return timeout()
