@@ -123,18 +123,11 @@ func (s *sharing) read(ctx context.Context, c *Client, path, resource, id string
 		s.collections[path] = col
 	}
 	col.seen[id] = struct{}{}
-	if !fresh {
-		if e, ok := col.cache[id]; ok && e.seq > s.written[id] && s.now().Sub(e.at) <= s.maxAge {
-			s.mu.Unlock()
-			return e.raw, true, nil
-		}
-		if col.wideSeq > s.written[id] && s.now().Sub(col.wideAt) <= s.maxAge {
-			// A recent listing of the whole collection did not hold it: confirm with its own GET.
-			s.mu.Unlock()
-			return nil, false, nil
-		}
-	}
 	p := &pendingRead{ctx: ctx, id: id, fresh: fresh, done: make(chan struct{})}
+	if len(s.answerFromListing(col, []*pendingRead{p})) == 0 {
+		s.mu.Unlock()
+		return p.raw, p.raw != nil, nil
+	}
 	col.queue = append(col.queue, p)
 	if !col.running {
 		col.running = true
@@ -149,11 +142,32 @@ func (s *sharing) read(ctx context.Context, c *Client, path, resource, id string
 	}
 }
 
+// answerFromListing answers the reads that an earlier listing can (with the object, or, when
+// a recent whole listing lacked it, by sending the reader to GET it itself) and returns the
+// others. Reads queued while a listing was in flight are thus answered by it. Caller holds s.mu.
+func (s *sharing) answerFromListing(col *collection, reads []*pendingRead) []*pendingRead {
+	var rest []*pendingRead
+	for _, p := range reads {
+		if p.fresh {
+			rest = append(rest, p)
+			continue
+		}
+		if e, ok := col.cache[p.id]; ok && e.seq > s.written[p.id] && s.now().Sub(e.at) <= s.maxAge {
+			p.raw = e.raw
+		} else if !(col.wideSeq > s.written[p.id] && s.now().Sub(col.wideAt) <= s.maxAge) {
+			rest = append(rest, p)
+			continue
+		}
+		close(p.done)
+	}
+	return rest
+}
+
 // lead serves the collection's queue in rounds until it is empty.
 func (s *sharing) lead(c *Client, col *collection) {
 	for {
 		s.mu.Lock()
-		batch := col.queue
+		batch := s.answerFromListing(col, col.queue)
 		col.queue = nil
 		if len(batch) == 0 {
 			col.running = false

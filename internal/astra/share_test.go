@@ -389,3 +389,15 @@ func TestSharedManagedClusterReads(t *testing.T) {
 	wg.Wait()
 	f.counts(t, map[string]int{"GET " + routeManagedItem: 1, "GET " + routeManagedList: 1})
 }
+
+func TestReadsQueuedDuringAListingAreAnsweredByIt(t *testing.T) {
+	f := newShareFixture(t, 30, time.Minute)
+	f.readAll(t, f.ids[:10], true) // ten distinct reads: a fleet from now on
+	f.sim.ResetCounts()
+	f.c.share.now = func() time.Time { return time.Now().Add(2 * time.Minute) } // that listing is stale
+	f.gate.once = sync.Once{}
+	f.gate.held, f.gate.release = make(chan struct{}), make(chan struct{})
+	// The next read lists the whole collection; twenty more queue while it is held.
+	f.readAll(t, f.ids[10:], true)
+	f.counts(t, map[string]int{"GET " + routeAllClusters: 1})
+}
