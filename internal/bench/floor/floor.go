@@ -65,7 +65,8 @@ func (p *floorProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 	resp.Schema = p.schema
 }
 
-func (p *floorProvider) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {}
+func (p *floorProvider) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {
+}
 
 func (p *floorProvider) Resources(context.Context) []func() resource.Resource { return p.resources }
 

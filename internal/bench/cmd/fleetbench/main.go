@@ -46,6 +46,7 @@ type bench struct {
 	url             string
 	creds           []string
 	rows            []row
+	repeat          int // plans are run this many times; the median counts
 }
 
 type row struct {
@@ -62,6 +63,7 @@ func main() {
 	applyN := flag.String("apply-n", "10,100,500", "apply scale: cluster counts")
 	latencies := flag.String("latency", "0s,100ms", "simulated latency of every answer")
 	createT := flag.String("create-t", "2s,20s", "create latency: transition durations")
+	repeat := flag.Int("repeat", 3, "how many times each plan runs (the median is reported)")
 	flag.Parse()
 	if *cli == "" {
 		log.Fatal("-cli is required (the path of tofu or terraform)")
@@ -72,7 +74,7 @@ func main() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(work)
-	b := &bench{cli: *cli, root: root, work: work}
+	b := &bench{cli: *cli, root: root, work: work, repeat: max(*repeat, 1)}
 	b.build()
 	for _, t := range durations(*createT) {
 		b.createLatency(t)
@@ -335,7 +337,12 @@ func (b *bench) scale(latency time.Duration, applyN, planN []int) {
 			if key == "anchors" {
 				dir = dirs["ours"] // same state, the provider switched
 			}
-			plan.res[key] = b.run(b.variants[key], dir, "plan", "-input=false", "-detailed-exitcode")
+			var runs []result
+			for range b.repeat {
+				runs = append(runs, b.run(b.variants[key], dir, "plan", "-input=false", "-detailed-exitcode"))
+			}
+			sort.Slice(runs, func(i, j int) bool { return runs[i].wall < runs[j].wall })
+			plan.res[key] = runs[len(runs)/2]
 			log.Printf("plan N=%d latency %v %s: %v, %d requests, provider peak %d MiB", n, latency, key,
 				plan.res[key].wall, plan.res[key].requests, plan.res[key].rssKiB/1024)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -18,8 +19,15 @@ func ratio(a, b result) string {
 }
 
 func (b *bench) cliVersion() string {
-	out, _ := exec.Command(b.cli, "version").Output()
-	return strings.SplitN(strings.TrimSpace(string(out)), "\n", 2)[0]
+	cmd := exec.Command(b.cli, "version")
+	cmd.Env = append(cmd.Environ(), "TF_CLI_CONFIG_FILE="+filepath.Join(b.variants["ours"].dir, "cli.tfrc"))
+	out, _ := cmd.Output()
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "OpenTofu v") || strings.HasPrefix(line, "Terraform v") {
+			return line
+		}
+	}
+	return b.cli
 }
 
 // report renders BENCHMARKS.md.
@@ -28,8 +36,9 @@ func (b *bench) report() string {
 	fmt.Fprintf(&s, "# Benchmarks\n\n")
 	fmt.Fprintf(&s, "Written by `make bench` (`go run ./internal/bench/cmd/fleetbench`) on %s: %s, %s/%s, %d CPUs; "+
 		"all figures from this one run. The CLI runs with its default parallelism against the in-process simulator; "+
-		"\"requests\" are the HTTP requests the simulator counted, \"latency\" a delay added to every answer.\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), b.cliVersion(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+		"\"requests\" are the HTTP requests the simulator counted, \"latency\" a delay added to every answer. A plan is run %d "+
+		"times and its median shown; an apply once. The machine may be shared: compare figures within a row.\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), b.cliVersion(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), b.repeat)
 	s.WriteString("Providers: **astra** (this provider, defaults); **anchors** (the same provider switched to the anchors' " +
 		"strategy: 10 s polling and one GET per read, `read_max_age = 0s`); **same-schema floor** (serves `astra_cluster`'s " +
 		"schema, taken from the provider at run time, calls nothing, answers reads with the prior state); **trivial floor** " +
