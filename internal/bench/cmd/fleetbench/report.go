@@ -74,6 +74,7 @@ func (b *bench) report() string {
 				r.res["ours"].requests, r.res["anchors"].requests, r.res["ours"].rssKiB/1024)
 		}
 	}
+	b.goals(&s)
 	s.WriteString("\n![astra and anchors, wall time as a multiple of the same-schema floor](BENCHMARKS.svg)\n")
 	return s.String()
 }
@@ -116,4 +117,58 @@ func (b *bench) chart() string {
 	}
 	s.WriteString("</svg>\n")
 	return s.String()
+}
+
+// goals restates the goals with this run's figures, at the largest N measured.
+func (b *bench) goals(s *strings.Builder) {
+	s.WriteString("\n## Against the goals (largest N of this run)\n\n| goal | measured |\n|---|---|\n")
+	largest := map[string]row{}
+	for _, r := range b.rows {
+		key := fmt.Sprintf("%s@%v", r.scenario, r.latency)
+		if r.scenario != "create" && r.n >= largest[key].n {
+			largest[key] = r
+		}
+	}
+	for _, scenario := range []string{"plan", "apply"} {
+		for _, latency := range []time.Duration{0, 100 * time.Millisecond} {
+			r, ok := largest[fmt.Sprintf("%s@%v", scenario, latency)]
+			if !ok {
+				continue
+			}
+			want := "1.3x"
+			if latency > 0 {
+				want = "1.5x"
+			}
+			fmt.Fprintf(s, "| %s of %d at %v: astra ≤ %s the same-schema floor, ≤ 3x the trivial floor, ≤ 25 requests | %s, %s, %d requests (anchors' strategy: %s, %d requests) |\n",
+				scenario, r.n, latency, want, ratio(r.res["ours"], r.res["schema"]), ratio(r.res["ours"], r.res["trivial"]),
+				r.res["ours"].requests, ratio(r.res["anchors"], r.res["schema"]), r.res["anchors"].requests)
+		}
+	}
+	base := map[string]time.Duration{}
+	for _, r := range b.rows {
+		if r.scenario != "create" {
+			continue
+		}
+		if r.latency == 0 {
+			base["ours"], base["anchors"] = r.res["ours"].wall, r.res["anchors"].wall
+			continue
+		}
+		want := "0.5s"
+		if r.latency > 5*time.Second {
+			want = "2s"
+		}
+		fmt.Fprintf(s, "| detection overhead at T = %v ≤ %s, ≤ 10 GETs | %s, %d GETs (anchors' strategy: %s, %d GETs) |\n", r.latency, want,
+			secs(r.res["ours"].wall-r.latency-base["ours"]), r.res["ours"].gets,
+			secs(r.res["anchors"].wall-r.latency-base["anchors"]), r.res["anchors"].gets)
+	}
+	var peak int64
+	n := 0
+	for _, r := range b.rows {
+		if r.scenario == "plan" && r.n >= n {
+			n, peak = r.n, max(peak, r.res["ours"].rssKiB)
+		}
+	}
+	if n > 0 {
+		fmt.Fprintf(s, "| provider peak RSS ≤ 100 MiB at 1000 clusters | %d MiB at %d clusters (plan) |\n", peak/1024, n)
+	}
 }
