@@ -32,9 +32,9 @@ func Trivial() provider.Provider {
 // does nothing: create and update store the plan, read answers with the prior state.
 func SameSchema() provider.Provider {
 	ctx := context.Background()
-	real := astraprovider.New("floor")()
+	astraProvider := astraprovider.New("floor")()
 	var cluster schema.Schema
-	for _, newResource := range real.Resources(ctx) {
+	for _, newResource := range astraProvider.Resources(ctx) {
 		r := newResource()
 		var meta resource.MetadataResponse
 		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "astra"}, &meta)
@@ -45,7 +45,7 @@ func SameSchema() provider.Provider {
 		}
 	}
 	var prov provider.SchemaResponse
-	real.Schema(ctx, provider.SchemaRequest{}, &prov)
+	astraProvider.Schema(ctx, provider.SchemaRequest{}, &prov)
 	return &floorProvider{name: "astra", schema: prov.Schema, resources: []func() resource.Resource{
 		func() resource.Resource { return &nothing{typeName: "astra_cluster", schema: cluster} },
 	}}

@@ -42,7 +42,7 @@ func (b *bench) report() string {
 	s.WriteString("Providers: **astra** (this provider, defaults); **anchors** (the same provider switched to the anchors' " +
 		"strategy: 10 s polling and one GET per read, `read_max_age = 0s`); **same-schema floor** (serves `astra_cluster`'s " +
 		"schema, taken from the provider at run time, calls nothing, answers reads with the prior state); **trivial floor** " +
-		"(one resource with one string). Floors run with the framework's default logging.\n\n")
+		"(one resource with one string). Every provider runs with the SDK, framework and provider log levels OFF, as this provider sets them when neither TF_LOG nor TF_LOG_PROVIDER is set.\n\n")
 
 	s.WriteString("## Create latency (one cluster, discovery takes T)\n\n")
 	s.WriteString("| T | provider | apply wall | wall − T − wall at T=0 (detection overhead) | GETs |\n|---|---|---|---|---|\n")
