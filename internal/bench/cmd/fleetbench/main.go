@@ -47,6 +47,7 @@ type bench struct {
 	creds           []string
 	rows            []row
 	repeat          int // plans are run this many times; the median counts
+	out             string
 }
 
 type row struct {
@@ -74,7 +75,7 @@ func main() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(work)
-	b := &bench{cli: *cli, root: root, work: work, repeat: max(*repeat, 1)}
+	b := &bench{cli: *cli, root: root, work: work, repeat: max(*repeat, 1), out: *out}
 	b.build()
 	for _, t := range durations(*createT) {
 		b.createLatency(t)
@@ -82,14 +83,25 @@ func main() {
 	for _, l := range durations(*latencies) {
 		b.scale(l, ints(*applyN), ints(*planN))
 	}
+	fmt.Print(b.write())
+}
+
+// write renders the report and the chart from the rows so far (after every row, so a run
+// cut short still leaves what it measured).
+func (b *bench) write() string {
 	report := b.report()
-	fmt.Print(report)
-	if err := os.WriteFile(*out, []byte(report), 0o644); err != nil {
+	if err := os.WriteFile(b.out, []byte(report), 0o644); err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile(strings.TrimSuffix(*out, ".md")+".svg", []byte(b.chart()), 0o644); err != nil {
+	if err := os.WriteFile(strings.TrimSuffix(b.out, ".md")+".svg", []byte(b.chart()), 0o644); err != nil {
 		log.Fatal(err)
 	}
+	return report
+}
+
+func (b *bench) add(r row) {
+	b.rows = append(b.rows, r)
+	b.write()
 }
 
 // build compiles the four providers, each into a directory of its own.
@@ -295,7 +307,7 @@ func (b *bench) createLatency(t time.Duration) {
 			r.res[key] = b.run(v, d, "apply", "-auto-approve", "-input=false")
 			log.Printf("create T=%v %s: %v, %d GETs", transition, key, r.res[key].wall, r.res[key].gets)
 		}
-		b.rows = append(b.rows, r)
+		b.add(r)
 		stop()
 	}
 }
@@ -336,7 +348,7 @@ func (b *bench) scale(latency time.Duration, applyN, planN []int) {
 			log.Printf("apply N=%d latency %v %s: %v, %d requests", n, latency, key, apply.res[key].wall, apply.res[key].requests)
 		}
 		if contains(applyN, n) {
-			b.rows = append(b.rows, apply)
+			b.add(apply)
 		}
 		if !contains(planN, n) {
 			continue
@@ -355,7 +367,7 @@ func (b *bench) scale(latency time.Duration, applyN, planN []int) {
 			log.Printf("plan N=%d latency %v %s: %v, %d requests, provider peak %d MiB", n, latency, key,
 				plan.res[key].wall, plan.res[key].requests, plan.res[key].rssKiB/1024)
 		}
-		b.rows = append(b.rows, plan)
+		b.add(plan)
 	}
 }
 
