@@ -48,6 +48,7 @@ type bench struct {
 	rows            []row
 	repeat          int // plans are run this many times; the median counts
 	out             string
+	nextCred        int // credentials are used once: a kubeconfig registers one cluster
 }
 
 type row struct {
@@ -161,7 +162,7 @@ func (b *bench) startSim(opts astrasim.Options, n int) func() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	b.creds = nil
+	b.creds, b.nextCred = nil, 0
 	for i := range n {
 		name := fmt.Sprintf("c%d", i)
 		body, err := astra.KubeconfigCredential(name, astrasim.TestKubeconfig(name, "https://"+name+".k8s.example:6443"))
@@ -178,7 +179,7 @@ func (b *bench) startSim(opts astrasim.Options, n int) func() {
 }
 
 // config is n clusters (or floor things) using credentials from offset on.
-func (b *bench) config(v *variant, n, offset int) string {
+func (b *bench) config(v *variant, n int) string {
 	if v.trivial {
 		return fmt.Sprintf(`terraform {
   required_providers {
@@ -194,8 +195,9 @@ resource "floor_thing" "c" {
 	}
 	quoted := make([]string, n)
 	for i := range quoted {
-		quoted[i] = strconv.Quote(b.creds[offset+i])
+		quoted[i] = strconv.Quote(b.creds[b.nextCred+i])
 	}
+	b.nextCred += n
 	return fmt.Sprintf(`terraform {
   required_providers {
     astra = { source = "astra-control/astra" }
@@ -301,9 +303,9 @@ func (b *bench) createLatency(t time.Duration) {
 	for _, transition := range []time.Duration{0, t} {
 		stop := b.startSim(astrasim.Options{Delays: astrasim.Delays{Discover: transition}}, 2)
 		r := row{scenario: "create", latency: transition, n: 1, res: map[string]result{}}
-		for i, key := range []string{"ours", "anchors"} {
+		for _, key := range []string{"ours", "anchors"} {
 			v := b.variants[key]
-			d := b.dir(fmt.Sprintf("create-%s-%s-of-%s", key, transition, t), b.config(v, 1, i))
+			d := b.dir(fmt.Sprintf("create-%s-%s-of-%s", key, transition, t), b.config(v, 1))
 			r.res[key] = b.run(v, d, "apply", "-auto-approve", "-input=false")
 			log.Printf("create T=%v %s: %v, %d GETs", transition, key, r.res[key].wall, r.res[key].gets)
 		}
@@ -315,17 +317,21 @@ func (b *bench) createLatency(t time.Duration) {
 // scale applies and plans N clusters with each variant at one simulated latency.
 func (b *bench) scale(latency time.Duration, applyN, planN []int) {
 	ns := map[int]bool{}
-	maxN := 0
+
 	for _, n := range append(append([]int(nil), applyN...), planN...) {
 		ns[n] = true
-		maxN = max(maxN, n)
+
 	}
 	var all []int
 	for n := range ns {
 		all = append(all, n)
 	}
 	sort.Ints(all)
-	stop := b.startSim(astrasim.Options{}, 2*maxN)
+	total := 0
+	for _, n := range all {
+		total += 2 * n
+	}
+	stop := b.startSim(astrasim.Options{}, total)
 	defer stop()
 	if latency > 0 {
 		b.sim.AddFault(astrasim.Fault{Kind: astrasim.FaultLatency, Latency: latency})
@@ -336,14 +342,10 @@ func (b *bench) scale(latency time.Duration, applyN, planN []int) {
 		dirs := map[string]string{}
 		for _, key := range []string{"trivial", "schema", "ours", "anchors"} {
 			v := b.variants[key]
-			offset := 0
-			if key == "anchors" {
-				offset = maxN // clusters of its own: a kubeconfig registers one cluster
-			}
 			if key == "anchors" && !contains(applyN, n) {
 				continue // it plans on ours' state
 			}
-			dirs[key] = b.dir(fmt.Sprintf("scale-%s-%d-%s", key, n, latency), b.config(v, n, offset))
+			dirs[key] = b.dir(fmt.Sprintf("scale-%s-%d-%s", key, n, latency), b.config(v, n))
 			apply.res[key] = b.run(v, dirs[key], "apply", "-auto-approve", "-input=false")
 			log.Printf("apply N=%d latency %v %s: %v, %d requests", n, latency, key, apply.res[key].wall, apply.res[key].requests)
 		}
