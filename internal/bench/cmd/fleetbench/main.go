@@ -329,7 +329,7 @@ func (b *bench) scale(latency time.Duration, applyN, planN []int) {
 	sort.Ints(all)
 	total := 0
 	for _, n := range all {
-		total += 2 * n
+		total += 3 * n // astra, anchors and the same-schema floor each register their own
 	}
 	stop := b.startSim(astrasim.Options{}, total)
 	defer stop()
