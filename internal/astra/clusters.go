@@ -128,7 +128,8 @@ func (c *Client) GetCluster(ctx context.Context, cloudID, id string) (*Cluster, 
 	if err != nil {
 		return nil, err
 	}
-	return getOne[Cluster](ctx, c, path, clusterResource)
+	collection, _ := clustersPath(cloudID) // clusterPath checked cloudID
+	return getShared[Cluster](ctx, c, collection, path, clusterResource, id)
 }
 
 // CreateCluster adds a cluster to a cloud (there is no cloud-less POST). A body the
@@ -145,9 +146,13 @@ func (c *Client) CreateCluster(ctx context.Context, cloudID string, in ClusterCr
 	if err != nil {
 		return nil, err
 	}
-	return create(ctx, c, path, clusterResource, body, func(ctx context.Context, id string) (*Cluster, error) {
+	created, err := create(ctx, c, path, clusterResource, body, func(ctx context.Context, id string) (*Cluster, error) {
 		return c.GetCluster(ctx, cloudID, id)
 	})
+	if created != nil {
+		c.share.wrote(created.ID)
+	}
+	return created, err
 }
 
 func (c *Client) clusterPostBody(in ClusterCreate) (map[string]json.RawMessage, error) {
@@ -192,6 +197,7 @@ func (c *Client) UpdateCluster(ctx context.Context, cloudID string, cluster *Clu
 	}
 	dropNewerMembers(c.clusterVersion, m, clusterPutGates)
 	dropFalseAccHost(m)
+	defer c.share.wrote(cluster.ID)()
 	return update(ctx, c, path, clusterResource, m, func(ctx context.Context) (*Cluster, error) {
 		return c.GetCluster(ctx, cloudID, cluster.ID)
 	})
@@ -203,5 +209,6 @@ func (c *Client) DeleteCluster(ctx context.Context, cloudID, id string) error {
 	if err != nil {
 		return err
 	}
+	defer c.share.wrote(id)()
 	return c.remove(ctx, path, clusterResource)
 }

@@ -26,6 +26,7 @@ type Config struct {
 	UserAgent          string        // e.g. "terraform-provider-astra/0.1.0 (+https://...) Terraform/1.5.7"
 	ClusterVersion     string        // cluster resource version sent in cluster bodies, "1.0".."1.7"; "" -> "1.5"
 	HTTPClient         *http.Client  // optional base client; its Transport is cloned, never mutated
+	ReadMaxAge         time.Duration // how old a shared listing may be when it answers a read; 0 -> no sharing (see share.go)
 }
 
 // Resource versions the client sends for the resources whose version does not follow the cluster's.
@@ -55,6 +56,7 @@ type Client struct {
 	userAgent      string
 	clusterVersion string
 	http           *retryablehttp.Client
+	share          *sharing // nil when reads are not shared
 }
 
 // New validates cfg and builds a Client. TLS settings are applied to a clone of the base
@@ -102,15 +104,16 @@ func New(cfg Config) (*Client, error) {
 		userAgent:      userAgent,
 		clusterVersion: version,
 		http:           newRetryingClient(httpClient, cfg),
+		share:          newSharing(cfg.ReadMaxAge),
 	}, nil
 }
 
 // String describes the configuration without its token.
 func (cfg Config) String() string {
 	return fmt.Sprintf("astra.Config{Endpoint:%q AccountID:%q Token:(redacted) CACertPEM:%d bytes InsecureSkipVerify:%v "+
-		"RequestTimeout:%v MaxRetries:%d RetryWaitMin:%v RetryWaitMax:%v UserAgent:%q ClusterVersion:%q}",
+		"RequestTimeout:%v MaxRetries:%d RetryWaitMin:%v RetryWaitMax:%v UserAgent:%q ClusterVersion:%q ReadMaxAge:%v}",
 		cfg.Endpoint, cfg.AccountID, len(cfg.CACertPEM), cfg.InsecureSkipVerify, cfg.RequestTimeout, cfg.MaxRetries,
-		cfg.RetryWaitMin, cfg.RetryWaitMax, cfg.UserAgent, cfg.ClusterVersion)
+		cfg.RetryWaitMin, cfg.RetryWaitMax, cfg.UserAgent, cfg.ClusterVersion, cfg.ReadMaxAge)
 }
 
 // GoString keeps %#v from printing the token.

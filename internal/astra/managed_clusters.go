@@ -70,7 +70,7 @@ func (c *Client) GetManagedCluster(ctx context.Context, id string) (*ManagedClus
 	if err != nil {
 		return nil, err
 	}
-	return getOne[ManagedCluster](ctx, c, path, managedClusterResource)
+	return getShared[ManagedCluster](ctx, c, managedClustersPath, path, managedClusterResource, id)
 }
 
 // CreateManagedCluster starts managing a cluster.
@@ -91,6 +91,7 @@ func (c *Client) CreateManagedCluster(ctx context.Context, in ManagedClusterCrea
 	if err := refuseNewerMembers(managedClusterResource, version, m, managedClusterPostGates); err != nil {
 		return nil, err
 	}
+	defer c.share.wrote(in.ID)()
 	return create(ctx, c, managedClustersPath, managedClusterResource, m, c.GetManagedCluster)
 }
 
@@ -112,6 +113,7 @@ func (c *Client) UpdateManagedCluster(ctx context.Context, mc *ManagedCluster) (
 	}
 	dropNewerMembers(version, m, managedClusterPutGates)
 	dropFalseAccHost(m)
+	defer c.share.wrote(mc.ID)()
 	return update(ctx, c, path, managedClusterResource, m, func(ctx context.Context) (*ManagedCluster, error) {
 		return c.GetManagedCluster(ctx, mc.ID)
 	})
@@ -123,5 +125,6 @@ func (c *Client) DeleteManagedCluster(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
+	defer c.share.wrote(id)()
 	return c.remove(ctx, path, managedClusterResource)
 }

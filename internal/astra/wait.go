@@ -15,16 +15,31 @@ type Schedule struct {
 	Multiplier             float64       // growth of the delay per poll; <1 counts as 1
 	Jitter                 float64       // 0..1, fraction of the delay randomised either way
 	NotFoundGrace          time.Duration // how long a 404 is tolerated after a create
-	random                 func() float64
+	// Stretch lets a long wait poll less: a delay is at least Stretch x the time waited so
+	// far (so the lateness stays under that fraction), but never above Ceiling.
+	Stretch float64
+	Ceiling time.Duration
+	random  func() float64
 }
 
-// DefaultSchedule polls at once, then after 2s growing by 1.5x to 30s, with 20% jitter, and
-// tolerates 404s for 30s (a read right after a create can miss the new object). The
-// immediate first poll sees an operation the service finished synchronously as done
-// without a wait; against a slower service it costs one extra GET.
+// DefaultSchedule first checks 250ms after the answer that started the wait, then backs
+// off by 1.5x to at most 2s between polls, with 10% jitter (so a fleet's waits spread out),
+// and tolerates 404s for 30s (a read right after a create can miss the new object). A
+// transition of T is seen within 0.5s for T up to ~2.5s, within 2s up to 20s and within
+// 10% of T beyond (30s at most), so a long wait costs few reads; concurrent waits share
+// their reads (see share.go).
 func DefaultSchedule() Schedule {
-	return Schedule{InitialDelay: 0, Min: 2 * time.Second, Max: 30 * time.Second,
-		Multiplier: 1.5, Jitter: 0.2, NotFoundGrace: 30 * time.Second}
+	return Schedule{InitialDelay: 250 * time.Millisecond, Min: 250 * time.Millisecond, Max: 2 * time.Second,
+		Multiplier: 1.5, Jitter: 0.1, NotFoundGrace: 30 * time.Second, Stretch: 0.1, Ceiling: 30 * time.Second}
+}
+
+// next is the wait before poll n+1, after waiting elapsed in all.
+func (s Schedule) next(n int, elapsed time.Duration) time.Duration {
+	d := s.delay(n)
+	if stretched := time.Duration(float64(elapsed) * s.Stretch); stretched > d {
+		d = min(stretched, max(s.Ceiling, d))
+	}
+	return d
 }
 
 // delay returns the n-th wait between polls (n from 0).
@@ -105,8 +120,11 @@ func Wait[T any](ctx context.Context, s Schedule, fetch func(context.Context) (T
 	if err := sleep(ctx, s.InitialDelay); err != nil {
 		return timeout()
 	}
+	// Each poll must see the object as it is now: a shared read answers it only with a
+	// request made after the poll asked (see share.go), though concurrent waits share those.
+	fetchCtx := withFresh(ctx)
 	for n := 0; ; n++ {
-		v, err := fetch(ctx)
+		v, err := fetch(fetchCtx)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return timeout()
@@ -121,10 +139,19 @@ func Wait[T any](ctx context.Context, s Schedule, fetch func(context.Context) (T
 				return v, err
 			}
 		}
-		if err := sleep(ctx, s.delay(n)); err != nil {
+		if err := sleep(ctx, s.next(n, time.Since(start))); err != nil {
 			return timeout()
 		}
 	}
+}
+
+// WaitFrom is Wait for an object the caller already holds, such as a create's answer: when
+// that answer already decides (done, or a terminal state), nothing is polled.
+func WaitFrom[T any](ctx context.Context, s Schedule, answer T, fetch func(context.Context) (T, error), ready func(T) (bool, error)) (T, error) {
+	if done, err := ready(answer); done || err != nil {
+		return answer, err
+	}
+	return Wait(ctx, s, fetch, ready)
 }
 
 // sleep waits d or until ctx ends, whichever is first.

@@ -187,8 +187,8 @@ func TestScheduleDelays(t *testing.T) {
 		t.Errorf("a multiplier below 1 counts as 1: %v", flat.delay(3))
 	}
 	d := DefaultSchedule()
-	if d.InitialDelay != 0 || d.Min != 2*time.Second || d.Max != 30*time.Second || d.Multiplier != 1.5 ||
-		d.Jitter != 0.2 || d.NotFoundGrace != 30*time.Second {
+	if d.InitialDelay != 250*time.Millisecond || d.Min != 250*time.Millisecond || d.Max != 2*time.Second || d.Multiplier != 1.5 ||
+		d.Jitter != 0.1 || d.NotFoundGrace != 30*time.Second {
 		t.Errorf("DefaultSchedule = %+v", d)
 	}
 }

@@ -319,6 +319,7 @@ func nullConfigModel() config.Model {
 		Endpoint: types.StringNull(), AccountID: types.StringNull(), APIToken: types.StringNull(),
 		CACertificate: types.StringNull(), CACertificateFile: types.StringNull(), InsecureSkipVerify: types.BoolNull(),
 		APIVersion: types.StringNull(), RequestTimeout: types.StringNull(), MaxRetries: types.Int64Null(),
+		ReadMaxAge: types.StringNull(),
 	}
 }
 

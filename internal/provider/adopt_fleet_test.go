@@ -313,18 +313,18 @@ type fleet struct {
 	accHost, connector, shared     string // cluster names
 }
 
-// fleetSize is the number of clusters seedFleet registers.
-const fleetSize = 50
+// adoptFleetSize is the number of clusters seedFleet registers.
+const adoptFleetSize = 50
 
 // seedFleet registers, through the API as the web UI or NetApp's toolkit would,
-// fleetSize clusters in the private cloud: every fourth one managed, one hosting Astra
+// adoptFleetSize clusters in the private cloud: every fourth one managed, one hosting Astra
 // Control Center (accHost), one registered through an Astra Connector (a private route,
 // no credential), and two sharing one credential (the second was pointed at the first's).
 func seedFleet(a *accTarget) fleet {
 	t, ctx, c := a.t, t0(), a.client
 	f := fleet{accHost: "acc-host", connector: "edge-connector", shared: "shared-b"}
 	creds := map[string]string{} // cluster name -> credential ID
-	for i := range fleetSize {
+	for i := range adoptFleetSize {
 		name := fmt.Sprintf("cluster-%02d", i)
 		switch i {
 		case 0:
@@ -380,7 +380,7 @@ func seedFleet(a *accTarget) fleet {
 	return f
 }
 
-// TestAccAdoptFleet adopts a fleet of fleetSize clusters created outside Terraform with
+// TestAccAdoptFleet adopts a fleet of adoptFleetSize clusters created outside Terraform with
 // examples/adopt-fleet as it ships: import blocks with for_each (CLIs from 1.7), or, with
 // Terraform 1.5 and 1.6, the import blocks examples/adopt-fleet/import-blocks prints and
 // `plan -generate-config-out`. The plan only imports, the apply sends nothing to Astra
@@ -391,7 +391,7 @@ func TestAccAdoptFleet(t *testing.T) {
 	a.requireSim("seeds a fleet and counts the simulator's requests")
 	f := seedFleet(a)
 	want := map[string]int{"astra_cluster": f.clusters, "astra_managed_cluster": f.managed, "astra_kubeconfig_credential": f.credentials}
-	if f.clusters != fleetSize || f.managed == 0 || f.credentials >= f.clusters-1 {
+	if f.clusters != adoptFleetSize || f.managed == 0 || f.credentials >= f.clusters-1 {
 		t.Fatalf("the seeded fleet is not what this test is about: %+v", f)
 	}
 	w := a.newCLIWork()

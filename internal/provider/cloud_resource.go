@@ -176,7 +176,7 @@ func (r *cloudResource) recordAndWait(ctx context.Context, timeout time.Duration
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	id := m.ID.ValueString()
-	cloud, err := astra.Wait(waitCtx, r.waitSchedule(), func(ctx context.Context) (*astra.Cloud, error) {
+	cloud, err := astra.WaitFrom(waitCtx, r.waitSchedule(), answer, func(ctx context.Context) (*astra.Cloud, error) {
 		return client.GetCloud(ctx, id)
 	}, cloudRunning)
 	if cloud != nil {

@@ -197,10 +197,7 @@ func taintedAftermath(id string, plan clusterFields) string {
 // waitRunning waits until the cluster is running. The service's answer often already says
 // so (a kubeconfig cluster is discovered at once); then nothing is polled.
 func (r *clusterResource) waitRunning(ctx context.Context, client *astra.Client, cloudID string, c *astra.Cluster) (*astra.Cluster, error) {
-	if done, err := astra.ClusterRunning(c); done || err != nil {
-		return c, err
-	}
-	return astra.Wait(ctx, r.waitSchedule(), func(ctx context.Context) (*astra.Cluster, error) {
+	return astra.WaitFrom(ctx, r.waitSchedule(), c, func(ctx context.Context) (*astra.Cluster, error) {
 		return client.GetCluster(ctx, cloudID, c.ID)
 	}, astra.ClusterRunning)
 }

@@ -191,7 +191,8 @@ func (r *managedClusterResource) recordAndWait(ctx context.Context, client *astr
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	id := m.ID.ValueString()
-	mc, err := astra.Wait(waitCtx, r.waitSchedule(), func(ctx context.Context) (*astra.ManagedCluster, error) {
+	// The answer may already say managed and running: then nothing is polled.
+	mc, err := astra.WaitFrom(waitCtx, r.waitSchedule(), answer, func(ctx context.Context) (*astra.ManagedCluster, error) {
 		return client.GetManagedCluster(ctx, id)
 	}, astra.ManagedClusterReady)
 	if mc != nil {

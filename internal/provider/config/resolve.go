@@ -70,6 +70,9 @@ func Resolve(m Model, getenv func(string) string, readFile func(string) ([]byte,
 	timeout := str(m.RequestTimeout, "request_timeout", EnvRequestTimeout, DefaultRequestTimeout, validate.CheckPositiveDuration)
 	c.RequestTimeout, _ = time.ParseDuration(timeout)
 
+	maxAge := str(m.ReadMaxAge, "read_max_age", EnvReadMaxAge, DefaultReadMaxAge, validate.CheckNonNegativeDuration)
+	c.ReadMaxAge, _ = time.ParseDuration(maxAge)
+
 	c.MaxRetries = DefaultMaxRetries
 	switch {
 	case !m.MaxRetries.IsNull() && !m.MaxRetries.IsUnknown():
@@ -182,5 +185,5 @@ func checkAPIVersion(s string) error {
 func (m Model) HasUnknown() bool {
 	return m.Endpoint.IsUnknown() || m.AccountID.IsUnknown() || m.APIToken.IsUnknown() ||
 		m.CACertificate.IsUnknown() || m.CACertificateFile.IsUnknown() || m.InsecureSkipVerify.IsUnknown() || m.AllowPlaintext.IsUnknown() ||
-		m.APIVersion.IsUnknown() || m.RequestTimeout.IsUnknown() || m.MaxRetries.IsUnknown()
+		m.APIVersion.IsUnknown() || m.RequestTimeout.IsUnknown() || m.MaxRetries.IsUnknown() || m.ReadMaxAge.IsUnknown()
 }

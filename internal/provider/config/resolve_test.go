@@ -17,6 +17,7 @@ func nullModel() Model {
 		Endpoint: types.StringNull(), AccountID: types.StringNull(), APIToken: types.StringNull(),
 		CACertificate: types.StringNull(), CACertificateFile: types.StringNull(), InsecureSkipVerify: types.BoolNull(),
 		APIVersion: types.StringNull(), RequestTimeout: types.StringNull(), MaxRetries: types.Int64Null(),
+		ReadMaxAge: types.StringNull(),
 	}
 }
 
@@ -40,7 +41,8 @@ func TestResolveDefaults(t *testing.T) {
 		t.Fatal(diagText(d))
 	}
 	c := r.Client
-	if c.Endpoint != DefaultEndpoint || c.ClusterVersion != "1.5" || c.RequestTimeout != 60*time.Second || c.MaxRetries != 8 || c.InsecureSkipVerify {
+	if c.Endpoint != DefaultEndpoint || c.ClusterVersion != "1.5" || c.RequestTimeout != 60*time.Second || c.MaxRetries != 8 || c.InsecureSkipVerify ||
+		c.ReadMaxAge != 10*time.Second {
 		t.Fatalf("defaults not applied: %+v", c)
 	}
 	if strings.Join(r.Missing, ";") != "account_id (ASTRA_ACCOUNT_ID);api_token (ASTRA_API_TOKEN)" {
@@ -52,6 +54,7 @@ func TestResolveEnvironmentFallbackAndHCLPrecedence(t *testing.T) {
 	env := envOf(map[string]string{
 		EnvEndpoint: "https://acc.example.com/", EnvAccountID: acct, EnvAPIToken: "env-token",
 		EnvAPIVersion: "1.7", EnvRequestTimeout: "2m", EnvMaxRetries: "3", EnvInsecureSkipVerify: "false",
+		EnvReadMaxAge: "0s",
 	})
 	r, d := Resolve(nullModel(), env, noFile)
 	if d.HasError() {
@@ -59,7 +62,7 @@ func TestResolveEnvironmentFallbackAndHCLPrecedence(t *testing.T) {
 	}
 	c := r.Client
 	if c.Endpoint != "https://acc.example.com" || c.AccountID != acct || c.Token != "env-token" || c.ClusterVersion != "1.7" ||
-		c.RequestTimeout != 2*time.Minute || c.MaxRetries != 3 || len(r.Missing) != 0 {
+		c.RequestTimeout != 2*time.Minute || c.MaxRetries != 3 || c.ReadMaxAge != 0 || len(r.Missing) != 0 {
 		t.Fatalf("environment not used: %+v missing=%v", c, r.Missing)
 	}
 
@@ -67,8 +70,9 @@ func TestResolveEnvironmentFallbackAndHCLPrecedence(t *testing.T) {
 	m.APIToken = types.StringValue("hcl-token")
 	m.MaxRetries = types.Int64Value(0)
 	m.APIVersion = types.StringValue("1.4")
+	m.ReadMaxAge = types.StringValue("1m")
 	r, _ = Resolve(m, env, noFile)
-	if r.Client.Token != "hcl-token" || r.Client.MaxRetries != 0 || r.Client.ClusterVersion != "1.4" {
+	if r.Client.Token != "hcl-token" || r.Client.MaxRetries != 0 || r.Client.ClusterVersion != "1.4" || r.Client.ReadMaxAge != time.Minute {
 		t.Fatalf("HCL must win over the environment: %+v", r.Client)
 	}
 }
@@ -84,6 +88,8 @@ func TestResolveInvalidEnvironmentNamesTheVariable(t *testing.T) {
 		{EnvMaxRetries, "many", "Invalid ASTRA_MAX_RETRIES"},
 		{EnvMaxRetries, "-1", "Invalid ASTRA_MAX_RETRIES"},
 		{EnvInsecureSkipVerify, "yes please", "Invalid ASTRA_INSECURE_SKIP_VERIFY"},
+		{EnvReadMaxAge, "10", "Invalid ASTRA_READ_MAX_AGE"},
+		{EnvReadMaxAge, "-1s", "Invalid ASTRA_READ_MAX_AGE"},
 		{EnvCACertificate, "not pem", "Invalid ASTRA_CA_CERTIFICATE"},
 	}
 	for _, c := range cases {

@@ -25,6 +25,7 @@ type Model struct {
 	APIVersion         types.String `tfsdk:"api_version"`
 	RequestTimeout     types.String `tfsdk:"request_timeout"`
 	MaxRetries         types.Int64  `tfsdk:"max_retries"`
+	ReadMaxAge         types.String `tfsdk:"read_max_age"`
 }
 
 // Environment variables, one per argument.
@@ -39,6 +40,7 @@ const (
 	EnvAPIVersion         = "ASTRA_API_VERSION"
 	EnvRequestTimeout     = "ASTRA_REQUEST_TIMEOUT"
 	EnvMaxRetries         = "ASTRA_MAX_RETRIES"
+	EnvReadMaxAge         = "ASTRA_READ_MAX_AGE"
 )
 
 // Defaults applied when neither the argument nor its variable is set.
@@ -47,6 +49,7 @@ const (
 	DefaultAPIVersion     = "1.5"
 	DefaultRequestTimeout = "60s"
 	DefaultMaxRetries     = 8
+	DefaultReadMaxAge     = "10s"
 )
 
 // APIVersions are the cluster resource versions the provider can send.
@@ -131,6 +134,16 @@ func Schema() schema.Schema {
 				MarkdownDescription: "How many times a retryable request is retried (transport errors, 429, 502, 503, 504; " +
 					"a create only on 429 and 503). Defaults to `8`. Environment: `" + EnvMaxRetries + "`.",
 				Validators: []validator.Int64{int64validator.Between(0, 100)},
+			},
+			"read_max_age": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "How old a listing made earlier in the same CLI command may be when a refresh answers " +
+					"from it, as a Go duration. Reads that run together are served by shared list calls, so a plan of " +
+					"many clusters costs a few requests instead of one per cluster; a listing never answers for an object " +
+					"this provider wrote after the listing started, and waits always read anew. Defaults to `" +
+					DefaultReadMaxAge + "`; `0s` turns sharing off (every read is its own request). Environment: `" +
+					EnvReadMaxAge + "`.",
+				Validators: []validator.String{validate.NonNegativeDuration()},
 			},
 		},
 	}

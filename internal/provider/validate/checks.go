@@ -91,6 +91,18 @@ func CheckPositiveDuration(s string) error {
 	return nil
 }
 
+// CheckNonNegativeDuration accepts a Go duration of zero or more, such as "0s" or "10s".
+func CheckNonNegativeDuration(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a duration: use a number with a unit, such as \"10s\" or \"0s\"", s)
+	}
+	if d < 0 {
+		return fmt.Errorf("%q must not be negative; \"0s\" turns it off", s)
+	}
+	return nil
+}
+
 // CheckResourceName applies the rule the API documents for names ("validated to prevent XSS,
 // Unicode, directory traversal, and SQL-injection attacks") before the service refuses them.
 // A colon stays allowed: the service's own default names (a kubeconfig's cluster name) hold

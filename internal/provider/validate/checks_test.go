@@ -34,6 +34,10 @@ func TestChecks(t *testing.T) {
 		{"duration no unit", CheckPositiveDuration, "60", "is not a duration"},
 		{"duration zero", CheckPositiveDuration, "0s", "longer than zero"},
 		{"duration negative", CheckPositiveDuration, "-5s", "longer than zero"},
+		{"non-negative duration zero", CheckNonNegativeDuration, "0s", ""},
+		{"non-negative duration ok", CheckNonNegativeDuration, "10s", ""},
+		{"non-negative duration no unit", CheckNonNegativeDuration, "10", "is not a duration"},
+		{"non-negative duration negative", CheckNonNegativeDuration, "-1s", "must not be negative; \"0s\" turns it off"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -39,6 +39,11 @@ func PositiveDuration() validator.String {
 	return stringCheck{"duration", CheckPositiveDuration}
 }
 
+// NonNegativeDuration validates a Go duration of zero or more.
+func NonNegativeDuration() validator.String {
+	return stringCheck{"duration", CheckNonNegativeDuration}
+}
+
 // ResourceName validates a name against the API's documented name rule.
 func ResourceName(maxLen int) validator.String {
 	return stringCheck{"name", func(s string) error { return CheckResourceName(s, maxLen) }}

@@ -1,0 +1,413 @@
+// Command fleetbench measures the provider at fleet scale with a real CLI against the
+// simulator (`make bench`): create latency, apply and plan of N clusters, and the provider's
+// peak memory, beside two do-nothing floors and beside the provider switched to the anchors'
+// strategy (10s polling, one GET per read). It prints a table and writes BENCHMARKS.md with
+// an SVG chart; every figure comes from the one run.
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+)
+
+// variant is one provider binary under test.
+type variant struct {
+	key, label string
+	dir        string // holds the terraform-provider-* binary
+	floor      bool   // a do-nothing provider
+	trivial    bool   // floor_thing instead of astra_cluster
+	env        []string
+}
+
+type result struct {
+	wall     time.Duration
+	requests int
+	gets     int
+	rssKiB   int64
+}
+
+type bench struct {
+	cli, root, work string
+	variants        map[string]*variant
+	sim             *astrasim.Sim
+	url             string
+	creds           []string
+	rows            []row
+	repeat          int // plans are run this many times; the median counts
+	out             string
+	nextCred        int // credentials are used once: a kubeconfig registers one cluster
+}
+
+type row struct {
+	scenario string
+	latency  time.Duration
+	n        int
+	res      map[string]result
+}
+
+func main() {
+	cli := flag.String("cli", "", "the CLI binary (tofu or terraform)")
+	out := flag.String("out", "BENCHMARKS.md", "the report to write")
+	planN := flag.String("plan-n", "10,100,500,1000", "plan scale: cluster counts")
+	applyN := flag.String("apply-n", "10,100,500", "apply scale: cluster counts")
+	latencies := flag.String("latency", "0s,100ms", "simulated latency of every answer")
+	createT := flag.String("create-t", "2s,20s", "create latency: transition durations")
+	repeat := flag.Int("repeat", 3, "how many times each plan runs (the median is reported)")
+	flag.Parse()
+	if *cli == "" {
+		log.Fatal("-cli is required (the path of tofu or terraform)")
+	}
+	root, _ := os.Getwd()
+	work, err := os.MkdirTemp("", "fleetbench-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(work)
+	b := &bench{cli: *cli, root: root, work: work, repeat: max(*repeat, 1), out: *out}
+	b.build()
+	for _, t := range durations(*createT) {
+		b.createLatency(t)
+	}
+	for _, l := range durations(*latencies) {
+		b.scale(l, ints(*applyN), ints(*planN))
+	}
+	fmt.Print(b.write())
+}
+
+// write renders the report and the chart from the rows so far (after every row, so a run
+// cut short still leaves what it measured).
+func (b *bench) write() string {
+	report := b.report()
+	if err := os.WriteFile(b.out, []byte(report), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(strings.TrimSuffix(b.out, ".md")+".svg", []byte(b.chart()), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	return report
+}
+
+func (b *bench) add(r row) {
+	b.rows = append(b.rows, r)
+	b.write()
+}
+
+// build compiles the four providers, each into a directory of its own.
+func (b *bench) build() {
+	b.variants = map[string]*variant{
+		"ours":    {key: "ours", label: "astra"},
+		"anchors": {key: "anchors", label: "astra, anchors' strategy", env: []string{"ASTRA_READ_MAX_AGE=0s"}},
+		"schema":  {key: "schema", label: "same-schema floor", floor: true},
+		"trivial": {key: "trivial", label: "trivial floor", floor: true, trivial: true},
+	}
+	// The floors log as the provider does (main.go): nothing formatted that nobody keeps, so
+	// the ratios compare the work, not the logging.
+	if os.Getenv("TF_LOG") == "" && os.Getenv("TF_LOG_PROVIDER") == "" {
+		for _, key := range []string{"schema", "trivial"} {
+			for _, name := range []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER"} {
+				b.variants[key].env = append(b.variants[key].env, name+"=OFF")
+			}
+		}
+	}
+	pkgs := map[string]string{"ours": ".", "anchors": "./internal/bench/cmd/astra-anchors",
+		"schema": "./internal/bench/cmd/floor-schema", "trivial": "./internal/bench/cmd/floor-trivial"}
+	for key, v := range b.variants {
+		v.dir = filepath.Join(b.work, "bin-"+key)
+		name := "terraform-provider-astra"
+		if v.trivial {
+			name = "terraform-provider-floor"
+		}
+		cmd := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(v.dir, name), pkgs[key])
+		cmd.Dir, cmd.Stderr = b.root, os.Stderr
+		if err := cmd.Run(); err != nil {
+			log.Fatalf("building %s: %v", key, err)
+		}
+		rc := fmt.Sprintf(`provider_installation {
+  dev_overrides {
+    "registry.terraform.io/astra-control/astra" = %[1]q
+    "registry.opentofu.org/astra-control/astra" = %[1]q
+    "registry.terraform.io/bench/floor" = %[1]q
+    "registry.opentofu.org/bench/floor" = %[1]q
+  }
+  direct {}
+}
+`, v.dir)
+		if err := os.WriteFile(filepath.Join(v.dir, "cli.tfrc"), []byte(rc), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+}
+
+// startSim serves a fresh simulator with enough credentials for n clusters per variant.
+func (b *bench) startSim(opts astrasim.Options, n int) func() {
+	sim, url, stop, err := astrasim.Serve(opts)
+	if err != nil {
+		log.Fatal(err)
+	}
+	b.sim, b.url = sim, url
+	client, err := astra.New(astra.Config{Endpoint: url, AccountID: sim.AccountID(), Token: astrasim.DefaultToken})
+	if err != nil {
+		log.Fatal(err)
+	}
+	b.creds, b.nextCred = nil, 0
+	for i := range n {
+		name := fmt.Sprintf("c%d", i)
+		body, err := astra.KubeconfigCredential(name, astrasim.TestKubeconfig(name, "https://"+name+".k8s.example:6443"))
+		if err != nil {
+			log.Fatal(err)
+		}
+		cred, err := client.CreateCredential(context.Background(), body)
+		if err != nil {
+			log.Fatal(err)
+		}
+		b.creds = append(b.creds, cred.ID)
+	}
+	return stop
+}
+
+// config is n clusters (or floor things) using credentials from offset on.
+func (b *bench) config(v *variant, n int) string {
+	if v.trivial {
+		return fmt.Sprintf(`terraform {
+  required_providers {
+    floor = { source = "bench/floor" }
+  }
+}
+
+resource "floor_thing" "c" {
+  count = %d
+  name  = "c-${count.index}"
+}
+`, n)
+	}
+	quoted := make([]string, n)
+	for i := range quoted {
+		quoted[i] = strconv.Quote(b.creds[b.nextCred+i])
+	}
+	b.nextCred += n
+	return fmt.Sprintf(`terraform {
+  required_providers {
+    astra = { source = "astra-control/astra" }
+  }
+}
+
+provider "astra" {}
+
+locals {
+  credentials = [%s]
+}
+
+resource "astra_cluster" "c" {
+  count         = %d
+  cloud_id      = %q
+  credential_id = local.credentials[count.index]
+}
+`, strings.Join(quoted, ", "), n, b.sim.Seeds().PrivateCloudID)
+}
+
+// run runs the CLI in dir with provider v, counting the simulator's requests and sampling
+// the provider's peak resident memory.
+func (b *bench) run(v *variant, dir string, args ...string) result {
+	cmd := exec.Command(b.cli, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+filepath.Join(v.dir, "cli.tfrc"), "TF_IN_AUTOMATION=1",
+		"CHECKPOINT_DISABLE=1", "ASTRA_ENDPOINT="+b.url, "ASTRA_ACCOUNT_ID="+b.sim.AccountID(),
+		"ASTRA_API_TOKEN="+astrasim.DefaultToken)
+	cmd.Env = append(cmd.Env, v.env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	b.sim.ResetCounts()
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		log.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var peak int64
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			wall := time.Since(start)
+			if err != nil {
+				log.Fatalf("%s %s in %s: %v\n%s", b.cli, strings.Join(args, " "), dir, err, out.String())
+			}
+			r := result{wall: wall, rssKiB: peak}
+			for k, n := range b.sim.Counts() {
+				r.requests += n
+				if strings.HasPrefix(k, "GET ") {
+					r.gets += n
+				}
+			}
+			return r
+		case <-tick.C:
+			if kib := providerPeak(cmd.Process.Pid); kib > peak {
+				peak = kib
+			}
+		}
+	}
+}
+
+// providerPeak is the largest VmHWM among the CLI's provider child processes.
+func providerPeak(pid int) int64 {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	var peak int64
+	for _, t := range tasks {
+		data, _ := os.ReadFile(t)
+		for _, child := range strings.Fields(string(data)) {
+			comm, _ := os.ReadFile("/proc/" + child + "/comm")
+			if !strings.HasPrefix(string(comm), "terraform-provi") {
+				continue
+			}
+			status, _ := os.ReadFile("/proc/" + child + "/status")
+			for _, line := range strings.Split(string(status), "\n") {
+				if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+					if kib, _ := strconv.ParseInt(f[1], 10, 64); kib > peak {
+						peak = kib
+					}
+				}
+			}
+		}
+	}
+	return peak
+}
+
+// dir makes a working directory holding config.
+func (b *bench) dir(name, config string) string {
+	d := filepath.Join(b.work, name)
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(d, "main.tf"), []byte(config), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	return d
+}
+
+// createLatency applies one cluster whose discovery takes t, with our polling and the anchors'.
+func (b *bench) createLatency(t time.Duration) {
+	for _, transition := range []time.Duration{0, t} {
+		stop := b.startSim(astrasim.Options{Delays: astrasim.Delays{Discover: transition}}, 2)
+		r := row{scenario: "create", latency: transition, n: 1, res: map[string]result{}}
+		for _, key := range []string{"ours", "anchors"} {
+			v := b.variants[key]
+			d := b.dir(fmt.Sprintf("create-%s-%s-of-%s", key, transition, t), b.config(v, 1))
+			r.res[key] = b.run(v, d, "apply", "-auto-approve", "-input=false")
+			log.Printf("create T=%v %s: %v, %d GETs", transition, key, r.res[key].wall, r.res[key].gets)
+		}
+		b.add(r)
+		stop()
+	}
+}
+
+// scale applies and plans N clusters with each variant at one simulated latency.
+func (b *bench) scale(latency time.Duration, applyN, planN []int) {
+	ns := map[int]bool{}
+
+	for _, n := range append(append([]int(nil), applyN...), planN...) {
+		ns[n] = true
+
+	}
+	var all []int
+	for n := range ns {
+		all = append(all, n)
+	}
+	sort.Ints(all)
+	total := 0
+	for _, n := range all {
+		total += 3 * n // astra, anchors and the same-schema floor each register their own
+	}
+	stop := b.startSim(astrasim.Options{}, total)
+	defer stop()
+	if latency > 0 {
+		b.sim.AddFault(astrasim.Fault{Kind: astrasim.FaultLatency, Latency: latency})
+	}
+	for _, n := range all {
+		apply := row{scenario: "apply", latency: latency, n: n, res: map[string]result{}}
+		plan := row{scenario: "plan", latency: latency, n: n, res: map[string]result{}}
+		dirs := map[string]string{}
+		for _, key := range []string{"trivial", "schema", "ours", "anchors"} {
+			v := b.variants[key]
+			if key == "anchors" && !contains(applyN, n) {
+				continue // it plans on ours' state
+			}
+			dirs[key] = b.dir(fmt.Sprintf("scale-%s-%d-%s", key, n, latency), b.config(v, n))
+			apply.res[key] = b.run(v, dirs[key], "apply", "-auto-approve", "-input=false")
+			log.Printf("apply N=%d latency %v %s: %v, %d requests", n, latency, key, apply.res[key].wall, apply.res[key].requests)
+		}
+		if contains(applyN, n) {
+			b.add(apply)
+		}
+		if !contains(planN, n) {
+			continue
+		}
+		for _, key := range []string{"trivial", "schema", "ours", "anchors"} {
+			dir := dirs[key]
+			if key == "anchors" {
+				dir = dirs["ours"] // same state, the provider switched
+			}
+			var runs []result
+			for range b.repeat {
+				runs = append(runs, b.run(b.variants[key], dir, "plan", "-input=false", "-detailed-exitcode"))
+			}
+			sort.Slice(runs, func(i, j int) bool { return runs[i].wall < runs[j].wall })
+			plan.res[key] = runs[len(runs)/2]
+			log.Printf("plan N=%d latency %v %s: %v, %d requests, provider peak %d MiB", n, latency, key,
+				plan.res[key].wall, plan.res[key].requests, plan.res[key].rssKiB/1024)
+		}
+		b.add(plan)
+	}
+}
+
+func contains(ns []int, n int) bool {
+	for _, x := range ns {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}
+
+func durations(s string) []time.Duration {
+	var out []time.Duration
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		d, err := time.ParseDuration(f)
+		if err != nil {
+			log.Fatalf("%q: %v", f, err)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func ints(s string) []int {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			log.Fatalf("%q: %v", f, err)
+		}
+		out = append(out, n)
+	}
+	return out
+}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+func secs(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
+
+func ratio(a, b result) string {
+	if b.wall <= 0 || a.wall <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2fx", a.wall.Seconds()/b.wall.Seconds())
+}
+
+func (b *bench) cliVersion() string {
+	cmd := exec.Command(b.cli, "version")
+	cmd.Env = append(cmd.Environ(), "TF_CLI_CONFIG_FILE="+filepath.Join(b.variants["ours"].dir, "cli.tfrc"))
+	out, _ := cmd.Output()
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "OpenTofu v") || strings.HasPrefix(line, "Terraform v") {
+			return line
+		}
+	}
+	return b.cli
+}
+
+// report renders BENCHMARKS.md.
+func (b *bench) report() string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "# Benchmarks\n\n")
+	fmt.Fprintf(&s, "Written by `make bench` (`go run ./internal/bench/cmd/fleetbench`) on %s: %s, %s/%s, %d CPUs; "+
+		"all figures from this one run. The CLI runs with its default parallelism against the in-process simulator; "+
+		"\"requests\" are the HTTP requests the simulator counted, \"latency\" a delay added to every answer. A plan is run %d "+
+		"times and its median shown; an apply once. The machine may be shared: compare figures within a row.\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), b.cliVersion(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), b.repeat)
+	s.WriteString("Providers: **astra** (this provider, defaults); **anchors** (the same provider switched to the anchors' " +
+		"strategy: 10 s polling and one GET per read, `read_max_age = 0s`); **same-schema floor** (serves `astra_cluster`'s " +
+		"schema, taken from the provider at run time, calls nothing, answers reads with the prior state); **trivial floor** " +
+		"(one resource with one string). Every provider runs with the SDK, framework and provider log levels OFF, as this provider sets them when neither TF_LOG nor TF_LOG_PROVIDER is set.\n\n")
+
+	s.WriteString("## Create latency (one cluster, discovery takes T)\n\n")
+	s.WriteString("| T | provider | apply wall | wall − T − wall at T=0 (detection overhead) | GETs |\n|---|---|---|---|---|\n")
+	base := map[string]time.Duration{}
+	for _, r := range b.rows {
+		if r.scenario != "create" {
+			continue
+		}
+		for _, key := range []string{"ours", "anchors"} {
+			res := r.res[key]
+			if r.latency == 0 {
+				base[key] = res.wall
+			}
+			fmt.Fprintf(&s, "| %v | %s | %s | %s | %d |\n", r.latency, b.variants[key].label, secs(res.wall),
+				secs(res.wall-r.latency-base[key]), res.gets)
+		}
+	}
+	for _, scenario := range []string{"apply", "plan"} {
+		fmt.Fprintf(&s, "\n## %s of N clusters\n\n", map[string]string{"apply": "Apply (create)", "plan": "Plan (refresh)"}[scenario])
+		s.WriteString("| latency | N | trivial floor | same-schema floor | astra | anchors | astra / trivial | astra / same-schema | " +
+			"anchors / same-schema | astra requests | anchors requests | astra peak RSS |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+		for _, r := range b.rows {
+			if r.scenario != scenario {
+				continue
+			}
+			fmt.Fprintf(&s, "| %v | %d | %s | %s | %s | %s | %s | %s | %s | %d | %d | %d MiB |\n", r.latency, r.n,
+				secs(r.res["trivial"].wall), secs(r.res["schema"].wall), secs(r.res["ours"].wall), secs(r.res["anchors"].wall),
+				ratio(r.res["ours"], r.res["trivial"]), ratio(r.res["ours"], r.res["schema"]), ratio(r.res["anchors"], r.res["schema"]),
+				r.res["ours"].requests, r.res["anchors"].requests, r.res["ours"].rssKiB/1024)
+		}
+	}
+	b.goals(&s)
+	s.WriteString("\n![astra and anchors, wall time as a multiple of the same-schema floor](BENCHMARKS.svg)\n")
+	return s.String()
+}
+
+// chart draws, for every apply and plan row, the wall time of astra and of the anchors'
+// strategy as a multiple of the same-schema floor.
+func (b *bench) chart() string {
+	type bar struct {
+		label       string
+		ours, other float64
+	}
+	var bars []bar
+	top := 1.0
+	for _, r := range b.rows {
+		if r.scenario == "create" || r.res["schema"].wall <= 0 {
+			continue
+		}
+		f := r.res["schema"].wall.Seconds()
+		bb := bar{label: fmt.Sprintf("%s %d @%v", r.scenario, r.n, r.latency), ours: r.res["ours"].wall.Seconds() / f,
+			other: r.res["anchors"].wall.Seconds() / f}
+		top = max(top, bb.ours, bb.other)
+		bars = append(bars, bb)
+	}
+	const h, rowH, left, width = 20, 44, 170, 520
+	var s strings.Builder
+	height := len(bars)*rowH + 60
+	fmt.Fprintf(&s, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", left+width+80, height)
+	fmt.Fprintf(&s, `<text x="4" y="16">wall time / same-schema floor (blue: astra, grey: anchors' strategy; line: 1x)</text>`+"\n")
+	x1 := left + int(float64(width)/top)
+	fmt.Fprintf(&s, `<line x1="%d" y1="24" x2="%d" y2="%d" stroke="black" stroke-dasharray="3,3"/>`+"\n", x1, x1, height-10)
+	for i, bb := range bars {
+		y := 30 + i*rowH
+		fmt.Fprintf(&s, `<text x="4" y="%d">%s</text>`+"\n", y+h, bb.label)
+		for j, v := range []float64{bb.ours, bb.other} {
+			color := []string{"#2a6fdb", "#999"}[j]
+			w := int(float64(width) * v / top)
+			fmt.Fprintf(&s, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/><text x="%d" y="%d">%.2fx</text>`+"\n",
+				left, y+j*h, w, h-2, color, left+w+4, y+j*h+14, v)
+		}
+	}
+	s.WriteString("</svg>\n")
+	return s.String()
+}
+
+// goals restates the issue's goals with this run's figures, at the largest N measured.
+func (b *bench) goals(s *strings.Builder) {
+	s.WriteString("\n## Against the goals (largest N of this run)\n\n| goal | measured |\n|---|---|\n")
+	largest := map[string]row{}
+	for _, r := range b.rows {
+		key := fmt.Sprintf("%s@%v", r.scenario, r.latency)
+		if r.scenario != "create" && r.n >= largest[key].n {
+			largest[key] = r
+		}
+	}
+	for _, scenario := range []string{"plan", "apply"} {
+		for _, latency := range []time.Duration{0, 100 * time.Millisecond} {
+			r, ok := largest[fmt.Sprintf("%s@%v", scenario, latency)]
+			if !ok {
+				continue
+			}
+			want := "1.3x"
+			if latency > 0 {
+				want = "1.5x"
+			}
+			requests := ", ≤ 25 requests"
+			if scenario == "apply" {
+				requests = " (requests: one POST per cluster)"
+			}
+			fmt.Fprintf(s, "| %s of %d at %v: astra ≤ %s the same-schema floor, ≤ 3x the trivial floor%s | %s, %s, %d requests (anchors' strategy: %s, %d requests) |\n",
+				scenario, r.n, latency, want, requests, ratio(r.res["ours"], r.res["schema"]), ratio(r.res["ours"], r.res["trivial"]),
+				r.res["ours"].requests, ratio(r.res["anchors"], r.res["schema"]), r.res["anchors"].requests)
+		}
+	}
+	base := map[string]time.Duration{}
+	for _, r := range b.rows {
+		if r.scenario != "create" {
+			continue
+		}
+		if r.latency == 0 {
+			base["ours"], base["anchors"] = r.res["ours"].wall, r.res["anchors"].wall
+			continue
+		}
+		want := "0.5s"
+		if r.latency > 5*time.Second {
+			want = "2s"
+		}
+		fmt.Fprintf(s, "| detection overhead at T = %v ≤ %s, ≤ 10 GETs | %s, %d GETs (anchors' strategy: %s, %d GETs) |\n", r.latency, want,
+			secs(r.res["ours"].wall-r.latency-base["ours"]), r.res["ours"].gets,
+			secs(r.res["anchors"].wall-r.latency-base["anchors"]), r.res["anchors"].gets)
+	}
+	var peak int64
+	n := 0
+	for _, r := range b.rows {
+		if r.scenario == "plan" && r.n >= n {
+			n, peak = r.n, max(peak, r.res["ours"].rssKiB)
+		}
+	}
+	if n > 0 {
+		fmt.Fprintf(s, "| provider peak RSS ≤ 100 MiB at 1000 clusters | %d MiB at %d clusters (plan) |\n", peak/1024, n)
+	}
+}
