@@ -88,36 +88,50 @@ const maxPages = 1000
 
 // list GETs a whole collection, following metadata.continue when no limit was asked for.
 func list[T any](ctx context.Context, c *Client, path, resource string, opts ListOptions) ([]T, error) {
+	var out []T
+	i := 0
+	err := c.eachListItem(ctx, path, resource, opts, func(raw json.RawMessage) error {
+		item, err := decodeItem[T](raw, opts.Include)
+		if err != nil {
+			return fmt.Errorf("GET %s: item %d: %w", c.accountPath+path, i, err)
+		}
+		i++
+		out = append(out, item)
+		return nil
+	})
+	return out, err
+}
+
+// eachListItem GETs the pages of a collection, following metadata.continue unless a limit
+// was asked for (or the server repeats a token), and hands each raw item to visit.
+func (c *Client) eachListItem(ctx context.Context, path, resource string, opts ListOptions, visit func(json.RawMessage) error) error {
 	q, err := opts.query()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var out []T
 	seen := map[string]bool{}
 	for page := 0; page < maxPages; page++ {
 		resp, err := c.do(ctx, request{method: http.MethodGet, path: path, query: encodeQuery(q), resource: resource})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		var env listEnvelope
 		if err := decodeJSON(http.MethodGet, c.accountPath+path, resp, &env); err != nil {
-			return nil, err
+			return err
 		}
-		for i, raw := range env.Items {
-			item, err := decodeItem[T](raw, opts.Include)
-			if err != nil {
-				return nil, fmt.Errorf("GET %s: item %d: %w", c.accountPath+path, i, err)
+		for _, raw := range env.Items {
+			if err := visit(raw); err != nil {
+				return err
 			}
-			out = append(out, item)
 		}
 		next := env.Metadata.Continue
 		if next == "" || opts.Limit > 0 || seen[next] {
-			return out, nil
+			return nil
 		}
 		seen[next] = true
 		q.Set("continue", next)
 	}
-	return out, nil
+	return nil
 }
 
 // decodeItem decodes one list item. With include, the server sends each item as an array

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -262,37 +261,17 @@ func (c *Client) listByIDs(ctx context.Context, col *collection, ids []string) m
 // listRaw GETs a collection (following metadata.continue) and returns its items by ID,
 // undecoded, so each reader decodes its own copy.
 func (c *Client) listRaw(ctx context.Context, path, resource string, opts ListOptions) (map[string]json.RawMessage, error) {
-	q, err := opts.query()
-	if err != nil {
-		return nil, err
-	}
 	out := map[string]json.RawMessage{}
-	seen := map[string]bool{}
-	for page := 0; page < maxPages; page++ {
-		resp, err := c.do(ctx, request{method: http.MethodGet, path: path, query: encodeQuery(q), resource: resource})
-		if err != nil {
-			return nil, err
+	err := c.eachListItem(ctx, path, resource, opts, func(raw json.RawMessage) error {
+		var head struct {
+			ID string `json:"id"`
 		}
-		var env listEnvelope
-		if err := decodeJSON(http.MethodGet, c.accountPath+path, resp, &env); err != nil {
-			return nil, err
+		if json.Unmarshal(raw, &head) == nil && head.ID != "" {
+			out[head.ID] = raw
 		}
-		for _, raw := range env.Items {
-			var head struct {
-				ID string `json:"id"`
-			}
-			if json.Unmarshal(raw, &head) == nil && head.ID != "" {
-				out[head.ID] = raw
-			}
-		}
-		next := env.Metadata.Continue
-		if next == "" || seen[next] {
-			break
-		}
-		seen[next] = true
-		q.Set("continue", next)
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
 }
 
 // getShared reads one object of the collection at collectionPath through the shared reads,
