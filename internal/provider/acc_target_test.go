@@ -304,6 +304,9 @@ func (a *accTarget) findPrivateCloud() string {
 
 func (a *accTarget) newClient(cfg astra.Config) *astra.Client {
 	cfg.RetryWaitMin, cfg.RetryWaitMax, cfg.MaxRetries = time.Millisecond, 10*time.Millisecond, 3
+	// Checks must see the service as it is now: a listing shared between the checks' reads
+	// would not know of the provider's writes (another client) and answer from before them.
+	cfg.ReadMaxAge = 0
 	if realAstra() {
 		cfg.RetryWaitMin, cfg.RetryWaitMax = time.Second, 10*time.Second
 	}
