@@ -4,13 +4,14 @@
 #   2. gofmt, go vet and golangci-lint (built once from the Go module proxy),
 #      and the schema compatibility gate (make schema-check),
 #   3. docs/ drift check (tfplugindocs, offline) and `fmt -check` of examples/,
-#   4. the README's main job (`make demo`), so it keeps working at every commit,
+#   4. the README's main job (`make demo`), so it keeps working at every commit, and the
+#      examples' module tests (`tofu test`) and every command of the testing guide,
 #   5. every test except TestAcc* once (fuzz seed corpora included), then each fuzz target for 2s,
-#   6. the acceptance tests (TestAcc*) once per CLI: OpenTofu 1.12.6, then Terraform 1.5.7,
-#   7. the acceptance tests once more in real mode (`make testacc`'s ASTRA_ENDPOINT path),
-#      against astra-sim run as a separate program on one release, under OpenTofu.
+#   6. the acceptance tests in real mode (`make testacc`'s ASTRA_ENDPOINT path), against
+#      astra-sim run as a separate program on one release, under OpenTofu,
+#   7. the acceptance tests (TestAcc*) once per CLI: OpenTofu 1.12.6, then Terraform 1.5.7.
 # Acceptance runs are verbose so the log shows which CLI and version each test used; the
-# output ends with the real-mode pass's counts of passed, skipped and failed tests.
+# output ends with go test's own summary of the last pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -72,6 +73,13 @@ FUZZTIME=2s scripts/fuzz.sh
 mapfile -t acc_pkgs < <(grep -rl --include='*_test.go' '^func TestAcc[A-Z_]' internal | xargs -n1 dirname | sort -u | sed 's|^|./|')
 [ "${#acc_pkgs[@]}" -gt 0 ] || die "no acceptance tests found"
 
+# Real mode first (`make testacc`'s ASTRA_ENDPOINT path), so the log ends with the last CLI
+# pass's own summary. The release with the most to check: it speaks cluster API 1.7, so no
+# test skips for an older one. TestAccHarness never talks to Astra Control and runs below.
+real_release="${TESTACC_SIM_RELEASE:-24.02}"
+step "acceptance tests in real mode against a separate astra-sim $real_release ($(cli_version "$tofu"))"
+TF_CLI_KIND=tofu TESTARGS='-skip ^TestAccHarness$' scripts/testacc-sim.sh "$real_release"
+
 # The soak runs 20s per CLI here (make soak: 10 minutes). The 200-cluster concurrency test
 # runs with 20 clusters, under the first CLI only (make soak runs all 200 under each).
 export SOAK_SECONDS="${SOAK_SECONDS:-20}" ASTRA_TEST_CONCURRENCY_CLUSTERS="${ASTRA_TEST_CONCURRENCY_CLUSTERS:-20}"
@@ -82,8 +90,3 @@ for cli in "${clis[@]}"; do
   skip='^TestAccConcurrency200Clusters$'
 done
 
-# The release with the most to check: it speaks cluster API 1.7, so no test skips for an older one.
-real_release="${TESTACC_SIM_RELEASE:-24.02}"
-step "acceptance tests in real mode against a separate astra-sim $real_release ($(cli_version "$tofu"))"
-# TestAccHarness never talks to Astra Control and already ran under both CLIs.
-TF_CLI_KIND=tofu TESTARGS='-skip ^TestAccHarness$' scripts/testacc-sim.sh "$real_release"
