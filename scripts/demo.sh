@@ -53,20 +53,7 @@ mkdir -p "$work/config"
   -kubeconfig-out "$work/config/kubeconfig.yaml" \
   >"$work/sim.out" 2>"$work/sim.log" &
 sim_pid=$!
-# It prints ASTRA_NAME=value lines (possibly with "export ") once it listens.
-for _ in $(seq 1 100); do
-  grep -q '^\(export \)\?ASTRA_ENDPOINT=' "$work/sim.out" && break
-  kill -0 "$sim_pid" 2>/dev/null || { cat "$work/sim.log" >&2; die "the simulator exited"; }
-  sleep 0.1
-done
-grep -q '^\(export \)\?ASTRA_ENDPOINT=' "$work/sim.out" || { cat "$work/sim.log" >&2; die "the simulator did not print ASTRA_ENDPOINT within 10s"; }
-while IFS= read -r line; do
-  line="${line#export }"
-  name="${line%%=*}" value="${line#*=}"
-  value="${value#[\"\']}" value="${value%[\"\']}"
-  export "$name=$value"
-  case "$name" in *TOKEN*) echo "$name=(hidden)" ;; *) echo "$name=$value" ;; esac
-done < <(grep -E '^(export )?ASTRA_[A-Z0-9_]+=' "$work/sim.out")
+export_sim_env "$work/sim.out" "$sim_pid" "$work/sim.log"
 
 step "init, plan and apply $example with $(cli_version "$cli")"
 cp "$example"/*.tf "$work/config/"

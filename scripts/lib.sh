@@ -57,3 +57,23 @@ provider_installation {
 CONFIG
   export TF_CLI_CONFIG_FILE="$dir/cli.tfrc"
 }
+
+# export_sim_env OUT PID ERR waits until the astra-sim started as PID has printed its
+# ASTRA_NAME=value lines (possibly with "export ") to OUT, then exports them, echoing each
+# with the token hidden. Dies, showing ERR, when the simulator exits or prints nothing in 20 s.
+export_sim_env() {
+  local out="$1" pid="$2" err="$3" line name value
+  for _ in $(seq 1 200); do
+    grep -q '^\(export \)\?ASTRA_API_TOKEN=' "$out" && break
+    kill -0 "$pid" 2>/dev/null || { cat "$out" "$err" >&2; die "astra-sim exited"; }
+    sleep 0.1
+  done
+  grep -q '^\(export \)\?ASTRA_API_TOKEN=' "$out" || { cat "$err" >&2; die "astra-sim printed no ASTRA_* variables within 20s"; }
+  while IFS= read -r line; do
+    line="${line#export }"
+    name="${line%%=*}" value="${line#*=}"
+    value="${value#[\"\']}" value="${value%[\"\']}"
+    export "$name=$value"
+    case "$name" in *TOKEN*) echo "$name=(hidden)" ;; *) echo "$name=$value" ;; esac
+  done < <(grep -E '^(export )?ASTRA_[A-Z0-9_]+=' "$out")
+}

@@ -31,20 +31,7 @@ go build -o "$work/astra-sim" ./internal/cmd/astra-sim
   >"$work/sim.out" 2>"$work/sim.err" &
 sim_pid=$!
 
-# It prints `export ASTRA_NAME=value` lines once it listens; export them.
-for _ in $(seq 1 200); do
-  grep -q '^export ASTRA_API_TOKEN=' "$work/sim.out" && break
-  kill -0 "$sim_pid" 2>/dev/null || { cat "$work/sim.out" "$work/sim.err" >&2; die "astra-sim exited"; }
-  sleep 0.1
-done
-grep -q '^export ASTRA_API_TOKEN=' "$work/sim.out" || { cat "$work/sim.err" >&2; die "astra-sim printed no ASTRA_* variables within 20s"; }
-while IFS= read -r line; do
-  line="${line#export }"
-  name="${line%%=*}" value="${line#*=}"
-  value="${value#\'}" value="${value%\'}"
-  export "$name=$value"
-  case "$name" in *TOKEN*) echo "$name=(hidden)" ;; *) echo "$name=$value" ;; esac
-done < <(grep -E '^export ASTRA_[A-Z0-9_]+=' "$work/sim.out")
+export_sim_env "$work/sim.out" "$sim_pid" "$work/sim.err"
 export ASTRA_TEST_KUBECONFIG="$work/kubeconfig.yaml"
 echo "ASTRA_TEST_KUBECONFIG=$ASTRA_TEST_KUBECONFIG"
 # The tests learn the API version from the service itself (acc_target_test.go); a
