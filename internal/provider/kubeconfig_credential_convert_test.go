@@ -10,9 +10,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -112,30 +110,6 @@ func TestMergeCredentialLabels(t *testing.T) {
 	want := []astra.Label{read[0], read[1], built[1]}
 	if got := mergeCredentialLabels(read, built); !reflect.DeepEqual(got, want) {
 		t.Fatalf("mergeCredentialLabels = %v, want %v", got, want)
-	}
-}
-
-func TestKubeconfigValidator(t *testing.T) {
-	tests := []struct {
-		name, value, wantErr string
-	}{
-		{"valid YAML", testKubeconfig(), ""},
-		{"two clusters", twoClusterKubeconfig(), "Invalid kubeconfig"},
-		{"not YAML", "clusters: [" + testSecret, "Invalid kubeconfig"},
-		{"empty", "  ", "Invalid kubeconfig"},
-	}
-	for _, tt := range tests {
-		resp := &validator.StringResponse{}
-		kubeconfigValidator{}.ValidateString(context.Background(), validator.StringRequest{
-			Path: path.Root("kubeconfig"), ConfigValue: types.StringValue(tt.value),
-		}, resp)
-		text := diagnosticsText(resp.Diagnostics)
-		if tt.wantErr == "" && resp.Diagnostics.HasError() || tt.wantErr != "" && !strings.Contains(text, tt.wantErr) {
-			t.Errorf("%s: diagnostics %q, want %q", tt.name, text, tt.wantErr)
-		}
-		if strings.Contains(text, testSecret) || strings.Contains(text, "prod-east.example.com") {
-			t.Errorf("%s: the diagnostic quotes the kubeconfig: %q", tt.name, text)
-		}
 	}
 }
 

@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
-	"github.com/astra-control/terraform-provider-astra/internal/kubeconfig"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
@@ -75,7 +74,7 @@ func (r *kubeconfigCredentialResource) Schema(_ context.Context, _ resource.Sche
 					"`-generate-config-out`) cannot fill it in: an imported credential may leave both unset and keeps the " +
 					"kubeconfig Astra Control holds; set either one later to rotate it (one update).",
 				Validators: []validator.String{
-					kubeconfigValidator{},
+					validate.Kubeconfig(),
 					stringvalidator.ConflictsWith(path.MatchRoot("kubeconfig_wo")),
 				},
 			},
@@ -109,27 +108,6 @@ func (r *kubeconfigCredentialResource) Schema(_ context.Context, _ resource.Sche
 	}
 }
 
-// kubeconfigValidator checks the kubeconfig at plan time. Its error names what is wrong
-// and never quotes the kubeconfig, which holds secrets.
-type kubeconfigValidator struct{}
-
-func (kubeconfigValidator) Description(context.Context) string {
-	return "a YAML or JSON kubeconfig with exactly one cluster and one context"
-}
-
-func (v kubeconfigValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (kubeconfigValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, _, err := kubeconfig.Parse([]byte(req.ConfigValue.ValueString())); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid kubeconfig", err.Error())
-	}
-}
-
 // ValidateConfig checks kubeconfig_wo: write-only values never reach attribute validators
 // of an old CLI's plan, and an old CLI cannot send them at all.
 func (r *kubeconfigCredentialResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
@@ -148,7 +126,7 @@ func (r *kubeconfigCredentialResource) ValidateConfig(ctx context.Context, req r
 	if wo.KubeconfigWO.IsUnknown() {
 		return
 	}
-	if _, _, err := kubeconfig.Parse([]byte(wo.KubeconfigWO.ValueString())); err != nil {
+	if err := validate.CheckKubeconfig(wo.KubeconfigWO.ValueString()); err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("kubeconfig_wo"), "Invalid kubeconfig", err.Error())
 	}
 }
