@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"slices"
-
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -127,11 +125,4 @@ func accHostValue(b *astra.Bool, prior types.Bool) types.Bool {
 		return types.BoolNull()
 	}
 	return types.BoolValue(false)
-}
-
-// sortedStrings reads a set for a request in a stable order.
-func sortedStrings(v types.Set) []string {
-	out := attrs.Strings(v)
-	slices.Sort(out)
-	return out
 }

@@ -14,11 +14,6 @@ import (
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
 
-const (
-	forcesReplacement = " Changing this forces a new resource."
-	updatedInPlace    = " Updated in place."
-)
-
 // Connector capabilities of the cluster API. relayV1 (1.5, 1.6) became connectorV2 in 1.7.
 const (
 	capabilityRelayV1     = "relayV1"
@@ -40,9 +35,6 @@ var clusterPutArgs = []string{"name", "credential_id", "private_route_id", "conn
 // (versions, namespaces, state, protection, Trident): only a new credential, which may
 // reach another Kubernetes cluster and makes the service collect it again.
 var clusterRediscoveredBy = []string{"credential_id"}
-
-// keepsServiceValue is appended to the description of an Optional+Computed argument.
-const keepsServiceValue = " Left out of the configuration, it keeps the value Astra Control reports (after an import too), so it never plans a change."
 
 // clusterSchemaAttributes are astra_cluster's attributes except `timeouts` (which needs a
 // context). The astra_cluster data source derives its schema from them with
@@ -131,61 +123,4 @@ func clusterSchemaAttributes() map[string]schema.Attribute {
 		}
 	}
 	return args
-}
-
-func computedString(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-}
-
-func computedBool(desc string) schema.BoolAttribute {
-	return schema.BoolAttribute{Computed: true, MarkdownDescription: desc}
-}
-
-func computedStrings(desc string) schema.ListAttribute {
-	return schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: desc}
-}
-
-// clusterComputedAttributes are the fields of the service's answer, snake_cased, as
-// astra_cluster and astra_managed_cluster both show them. drivenBy names, per attribute,
-// the arguments of the resource whose change can change it (the plan shows it unknown
-// only then); putArgs are the arguments whose change sends a PUT, which moves
-// metadata.modification_timestamp. The ID never changes.
-func clusterComputedAttributes(drivenBy func(attribute string) []string, putArgs []string) map[string]schema.Attribute {
-	out := map[string]schema.Attribute{
-		"state": computedString("Operational state: `pending`, `discovering`, `provisioning`, `running`, `failed`, " +
-			"`removed` (not currently accessible, for example after its kubeconfig expired) or `unknown`."),
-		"state_unready": computedStrings("Reasons the cluster is not `running`, or why it is `failed` or `removed`."),
-		"managed_state": computedString("Management state: `pending`, `ineligible`, `unmanaged`, `managing`, `managed` " +
-			"(or `deleting` with `api_version` 1.7). An `astra_managed_cluster` brings the cluster under management."),
-		"managed_state_unready":    computedStrings("Reasons the cluster is ineligible for management, or non-fatal management errors."),
-		"managed_timestamp":        computedString("When the cluster was brought under management (ISO 8601); only while managed."),
-		"protection_state":         computedString("Protection state: `full`, `partial` or `atRisk`, from the snapshot support of the default storage class."),
-		"protection_state_details": attrs.StateDetailsSchema("Explanations of `protection_state`."),
-		"restore_target_supported": computedBool("Whether the cluster can be the target of a restore."),
-		"snapshot_supported":       computedBool("Whether the cluster supports snapshots."),
-		"trident_version":          computedString("Version of Astra Trident on the cluster, when installed."),
-		"acp_version":              computedString("Version of Astra Control Provisioner on the cluster, when installed (`api_version` 1.6 or later)."),
-		"trident_managed_state":    computedString("Whether Astra Control manages Trident on the cluster: `managed` or `unmanaged`."),
-		"trident_managed_state_desired": computedString("The Trident management Astra Control was asked for: `managed` or " +
-			"`unmanaged` (set through `astra_managed_cluster`)."),
-		"trident_managed_state_details": attrs.StateDetailsSchema("Explanations of `trident_managed_state`."),
-		"trident_managed_state_allowed": computedStrings("The values `trident_managed_state_desired` may take for this cluster."),
-		"in_use":                        computedBool("Whether the cluster is managed and has managed applications (then it cannot be unmanaged)."),
-		"cluster_type": computedString("Kind of cluster detected: `gke`, `aks`, `eks`, `rke`, `tanzu`, `openshift`, " +
-			"`anthos` or `kubernetes`."),
-		"cluster_version":            computedString("Kubernetes version of the cluster, such as `1.29`."),
-		"cluster_version_string":     computedString("Full Kubernetes version string of the cluster, such as `v1.29.4`."),
-		"cluster_creation_timestamp": computedString("When the Kubernetes cluster itself was created (ISO 8601), as reported by it."),
-		"namespaces":                 computedStrings("Namespaces discovered on the cluster; often empty until the cluster is managed."),
-		"default_storage_class":      computedString("ID of the cluster's default storage class in Astra Control."),
-		"location":                   computedString("Cloud location (region or zone) of the cluster; not reported for private clusters."),
-		"is_multizonal":              computedBool("Whether the cluster spans several zones."),
-		"api_service_id":             computedString("ID of the cluster's `default/kubernetes` Service, which tells clusters apart."),
-	}
-	for name, a := range out {
-		out[name] = attrs.Kept(a, drivenBy(name)...)
-	}
-	out["id"] = attrs.Kept(computedString("ID of the cluster in Astra Control (a UUID); also the ID of its managed cluster once managed."))
-	out["metadata"] = attrs.MetadataSchema(putArgs...)
-	return out
 }

@@ -3,37 +3,11 @@ package provider
 import (
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 )
-
-// attrProblem is a plan-time error on one argument.
-type attrProblem struct {
-	attr, summary, detail string
-}
-
-func addProblems(diags *diag.Diagnostics, problems []attrProblem) {
-	for _, p := range problems {
-		diags.AddAttributeError(path.Root(p.attr), p.summary, p.detail)
-	}
-}
-
-// known reports whether a configuration value can be checked now: unknown values are
-// checked again at apply time, when they are known.
-func known(v interface{ IsUnknown() bool }) bool { return !v.IsUnknown() }
-
-func isSet(v interface {
-	IsNull() bool
-	IsUnknown() bool
-}) bool {
-	return !v.IsNull() && !v.IsUnknown()
-}
 
 // relayCapable reports whether the capabilities name a connector that relays the API
 // (relayV1 up to cluster API 1.6, connectorV2 from 1.7), in any version: the version
@@ -44,17 +18,6 @@ func relayCapable(capabilities types.Set) bool {
 }
 
 const missingCredential = "Missing credential_id"
-
-// withoutProblem drops the problem with this attribute and summary.
-func withoutProblem(problems []attrProblem, attr, summary string) []attrProblem {
-	out := problems[:0:0]
-	for _, p := range problems {
-		if p.attr != attr || p.summary != summary {
-			out = append(out, p)
-		}
-	}
-	return out
-}
 
 // clusterConfigProblems is the part of the credential rule a configuration alone decides:
 // with a private route, the capabilities (maybe left to the cluster's value) decide whether
@@ -125,18 +88,4 @@ func clusterVersionProblems(version string, cfg clusterFields) []attrProblem {
 				"cluster without a credential needs version 1.5 or later. Set credential_id, or raise api_version (or ASTRA_API_VERSION) to 1.5 or later."})
 	}
 	return out
-}
-
-// versionAtLeast compares cluster resource versions "1.N".
-func versionAtLeast(version, minimum string) bool {
-	return minorVersion(version) >= minorVersion(minimum)
-}
-
-func minorVersion(v string) int {
-	_, minor, _ := strings.Cut(v, ".")
-	n, err := strconv.Atoi(minor)
-	if err != nil {
-		return -1
-	}
-	return n
 }
