@@ -32,6 +32,14 @@ func cloudItemAttributes(ctx context.Context) map[string]schema.Attribute {
 	return out
 }
 
+// cloudArgumentDescriptions describe the arguments of astra_cloud as its data source shows them.
+var cloudArgumentDescriptions = map[string]string{
+	"name":              "Name of the cloud.",
+	"cloud_type":        "Type of the cloud, always lowercase: `private`, `gcp`, `azure` or `aws`.",
+	"credential_id":     "ID of the service-account credential Astra Control uses to discover the cloud's clusters (public clouds).",
+	"default_bucket_id": "ID of the bucket backups of the cloud's clusters go to by default, if any.",
+}
+
 func (d *cloudDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_cloud"
 }
@@ -67,9 +75,7 @@ func (d *cloudDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	if cloud == nil {
 		return
 	}
-	var out cloudValues
-	out.readFrom(cloud)
-	resp.Diagnostics.Append(resp.State.Set(ctx, out)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, cloudFrom(cloud, cloudValues{}))...)
 }
 
 func cloudByID(ctx context.Context, client *astra.Client, id string, diags *diag.Diagnostics) *astra.Cloud {

@@ -36,8 +36,8 @@ func stringMap(kv ...string) types.Map {
 }
 
 // nullClusterFields is a configuration that sets nothing.
-func nullClusterFields() clusterFields {
-	return clusterFields{
+func nullClusterFields() clusterValues {
+	return clusterValues{
 		CloudID: types.StringValue(testCloudID), Name: types.StringNull(), CredentialID: types.StringNull(),
 		PrivateRouteID: types.StringNull(), ConnectorCapabilities: types.SetNull(types.StringType),
 		AccHost: types.BoolNull(), Labels: types.MapNull(types.StringType),
@@ -166,7 +166,7 @@ func fullCluster() *astra.Cluster {
 }
 
 func TestClusterFieldsFrom(t *testing.T) {
-	got := clusterFieldsFrom(fullCluster(), nullClusterFields())
+	got := clusterFrom(fullCluster(), nullClusterFields())
 	checks := []struct {
 		name      string
 		got, want attr.Value
@@ -211,7 +211,7 @@ func TestClusterFieldsFromKeepsTheUsersSpellingOfNothing(t *testing.T) {
 	prior.ConnectorCapabilities = stringSet()
 	prior.AccHost = types.BoolValue(false)
 	prior.Labels = stringMap()
-	got := clusterFieldsFrom(fullCluster(), prior)
+	got := clusterFrom(fullCluster(), prior)
 	if !got.ConnectorCapabilities.Equal(stringSet()) || !got.AccHost.Equal(types.BoolValue(false)) || !got.Labels.Equal(stringMap()) {
 		t.Fatalf("capabilities %v, acc_host %v, labels %v; want [], false, {}", got.ConnectorCapabilities, got.AccHost, got.Labels)
 	}
@@ -221,7 +221,7 @@ func TestClusterFieldsFromKeepsTheUsersSpellingOfNothing(t *testing.T) {
 	c.AccHost = astra.BoolPtr(true)
 	c.ConnectorCapabilities = []string{"watcherV1", "relayV1"}
 	c.Metadata.Labels = append(c.Metadata.Labels, astra.Label{Name: "added", Value: "outside"})
-	got = clusterFieldsFrom(c, nullClusterFields())
+	got = clusterFrom(c, nullClusterFields())
 	if !got.AccHost.Equal(types.BoolValue(true)) || !got.ConnectorCapabilities.Equal(stringSet("relayV1", "watcherV1")) ||
 		!got.Labels.Equal(stringMap("added", "outside")) {
 		t.Fatalf("drift hidden: acc_host %v, capabilities %v, labels %v", got.AccHost, got.ConnectorCapabilities, got.Labels)
@@ -239,7 +239,7 @@ func TestClusterModelFromWaitForRunning(t *testing.T) {
 		{"a configured true is kept", types.BoolValue(true), true},
 	}
 	for _, c := range cases {
-		prior := clusterModel{clusterFields: nullClusterFields(), WaitForRunning: c.prior}
+		prior := clusterModel{clusterValues: nullClusterFields(), WaitForRunning: c.prior}
 		if got := clusterModelFrom(fullCluster(), prior).WaitForRunning; !got.Equal(types.BoolValue(c.want)) {
 			t.Errorf("%s: wait_for_running = %v, want %v", c.name, got, c.want)
 		}

@@ -27,7 +27,7 @@ type clusterDataSource struct{ dataSourceClientHolder }
 
 // clusterItemAttributes are a cluster's attributes in data sources: astra_cluster's, computed.
 func clusterItemAttributes() map[string]schema.Attribute {
-	out := attrs.ComputedForDataSource(clusterSchemaAttributes(), "wait_for_running")
+	out := attrs.ComputedForDataSource(clusterAttributes(), "wait_for_running")
 	redescribe(out, clusterArgumentDescriptions)
 	return out
 }
@@ -57,7 +57,7 @@ func (d *clusterDataSource) ConfigValidators(context.Context) []datasource.Confi
 }
 
 func (d *clusterDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var cfg clusterFields
+	var cfg clusterValues
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	client := d.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -73,7 +73,7 @@ func (d *clusterDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if cluster == nil {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, clusterFieldsFrom(cluster, clusterFields{}))...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, clusterFrom(cluster, clusterValues{}))...)
 }
 
 func clusterByID(ctx context.Context, client *astra.Client, cloudID, id string, diags *diag.Diagnostics) *astra.Cluster {

@@ -49,7 +49,7 @@ func (r *clusterResource) Metadata(_ context.Context, req resource.MetadataReque
 }
 
 func (r *clusterResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	attributes := clusterSchemaAttributes()
+	attributes := clusterAttributes()
 	attributes["timeouts"] = attrs.TimeoutsSchema(ctx, clusterTimeouts)
 	resp.Schema = schema.Schema{
 		Version: clusterSchemaVersion,
@@ -70,7 +70,7 @@ func (r *clusterResource) ValidateConfig(ctx context.Context, req resource.Valid
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	addProblems(&resp.Diagnostics, clusterConfigProblems(cfg.clusterFields))
+	addProblems(&resp.Diagnostics, clusterConfigProblems(cfg.clusterValues))
 }
 
 // ModifyPlan applies the credential rule to what the cluster will have (an argument left
@@ -89,21 +89,21 @@ func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	effective := effectiveClusterArgs(cfg.clusterFields, prior.clusterFields)
+	effective := effectiveClusterArgs(cfg.clusterValues, prior.clusterValues)
 	addProblems(&resp.Diagnostics, clusterCredentialProblems(effective))
 	client := r.configuredClient()
 	if client == nil {
 		return
 	}
 	// Versions gate what the configuration sends; a credential kept from the cluster counts.
-	gated := withoutUnchangedArgs(cfg.clusterFields, prior.clusterFields)
+	gated := withoutUnchangedArgs(cfg.clusterValues, prior.clusterValues)
 	gated.CredentialID = effective.CredentialID
 	addProblems(&resp.Diagnostics, clusterVersionProblems(client.ClusterVersion(), gated))
 }
 
 // effectiveClusterArgs is what the cluster will have for the arguments the credential rule
 // reads: the configured value, or else the current one (null on create).
-func effectiveClusterArgs(cfg, prior clusterFields) clusterFields {
+func effectiveClusterArgs(cfg, prior clusterValues) clusterValues {
 	out := cfg
 	if cfg.CredentialID.IsNull() {
 		out.CredentialID = prior.CredentialID
@@ -121,7 +121,7 @@ func effectiveClusterArgs(cfg, prior clusterFields) clusterFields {
 // the cluster already has: that is not new input for api_version to refuse. Configuration
 // generated on import (`plan -generate-config-out`) writes every argument as read, such as
 // cluster_type, which Astra Control reports whatever the api_version.
-func withoutUnchangedArgs(cfg, prior clusterFields) clusterFields {
+func withoutUnchangedArgs(cfg, prior clusterValues) clusterValues {
 	out := cfg
 	if cfg.ClusterType.Equal(prior.ClusterType) {
 		out.ClusterType = types.StringNull()
@@ -148,7 +148,7 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	defer cancel()
 
 	cloudID := plan.CloudID.ValueString()
-	body := clusterCreateRequest(plan.clusterFields)
+	body := clusterCreateRequest(plan.clusterValues)
 	sent := time.Now()
 	cluster, err := client.CreateCluster(opCtx, cloudID, body)
 	// Look with the caller's context: the create's own deadline may be what cut the answer.
@@ -169,7 +169,7 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 		resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(final, plan))...)
 	}
 	if err != nil {
-		addWaitError(&resp.Diagnostics, "Cluster did not reach running", err, timeout, taintedAftermath(cluster.ID, plan.clusterFields))
+		addWaitError(&resp.Diagnostics, "Cluster did not reach running", err, timeout, taintedAftermath(cluster.ID, plan.clusterValues))
 	}
 }
 
@@ -184,7 +184,7 @@ func findCreatedCluster(ctx context.Context, client *astra.Client, cloudID strin
 }
 
 // taintedAftermath tells the user what a failed create wait leaves behind.
-func taintedAftermath(id string, plan clusterFields) string {
+func taintedAftermath(id string, plan clusterValues) string {
 	text := "The cluster " + id + " was added to Astra Control and is recorded in state, marked as tainted: the next apply " +
 		"replaces it (removes it and adds it again). To keep it instead, run `terraform untaint` on this resource."
 	if isSet(plan.PrivateRouteID) && !isSet(plan.CredentialID) {
@@ -248,7 +248,7 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 		addAPIError(&resp.Diagnostics, "Cannot read the cluster before updating it", err, nil)
 		return
 	}
-	applyClusterPlan(current, plan.clusterFields)
+	applyClusterPlan(current, plan.clusterValues)
 	updated, err := client.UpdateCluster(opCtx, cloudID, current)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Cannot update the cluster", err, clusterAPIFields)

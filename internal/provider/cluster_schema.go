@@ -36,10 +36,10 @@ var clusterPutArgs = []string{"name", "credential_id", "private_route_id", "conn
 // reach another Kubernetes cluster and makes the service collect it again.
 var clusterRediscoveredBy = []string{"credential_id"}
 
-// clusterSchemaAttributes are astra_cluster's attributes except `timeouts` (which needs a
+// clusterAttributes are astra_cluster's attributes except `timeouts` (which needs a
 // context). The astra_cluster data source derives its schema from them with
-// attrs.ComputedForDataSource(clusterSchemaAttributes(), "wait_for_running").
-func clusterSchemaAttributes() map[string]schema.Attribute {
+// attrs.ComputedForDataSource(clusterAttributes(), "wait_for_running").
+func clusterAttributes() map[string]schema.Attribute {
 	args := map[string]schema.Attribute{
 		"cloud_id": schema.StringAttribute{
 			Required:            true,

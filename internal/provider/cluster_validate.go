@@ -22,7 +22,7 @@ const missingCredential = "Missing credential_id"
 // clusterConfigProblems is the part of the credential rule a configuration alone decides:
 // with a private route, the capabilities (maybe left to the cluster's value) decide whether
 // a credential is needed, which the plan checks.
-func clusterConfigProblems(cfg clusterFields) []attrProblem {
+func clusterConfigProblems(cfg clusterValues) []attrProblem {
 	problems := clusterCredentialProblems(cfg)
 	if isSet(cfg.PrivateRouteID) {
 		problems = withoutProblem(problems, "credential_id", missingCredential)
@@ -33,7 +33,7 @@ func clusterConfigProblems(cfg clusterFields) []attrProblem {
 // clusterCredentialProblems applies the API's rule for credentialID: required unless
 // privateRouteID and a relay-capable connector are both given, and refused together with
 // a relay-capable connector (problem 165 at apply time otherwise).
-func clusterCredentialProblems(cfg clusterFields) []attrProblem {
+func clusterCredentialProblems(cfg clusterValues) []attrProblem {
 	if !known(cfg.CredentialID) || !known(cfg.PrivateRouteID) || !known(cfg.ConnectorCapabilities) {
 		return nil
 	}
@@ -55,7 +55,7 @@ func clusterCredentialProblems(cfg clusterFields) []attrProblem {
 
 // clusterVersionProblems refuses arguments the provider's api_version (the cluster
 // resource version it sends) does not have, naming the version that has them.
-func clusterVersionProblems(version string, cfg clusterFields) []attrProblem {
+func clusterVersionProblems(version string, cfg clusterValues) []attrProblem {
 	var out []attrProblem
 	need := func(attr, what, minVersion string) {
 		if !versionAtLeast(version, minVersion) {

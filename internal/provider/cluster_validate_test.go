@@ -9,7 +9,7 @@ import (
 
 // clusterConfig builds a configuration from the arguments the rules look at; "" is unset,
 // "?" unknown.
-func clusterConfig(credential, route string, capabilities ...string) clusterFields {
+func clusterConfig(credential, route string, capabilities ...string) clusterValues {
 	cfg := nullClusterFields()
 	str := func(v string) types.String {
 		switch v {
@@ -41,7 +41,7 @@ func problemText(ps []attrProblem) string {
 func TestClusterCredentialProblems(t *testing.T) {
 	cases := []struct {
 		name string
-		cfg  clusterFields
+		cfg  clusterValues
 		want string // "" means no problem; else the attribute and summary
 	}{
 		{"credential alone", clusterConfig(testCredentialID, ""), ""},
@@ -87,7 +87,7 @@ func TestClusterCredentialProblemDetails(t *testing.T) {
 func TestClusterVersionProblems(t *testing.T) {
 	cases := []struct {
 		version string
-		cfg     clusterFields
+		cfg     clusterValues
 		want    []string // attribute: summary of each problem, in order
 	}{
 		{"1.3", clusterConfig(testCredentialID, ""), nil},
@@ -136,7 +136,7 @@ func TestVersionAtLeast(t *testing.T) {
 	}
 }
 
-func withClusterType(cfg clusterFields, kind string) clusterFields {
+func withClusterType(cfg clusterValues, kind string) clusterValues {
 	cfg.ClusterType = types.StringValue(kind)
 	return cfg
 }
@@ -149,7 +149,7 @@ func TestEffectiveClusterArgs(t *testing.T) {
 	kube := clusterConfig(testCredentialID, testRouteID, "watcherV1")
 	cases := []struct {
 		name        string
-		cfg, prior  clusterFields
+		cfg, prior  clusterValues
 		wantProblem string
 	}{
 		{"connector imported with only its route", clusterConfig("", testRouteID), connector, ""},
@@ -174,7 +174,7 @@ func TestEffectiveClusterArgs(t *testing.T) {
 // capabilities, and still refuses a configuration with neither credential nor route.
 func TestClusterValidateConfigDefersRouteRule(t *testing.T) {
 	for _, c := range []struct {
-		cfg  clusterFields
+		cfg  clusterValues
 		want int
 	}{
 		{clusterConfig("", testRouteID), 0},

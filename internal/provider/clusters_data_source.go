@@ -94,10 +94,10 @@ func (d *clustersDataSource) Read(ctx context.Context, req datasource.ReadReques
 		addAPIError(&resp.Diagnostics, "Cannot list clusters", err, map[string]string{"clusterType": "cluster_type", "managedState": "managed_state"})
 		return
 	}
-	var items []clusterFields
+	var items []clusterValues
 	for _, c := range clusters {
 		if clusterMatches(c, filters) {
-			items = append(items, clusterFieldsFrom(&c, clusterFields{}))
+			items = append(items, clusterFrom(&c, clusterValues{}))
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool {

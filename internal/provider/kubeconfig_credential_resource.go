@@ -34,8 +34,8 @@ type kubeconfigCredentialResource struct{ clientHolder }
 // kubeconfig_wo is never in a plan: its version stands for it).
 var credentialRotatedBy = []string{"kubeconfig", "kubeconfig_wo_version"}
 
-// credentialFields maps the API's field names in invalidFields to attributes.
-var credentialFields = map[string]string{"name": "name", "keyStore": "kubeconfig", "keyStore.base64": "kubeconfig"}
+// kubeconfigCredentialAPIFields maps the API's field names in invalidFields to attributes.
+var kubeconfigCredentialAPIFields = map[string]string{"name": "name", "keyStore": "kubeconfig", "keyStore.base64": "kubeconfig"}
 
 func (r *kubeconfigCredentialResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_kubeconfig_credential"
@@ -183,12 +183,12 @@ func (r *kubeconfigCredentialResource) Create(ctx context.Context, req resource.
 	sent := time.Now()
 	cred, err := client.CreateCredential(ctx, body)
 	cred = createdOrAdopted(ctx, &resp.Diagnostics, "kubeconfig credential "+body.Name, "Cannot create the kubeconfig credential",
-		credentialFields, cred, err, lostCreate[astra.Credential]{sent: sent, claims: r.claims(), stamp: credentialStamp, settle: client.RequestTimeout(),
+		kubeconfigCredentialAPIFields, cred, err, lostCreate[astra.Credential]{sent: sent, claims: r.claims(), stamp: credentialStamp, settle: client.RequestTimeout(),
 			find: func() (*astra.Credential, error) { return client.FindCredential(ctx, body.Name) }})
 	if cred == nil {
 		return
 	}
-	r.setState(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
+	r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
 }
 
 // prepare reads the plan into plan and builds the POST/PUT body from it (kubeconfig) or
@@ -203,12 +203,12 @@ func (r *kubeconfigCredentialResource) prepare(ctx context.Context, planned tfsd
 	if diags.HasError() {
 		return nil, astra.CredentialCreate{}, false
 	}
-	body, ok := credentialRequestBody(*plan, cfg, diags)
+	body, ok := kubeconfigCredentialCreateRequest(*plan, cfg, diags)
 	return client, body, ok
 }
 
-// credentialRequestBody is the body for the kubeconfig of the plan or the configuration.
-func credentialRequestBody(plan, cfg kubeconfigCredentialModel, diags *diag.Diagnostics) (astra.CredentialCreate, bool) {
+// kubeconfigCredentialCreateRequest is the body for the kubeconfig of the plan or the configuration.
+func kubeconfigCredentialCreateRequest(plan, cfg kubeconfigCredentialModel, diags *diag.Diagnostics) (astra.CredentialCreate, bool) {
 	text, ok := kubeconfigText(plan, cfg)
 	if !ok {
 		diags.AddError("No kubeconfig", "Neither kubeconfig nor kubeconfig_wo holds a value at apply time. Set exactly one of them.")
@@ -241,7 +241,7 @@ func (r *kubeconfigCredentialResource) Read(ctx context.Context, req resource.Re
 	if cred == nil {
 		return
 	}
-	r.setState(ctx, &state, cred, &resp.State, &resp.Diagnostics)
+	r.recordAnswer(ctx, &state, cred, &resp.State, &resp.Diagnostics)
 }
 
 func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -263,10 +263,10 @@ func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.
 	body.Extra = current.Extra // what a newer Astra Control stores, sent back unchanged
 	cred, err := client.UpdateCredential(ctx, id, body)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot update the kubeconfig credential", err, credentialFields)
+		addAPIError(&resp.Diagnostics, "Cannot update the kubeconfig credential", err, kubeconfigCredentialAPIFields)
 		return
 	}
-	r.setState(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
+	r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
 	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 }
 
@@ -306,7 +306,7 @@ func (r *kubeconfigCredentialResource) ImportState(ctx context.Context, req reso
 }
 
 // setState writes the model refreshed from the service's answer.
-func (r *kubeconfigCredentialResource) setState(ctx context.Context, m *kubeconfigCredentialModel, cred *astra.Credential, state *tfsdk.State, diags *diag.Diagnostics) {
+func (r *kubeconfigCredentialResource) recordAnswer(ctx context.Context, m *kubeconfigCredentialModel, cred *astra.Credential, state *tfsdk.State, diags *diag.Diagnostics) {
 	if err := m.readFrom(cred); err != nil {
 		diags.AddError("Not a kubeconfig credential",
 			"Credential "+cred.ID+" has key type \""+cred.KeyType+"\"; astra_kubeconfig_credential manages only credentials "+

@@ -35,8 +35,8 @@ type managedClusterModel struct {
 	WaitForRunning types.Bool     `tfsdk:"wait_for_running"`
 }
 
-// managedClusterValuesFrom converts the service's managed view of a cluster for state.
-func managedClusterValuesFrom(m *astra.ManagedCluster) managedClusterValues {
+// managedClusterFrom converts the service's managed view of a cluster for state.
+func managedClusterFrom(m *astra.ManagedCluster) managedClusterValues {
 	return managedClusterValues{
 		ID:                         types.StringValue(m.ID),
 		ClusterID:                  types.StringValue(m.ID),

@@ -57,5 +57,5 @@ func (d *managedClusterDataSource) Read(ctx context.Context, req datasource.Read
 		addAPIError(&resp.Diagnostics, "Cannot read the managed cluster", err, nil)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, managedClusterValuesFrom(mc))...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, managedClusterFrom(mc))...)
 }

@@ -27,8 +27,8 @@ var (
 // minutes on a real service.
 var managedClusterTimeouts = attrs.TimeoutDefaults{Create: 30 * time.Minute, Update: 20 * time.Minute, Delete: 20 * time.Minute}
 
-// managedClusterFields maps the API's field names in invalidFields to attributes.
-var managedClusterFields = map[string]string{
+// managedClusterAPIFields maps the API's field names in invalidFields to attributes.
+var managedClusterAPIFields = map[string]string{
 	"id": "cluster_id", "defaultStorageClass": "default_storage_class",
 	"tridentManagedStateDesired": "trident_managed_state_desired", "defaultBucketID": "default_bucket_id",
 }
@@ -167,7 +167,7 @@ func (r *managedClusterResource) Create(ctx context.Context, req resource.Create
 	id := plan.ClusterID.ValueString()
 	sent := time.Now()
 	mc, err := client.CreateManagedCluster(ctx, managedClusterCreateRequest(plan.managedClusterValues))
-	mc = createdOrAdopted(ctx, &resp.Diagnostics, "the managed cluster "+id, "Cannot manage cluster "+id, managedClusterFields, mc, err,
+	mc = createdOrAdopted(ctx, &resp.Diagnostics, "the managed cluster "+id, "Cannot manage cluster "+id, managedClusterAPIFields, mc, err,
 		lostCreate[astra.ManagedCluster]{sent: sent, claims: r.claims(), stamp: managedClusterStamp, settle: client.RequestTimeout(),
 			find: func() (*astra.ManagedCluster, error) { return findManagedCluster(ctx, client, id) }})
 	if mc == nil {
@@ -184,7 +184,7 @@ func (r *managedClusterResource) Create(ctx context.Context, req resource.Create
 // managed and running and records what it last saw.
 func (r *managedClusterResource) recordAndWait(ctx context.Context, client *astra.Client, timeout time.Duration, m *managedClusterModel,
 	answer *astra.ManagedCluster, state *tfsdk.State, diags *diag.Diagnostics, aftermath string) {
-	m.managedClusterValues = managedClusterValuesFrom(answer)
+	m.managedClusterValues = managedClusterFrom(answer)
 	if diags.Append(state.Set(ctx, m)...); diags.HasError() || !m.WaitForRunning.ValueBool() {
 		return
 	}
@@ -196,7 +196,7 @@ func (r *managedClusterResource) recordAndWait(ctx context.Context, client *astr
 		return client.GetManagedCluster(ctx, id)
 	}, astra.ManagedClusterReady)
 	if mc != nil {
-		m.managedClusterValues = managedClusterValuesFrom(mc)
+		m.managedClusterValues = managedClusterFrom(mc)
 		diags.Append(state.Set(ctx, m)...)
 	}
 	if err != nil {
@@ -219,7 +219,7 @@ func (r *managedClusterResource) Read(ctx context.Context, req resource.ReadRequ
 	if mc == nil {
 		return
 	}
-	state.managedClusterValues = managedClusterValuesFrom(mc)
+	state.managedClusterValues = managedClusterFrom(mc)
 	if state.WaitForRunning.IsNull() { // imported: the default, so the next plan is empty
 		state.WaitForRunning = types.BoolValue(true)
 	}
@@ -255,7 +255,7 @@ func (r *managedClusterResource) Update(ctx context.Context, req resource.Update
 	applyManagedClusterPlan(current, plan.managedClusterValues)
 	mc, err := client.UpdateManagedCluster(ctx, current)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot update the managed cluster", err, managedClusterFields)
+		addAPIError(&resp.Diagnostics, "Cannot update the managed cluster", err, managedClusterAPIFields)
 		return
 	}
 	r.recordAndWait(ctx, client, timeout, &plan, mc, &resp.State, &resp.Diagnostics,
