@@ -32,6 +32,18 @@ func clusterItemAttributes() map[string]schema.Attribute {
 	return out
 }
 
+// clusterArgumentDescriptions describe the arguments of astra_cluster as its data source shows them.
+var clusterArgumentDescriptions = map[string]string{
+	"cloud_id":               "ID of the cloud that holds the cluster.",
+	"name":                   "Name of the cluster in Astra Control.",
+	"credential_id":          "ID of the kubeconfig credential Astra Control uses to reach the cluster, if any.",
+	"private_route_id":       "Location ID of the Astra Connector that reaches the cluster, if any.",
+	"connector_capabilities": "Capabilities of the connector associated with the cluster, if any.",
+	"acc_host":               "Whether this cluster hosts the Astra Control Center instance being accessed.",
+	"cluster_type":           "Kind of cluster: `gke`, `aks`, `eks`, `rke`, `tanzu`, `openshift`, `anthos` or `kubernetes`.",
+	"labels":                 "User labels on the cluster (the service's read-only labels left out).",
+}
+
 func (d *clusterDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_cluster"
 }

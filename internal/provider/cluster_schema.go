@@ -1,11 +1,16 @@
 package provider
 
 import (
+	"context"
+	"time"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -26,6 +31,9 @@ var connectorCapabilities = []string{"neptuneV1", "proxyV1", capabilityRelayV1, 
 
 // clusterTypes are the values of cluster_type (cluster API 1.7).
 var clusterTypes = []string{"aks", "anthos", "eks", "gke", "kubernetes", "openshift", "rke", "tanzu"}
+
+// Waits when `timeouts` does not set them.
+var clusterTimeouts = attrs.TimeoutDefaults{Create: 30 * time.Minute, Update: 30 * time.Minute, Delete: 20 * time.Minute}
 
 // clusterPutArgs are the arguments whose change makes an update PUT the cluster; any other
 // update (wait_for_running, timeouts) sends nothing.
@@ -123,4 +131,28 @@ func clusterAttributes() map[string]schema.Attribute {
 		}
 	}
 	return args
+}
+
+// The cluster API cannot unset connectorCapabilities (a PUT of [] keeps them) and has no
+// accHost "false". These arguments are Optional+Computed, so leaving them out keeps the
+// service's value; only an explicit empty set or false, which no PUT can apply, replaces
+// the cluster instead of planning an update that could not happen.
+
+const unsetReplaces = "A value the API cannot apply in place (no capabilities, or acc_host false once true) forces a new resource: the API cannot unset it."
+
+// replaceWhenSetEmptied runs after the keep modifier, so a left-out set is the prior one here.
+func replaceWhenSetEmptied() planmodifier.Set {
+	return setplanmodifier.RequiresReplaceIf(func(_ context.Context, req planmodifier.SetRequest, resp *setplanmodifier.RequiresReplaceIfFuncResponse) {
+		hadValues := isSet(req.StateValue) && len(req.StateValue.Elements()) > 0
+		emptied := req.PlanValue.IsNull() || (!req.PlanValue.IsUnknown() && len(req.PlanValue.Elements()) == 0)
+		resp.RequiresReplace = hadValues && emptied
+	}, unsetReplaces, unsetReplaces)
+}
+
+// replaceWhenTrueRemoved runs after the keep modifier, so a left-out acc_host is the prior one here.
+func replaceWhenTrueRemoved() planmodifier.Bool {
+	return boolplanmodifier.RequiresReplaceIf(func(_ context.Context, req planmodifier.BoolRequest, resp *boolplanmodifier.RequiresReplaceIfFuncResponse) {
+		wasTrue := isSet(req.StateValue) && req.StateValue.ValueBool()
+		resp.RequiresReplace = wasTrue && (req.PlanValue.IsNull() || (!req.PlanValue.IsUnknown() && !req.PlanValue.ValueBool()))
+	}, unsetReplaces, unsetReplaces)
 }

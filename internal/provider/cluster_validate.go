@@ -89,3 +89,37 @@ func clusterVersionProblems(version string, cfg clusterValues) []attrProblem {
 	}
 	return out
 }
+
+// effectiveClusterArgs is what the cluster will have for the arguments the credential rule
+// reads: the configured value, or else the current one (null on create).
+func effectiveClusterArgs(cfg, prior clusterValues) clusterValues {
+	out := cfg
+	if cfg.CredentialID.IsNull() {
+		out.CredentialID = prior.CredentialID
+	}
+	if cfg.PrivateRouteID.IsNull() {
+		out.PrivateRouteID = prior.PrivateRouteID
+	}
+	if cfg.ConnectorCapabilities.IsNull() {
+		out.ConnectorCapabilities = prior.ConnectorCapabilities
+	}
+	return out
+}
+
+// withoutUnchangedArgs clears the version-gated arguments whose configured value is the one
+// the cluster already has: that is not new input for api_version to refuse. Configuration
+// generated on import (`plan -generate-config-out`) writes every argument as read, such as
+// cluster_type, which Astra Control reports whatever the api_version.
+func withoutUnchangedArgs(cfg, prior clusterValues) clusterValues {
+	out := cfg
+	if cfg.ClusterType.Equal(prior.ClusterType) {
+		out.ClusterType = types.StringNull()
+	}
+	if cfg.PrivateRouteID.Equal(prior.PrivateRouteID) {
+		out.PrivateRouteID = types.StringNull()
+	}
+	if cfg.ConnectorCapabilities.Equal(prior.ConnectorCapabilities) {
+		out.ConnectorCapabilities = types.SetNull(types.StringType)
+	}
+	return out
+}

@@ -10,7 +10,7 @@ import (
 // clusterConfig builds a configuration from the arguments the rules look at; "" is unset,
 // "?" unknown.
 func clusterConfig(credential, route string, capabilities ...string) clusterValues {
-	cfg := nullClusterFields()
+	cfg := nullClusterValues()
 	str := func(v string) types.String {
 		switch v {
 		case "":
@@ -124,18 +124,6 @@ func TestClusterVersionProblemNamesTheVersionAndTheFix(t *testing.T) {
 	}
 }
 
-func TestVersionAtLeast(t *testing.T) {
-	cases := []struct {
-		v, min string
-		want   bool
-	}{{"1.5", "1.4", true}, {"1.4", "1.4", true}, {"1.3", "1.4", false}, {"1.7", "1.5", true}, {"1.0", "1.5", false}}
-	for _, c := range cases {
-		if got := versionAtLeast(c.v, c.min); got != c.want {
-			t.Errorf("versionAtLeast(%s, %s) = %v", c.v, c.min, got)
-		}
-	}
-}
-
 func withClusterType(cfg clusterValues, kind string) clusterValues {
 	cfg.ClusterType = types.StringValue(kind)
 	return cfg
@@ -155,7 +143,7 @@ func TestEffectiveClusterArgs(t *testing.T) {
 		{"connector imported with only its route", clusterConfig("", testRouteID), connector, ""},
 		{"kubeconfig cluster imported with only its credential", clusterConfig(testCredentialID, ""), kube, ""},
 		{"kubeconfig cluster imported with only its route", clusterConfig("", testRouteID), kube, ""},
-		{"create with a route and no capabilities", clusterConfig("", testRouteID), nullClusterFields(), "credential_id: Missing credential_id"},
+		{"create with a route and no capabilities", clusterConfig("", testRouteID), nullClusterValues(), "credential_id: Missing credential_id"},
 		{"relay added to a cluster with a credential", clusterConfig("", "", "connectorV2"), kube, "credential_id: credential_id conflicts with a relay-capable connector"},
 	}
 	for _, c := range cases {

@@ -56,31 +56,6 @@ func (d *clustersDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	}
 }
 
-// clusterFilters are the API filters for the configured arguments; each is checked again
-// on the answer, so a service that ignores a filter cannot widen the result.
-func clusterFilters(m clustersModel) []astra.Filter {
-	var out []astra.Filter
-	for _, f := range []struct {
-		field string
-		value types.String
-	}{{"name", m.Name}, {"clusterType", m.ClusterType}, {"managedState", m.ManagedState}, {"state", m.State}} {
-		if isSet(f.value) {
-			out = append(out, astra.Filter{Field: f.field, Op: "eq", Value: f.value.ValueString()})
-		}
-	}
-	return out
-}
-
-func clusterMatches(c astra.Cluster, filters []astra.Filter) bool {
-	fields := map[string]string{"name": c.Name, "clusterType": c.ClusterType, "managedState": c.ManagedState, "state": c.State}
-	for _, f := range filters {
-		if fields[f.Field] != f.Value {
-			return false
-		}
-	}
-	return true
-}
-
 func (d *clustersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m clustersModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -111,4 +86,29 @@ func (d *clustersDataSource) Read(ctx context.Context, req datasource.ReadReques
 	resp.Diagnostics.Append(diags...)
 	m.Clusters = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+// clusterFilters are the API filters for the configured arguments; each is checked again
+// on the answer, so a service that ignores a filter cannot widen the result.
+func clusterFilters(m clustersModel) []astra.Filter {
+	var out []astra.Filter
+	for _, f := range []struct {
+		field string
+		value types.String
+	}{{"name", m.Name}, {"clusterType", m.ClusterType}, {"managedState", m.ManagedState}, {"state", m.State}} {
+		if isSet(f.value) {
+			out = append(out, astra.Filter{Field: f.field, Op: "eq", Value: f.value.ValueString()})
+		}
+	}
+	return out
+}
+
+func clusterMatches(c astra.Cluster, filters []astra.Filter) bool {
+	fields := map[string]string{"name": c.Name, "clusterType": c.ClusterType, "managedState": c.ManagedState, "state": c.State}
+	for _, f := range filters {
+		if fields[f.Field] != f.Value {
+			return false
+		}
+	}
+	return true
 }

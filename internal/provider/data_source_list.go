@@ -70,18 +70,6 @@ func redescribe(attributes map[string]schema.Attribute, descriptions map[string]
 	}
 }
 
-// clusterArgumentDescriptions describe the arguments of astra_cluster as its data source shows them.
-var clusterArgumentDescriptions = map[string]string{
-	"cloud_id":               "ID of the cloud that holds the cluster.",
-	"name":                   "Name of the cluster in Astra Control.",
-	"credential_id":          "ID of the kubeconfig credential Astra Control uses to reach the cluster, if any.",
-	"private_route_id":       "Location ID of the Astra Connector that reaches the cluster, if any.",
-	"connector_capabilities": "Capabilities of the connector associated with the cluster, if any.",
-	"acc_host":               "Whether this cluster hosts the Astra Control Center instance being accessed.",
-	"cluster_type":           "Kind of cluster: `gke`, `aks`, `eks`, `rke`, `tanzu`, `openshift`, `anthos` or `kubernetes`.",
-	"labels":                 "User labels on the cluster (the service's read-only labels left out).",
-}
-
 // managedClusterArgumentDescriptions describe the arguments of astra_managed_cluster as its data source shows them.
 var managedClusterArgumentDescriptions = map[string]string{
 	"cluster_id":                    "ID of the cluster (the same as `id`).",

@@ -31,6 +31,18 @@ type clusterModel struct {
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`
 }
 
+// clusterAPIFields maps the request members the server may name in invalidFields to the
+// arguments they come from.
+var clusterAPIFields = map[string]string{
+	"name":                  "name",
+	"credentialID":          "credential_id",
+	"privateRouteID":        "private_route_id",
+	"connectorCapabilities": "connector_capabilities",
+	"accHost":               "acc_host",
+	"metadata":              "labels",
+	"metadata.labels":       "labels",
+}
+
 // clusterCreateRequest builds the POST body from the plan. accHost is sent only when
 // true: the API's only value is "true".
 func clusterCreateRequest(plan clusterValues) astra.ClusterCreate {
