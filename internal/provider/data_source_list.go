@@ -69,11 +69,3 @@ func redescribe(attributes map[string]schema.Attribute, descriptions map[string]
 		}
 	}
 }
-
-// managedClusterArgumentDescriptions describe the arguments of astra_managed_cluster as its data source shows them.
-var managedClusterArgumentDescriptions = map[string]string{
-	"cluster_id":                    "ID of the cluster (the same as `id`).",
-	"default_storage_class":         "ID of the storage class Astra Control made the cluster's default.",
-	"trident_managed_state_desired": "The Trident management Astra Control was asked for: `managed` or `unmanaged`.",
-	"default_bucket_id":             "ID of the bucket the cluster's backups go to by default, if any (`api_version` 1.7).",
-}
