@@ -31,16 +31,16 @@ func twoClusterKubeconfig() string {
 	return strings.Replace(testKubeconfig(), "clusters:\n", "clusters:\n- name: second\n  cluster:\n    server: https://second.example.com\n", 1)
 }
 
-func TestKubeconfigCredentialReadFrom(t *testing.T) {
+func TestKubeconfigCredentialFrom(t *testing.T) {
 	valid := astra.Bool(true)
-	m := kubeconfigCredentialModel{
+	prior := kubeconfigCredentialModel{
 		Kubeconfig: types.StringValue("kept"), KubeconfigWO: types.StringValue("never stored"),
 		KubeconfigWOVersion: types.StringValue("3"),
 	}
-	err := m.readFrom(&astra.Credential{
+	m, err := kubeconfigCredentialFrom(&astra.Credential{
 		ID: testCredentialID, Name: "prod-east", KeyType: "kubeconfig", Valid: &valid,
 		Metadata: astra.Metadata{CreationTimestamp: "2024-05-01T10:00:00Z", CreatedBy: "u-1"},
-	})
+	}, prior)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +57,7 @@ func TestKubeconfigCredentialReadFrom(t *testing.T) {
 		t.Errorf("metadata.creation_timestamp = %v", got)
 	}
 
-	var other kubeconfigCredentialModel
-	if err := other.readFrom(&astra.Credential{ID: "x", KeyType: "generic"}); !errors.Is(err, errNotKubeconfigCredential) {
+	if _, err := kubeconfigCredentialFrom(&astra.Credential{ID: "x", KeyType: "generic"}, kubeconfigCredentialModel{}); !errors.Is(err, errNotKubeconfigCredential) {
 		t.Errorf("a generic credential must be refused, got %v", err)
 	}
 }
