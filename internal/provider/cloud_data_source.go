@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
@@ -118,4 +119,17 @@ func cloudByName(ctx context.Context, client *astra.Client, name string, diags *
 // "GCP" where the schema says "gcp".
 func cloudTypeMatches(filter types.String, c astra.Cloud) bool {
 	return !isSet(filter) || strings.EqualFold(filter.ValueString(), c.CloudType)
+}
+
+// cloudNames lists "name (id)" of clouds, sorted, for errors that say what exists.
+func cloudNames(clouds []astra.Cloud) string {
+	names := make([]string, 0, len(clouds))
+	for _, c := range clouds {
+		names = append(names, c.Name+" ("+c.ID+")")
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
 }

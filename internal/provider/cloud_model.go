@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -97,17 +96,4 @@ func cloudRunning(c *astra.Cloud) (bool, error) {
 		return false, &astra.TerminalStateError{What: "cloud " + c.ID, State: c.State, Reasons: c.StateUnready}
 	}
 	return false, nil
-}
-
-// cloudNames lists "name (id)" of clouds, sorted, for errors that say what exists.
-func cloudNames(clouds []astra.Cloud) string {
-	names := make([]string, 0, len(clouds))
-	for _, c := range clouds {
-		names = append(names, c.Name+" ("+c.ID+")")
-	}
-	if len(names) == 0 {
-		return "none"
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
 }
