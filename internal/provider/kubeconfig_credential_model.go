@@ -79,7 +79,9 @@ func mergeCredentialLabels(read, built []astra.Label) []astra.Label {
 	return out
 }
 
-// kubeconfigCredentialCreateRequest is the body for the kubeconfig of the plan or the configuration.
+// kubeconfigCredentialCreateRequest is the body for the kubeconfig of the plan or the
+// configuration: the POST body, and the PUT body of a rotation (the API replaces the whole
+// credential).
 func kubeconfigCredentialCreateRequest(plan, cfg kubeconfigCredentialModel, diags *diag.Diagnostics) (astra.CredentialCreate, bool) {
 	text, ok := kubeconfigText(plan, cfg)
 	if !ok {
