@@ -65,16 +65,6 @@ func collectUnknown(prefix string, v any, out *[]string) {
 	}
 }
 
-// clusterDiscovered are astra_cluster's attributes that a new credential_id leaves unknown:
-// what Astra Control discovers again on the cluster, and the PUT's metadata.
-var clusterDiscovered = []string{
-	"acp_version", "api_service_id", "cluster_creation_timestamp", "cluster_type", "cluster_version", "cluster_version_string",
-	"default_storage_class", "in_use", "is_multizonal", "location", "managed_state", "managed_state_unready", "managed_timestamp",
-	"namespaces", "protection_state", "protection_state_details", "restore_target_supported", "snapshot_supported", "state",
-	"state_unready", "trident_managed_state", "trident_managed_state_allowed", "trident_managed_state_desired",
-	"trident_managed_state_details", "trident_version",
-}
-
 // putMetadata are the metadata fields any PUT moves.
 var putMetadata = []string{"metadata.modification_timestamp", "metadata.modified_by"}
 
