@@ -40,7 +40,7 @@ func TestAccCloud_quietPlans(t *testing.T) {
 					plancheck.ExpectResourceAction(cloudAddr, plancheck.ResourceActionUpdate),
 					expectUnknownExactly(cloudAddr, withPaths([]string{"state", "state_unready"}, putMetadata...)...),
 				),
-				ConfigStateChecks: []statecheck.StateCheck{cloudString("state", "running")},
+				ConfigStateChecks: []statecheck.StateCheck{expectString(cloudAddr, "state", "running")},
 			},
 			{
 				PreConfig: func() { counts.mark(a.sim) },

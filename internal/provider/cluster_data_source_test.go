@@ -17,7 +17,7 @@ import (
 // that Astra Control holds and keep accepts.
 func (a *accTarget) clusterIDs(cloudID string, keep func(astra.Cluster) bool) func() ([]string, error) {
 	return func() ([]string, error) {
-		clusters, err := a.client.ListClusters(t0(), cloudID, astra.ListOptions{})
+		clusters, err := a.client.ListClusters(testContext(), cloudID, astra.ListOptions{})
 		return sortedIDs(clusters, func(c astra.Cluster) (string, string) { return c.Name, c.ID }, keep), err
 	}
 }

@@ -69,7 +69,7 @@ func TestAccCluster_quietPlans(t *testing.T) {
 					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
 					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(uuidRegexp)),
 				),
-				ConfigStateChecks: []statecheck.StateCheck{expectString("credential_id", credB), expectString("state", "running")},
+				ConfigStateChecks: []statecheck.StateCheck{expectString(clusterAddr, "credential_id", credB), expectString(clusterAddr, "state", "running")},
 				Check:             a.updateSent(&counts, 2, 1),
 			},
 			{
@@ -81,7 +81,7 @@ func TestAccCluster_quietPlans(t *testing.T) {
 					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("wait_for_running"), knownvalue.Bool(false)),
 				),
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectBool("wait_for_running", false),
+					expectBool(clusterAddr, "wait_for_running", false),
 					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("timeouts").AtMapKey("update"), knownvalue.StringExact("5m")),
 				},
 				Check: a.updateSent(&counts, 0, 0),

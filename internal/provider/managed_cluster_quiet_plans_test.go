@@ -57,7 +57,7 @@ func TestAccManagedCluster_quietPlans(t *testing.T) {
 					plancheck.ExpectResourceAction(managedAddr, plancheck.ResourceActionUpdate),
 					expectUnknownExactly(managedAddr, withPaths(trident, putMetadata...)...),
 				),
-				ConfigStateChecks: []statecheck.StateCheck{managedString("trident_managed_state_desired", "unmanaged")},
+				ConfigStateChecks: []statecheck.StateCheck{expectString(managedAddr, "trident_managed_state_desired", "unmanaged")},
 			},
 			{
 				// The baseline: the same configuration again sends only refreshes.

@@ -50,7 +50,7 @@ func TestAccManagedCluster_noWait(t *testing.T) {
 			{
 				Config: a.config(managedWaitHCL(a.cloudID(), cred, false)),
 				ConfigStateChecks: []statecheck.StateCheck{
-					managedString("managed_state", "managing"),
+					expectString(managedAddr, "managed_state", "managing"),
 					statecheck.ExpectKnownValue(managedAddr, tfjsonpath.New("wait_for_running"), knownvalue.Bool(false)),
 				},
 			},
@@ -62,7 +62,7 @@ func TestAccManagedCluster_noWait(t *testing.T) {
 				Config:           a.config(managedWaitHCL(a.cloudID(), cred, true)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(managedAddr, plancheck.ResourceActionUpdate)}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					managedString("managed_state", "managed"),
+					expectString(managedAddr, "managed_state", "managed"),
 					statecheck.ExpectKnownValue(managedAddr, tfjsonpath.New("wait_for_running"), knownvalue.Bool(true)),
 				},
 				Check: a.simCheck("no PUT for a provider-side argument", func(sim *astrasim.Sim) error {

@@ -86,7 +86,7 @@ func TestAccExampleComplete(t *testing.T) {
 					})),
 				},
 				Check: func(s *terraform.State) error {
-					mc, err := a.client.GetManagedCluster(t0(), s.RootModule().Resources["astra_managed_cluster.this"].Primary.ID)
+					mc, err := a.client.GetManagedCluster(testContext(), s.RootModule().Resources["astra_managed_cluster.this"].Primary.ID)
 					if err != nil {
 						return err
 					}

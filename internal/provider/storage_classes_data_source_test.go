@@ -18,7 +18,7 @@ func TestAccStorageClassesDataSource(t *testing.T) {
 	a.requireSim("the seeded GKE cluster")
 	gcp := a.sim.Seeds().GCP
 	addr := "data.astra_storage_classes.gke"
-	classes, err := a.client.ListStorageClasses(t0(), "", gcp.ClusterID)
+	classes, err := a.client.ListStorageClasses(testContext(), "", gcp.ClusterID)
 	if err != nil || len(classes) != 2 {
 		t.Fatalf("the seeded GKE cluster has storage classes %v (%v), want 2", classes, err)
 	}
