@@ -64,13 +64,13 @@ data "astra_clouds" "none" {
 			{
 				Config: cfg,
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.astra_cloud.private", tfjsonpath.New("id"), knownvalue.StringExact(seeds.PrivateCloudID)),
-					statecheck.ExpectKnownValue("data.astra_cloud.private", tfjsonpath.New("cloud_type"), knownvalue.StringExact("private")),
-					statecheck.ExpectKnownValue("data.astra_cloud.private", tfjsonpath.New("state"), knownvalue.StringExact("running")),
-					statecheck.ExpectKnownValue("data.astra_cloud.gcp", tfjsonpath.New("name"), knownvalue.StringExact("GCP")),
+					expectString("data.astra_cloud.private", "id", seeds.PrivateCloudID),
+					expectString("data.astra_cloud.private", "cloud_type", "private"),
+					expectString("data.astra_cloud.private", "state", "running"),
+					expectString("data.astra_cloud.gcp", "name", "GCP"),
 					// The service answers "GCP"; data sources always report the lowercase type.
-					statecheck.ExpectKnownValue("data.astra_cloud.gcp", tfjsonpath.New("cloud_type"), knownvalue.StringExact("gcp")),
-					statecheck.ExpectKnownValue("data.astra_cloud.gcp", tfjsonpath.New("credential_id"), knownvalue.StringExact(seeds.GCP.CredentialID)),
+					expectString("data.astra_cloud.gcp", "cloud_type", "gcp"),
+					expectString("data.astra_cloud.gcp", "credential_id", seeds.GCP.CredentialID),
 					statecheck.ExpectKnownValue("data.astra_clouds.none", tfjsonpath.New("clouds"), knownvalue.ListExact([]knownvalue.Check{})),
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(

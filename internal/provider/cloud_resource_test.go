@@ -40,7 +40,7 @@ func TestAccCloud_public(t *testing.T) {
 					expectString(cloudAddr, "cloud_type", "GCP"),
 					expectString(cloudAddr, "state", "running"),
 					expectString(cloudAddr, "credential_id", seeds.GCP.CredentialID),
-					statecheck.ExpectKnownValue(cloudAddr, tfjsonpath.New("default_bucket_id"), knownvalue.Null()),
+					expectNull(cloudAddr, "default_bucket_id"),
 					statecheck.ExpectKnownValue(cloudAddr, tfjsonpath.New("state_unready"), knownvalue.ListExact(nil)),
 					sameID.AddStateValue(cloudAddr, idPath),
 				},
@@ -109,7 +109,7 @@ func TestAccCloud_private(t *testing.T) {
 				Config: a.config(cloudHCL("lab", "Private")),
 				ConfigStateChecks: []statecheck.StateCheck{
 					expectString(cloudAddr, "cloud_type", "Private"),
-					statecheck.ExpectKnownValue(cloudAddr, tfjsonpath.New("credential_id"), knownvalue.Null()),
+					expectNull(cloudAddr, "credential_id"),
 				},
 			},
 			{Config: a.config(cloudHCL("lab", "Private")), ConfigPlanChecks: emptyPlan()},

@@ -50,7 +50,7 @@ func TestAccCluster_kubeconfig(t *testing.T) {
 					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("cluster_type"), knownvalue.NotNull()),
 					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("cluster_version"), knownvalue.NotNull()),
 					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("namespaces"), listContaining{"default", "kube-system"}),
-					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("in_use"), knownvalue.Bool(false)),
+					expectBool(clusterAddr, "in_use", false),
 					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("metadata").AtMapKey("creation_timestamp"), knownvalue.NotNull()),
 				},
 				Check: a.simCheck("one POST, no PUT", func(s *astrasim.Sim) error {

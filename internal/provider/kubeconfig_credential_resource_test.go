@@ -75,8 +75,8 @@ func TestAccKubeconfigCredential(t *testing.T) {
 				Config:    a.config(credentialHCL(name, first)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					expectString(credentialAddr, "name", name),
-					statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("valid"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("kubeconfig_wo"), knownvalue.Null()),
+					expectBool(credentialAddr, "valid", true),
+					expectNull(credentialAddr, "kubeconfig_wo"),
 					statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("metadata").AtMapKey("creation_timestamp"), knownvalue.NotNull()),
 					sameID.AddStateValue(credentialAddr, tfjsonpath.New("id")),
 				},
@@ -91,11 +91,9 @@ func TestAccKubeconfigCredential(t *testing.T) {
 			{Config: a.config(credentialHCL(name, first)), ConfigPlanChecks: emptyPlan()},
 			{
 				// Rotation: a new kubeconfig is a PUT of the same credential.
-				PreConfig: func() { a.markCounts(&counts) },
-				Config:    a.config(credentialHCL(name, second)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
-				}},
+				PreConfig:         func() { a.markCounts(&counts) },
+				Config:            a.config(credentialHCL(name, second)),
+				ConfigPlanChecks:  planned(credentialAddr, plancheck.ResourceActionUpdate),
 				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(credentialAddr, tfjsonpath.New("id"))},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					a.credentialServerIs("https://two.k8s.example:6443"),
@@ -105,10 +103,8 @@ func TestAccKubeconfigCredential(t *testing.T) {
 				),
 			},
 			{
-				Config: a.config(credentialHCL(renamed, second)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
-				}},
+				Config:           a.config(credentialHCL(renamed, second)),
+				ConfigPlanChecks: planned(credentialAddr, plancheck.ResourceActionUpdate),
 				ConfigStateChecks: []statecheck.StateCheck{
 					expectString(credentialAddr, "name", renamed), sameID.AddStateValue(credentialAddr, tfjsonpath.New("id")),
 				},
@@ -126,11 +122,9 @@ func TestAccKubeconfigCredential(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config: a.config(credentialHCL(renamed, second)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionCreate),
-				}},
-				Check: a.credentialServerIs("https://two.k8s.example:6443"),
+				Config:           a.config(credentialHCL(renamed, second)),
+				ConfigPlanChecks: planned(credentialAddr, plancheck.ResourceActionCreate),
+				Check:            a.credentialServerIs("https://two.k8s.example:6443"),
 			},
 		},
 	})
@@ -184,8 +178,8 @@ func TestAccKubeconfigCredential_writeOnly(t *testing.T) {
 			{
 				Config: a.config(credentialWOHCL(name, first, "1")),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("kubeconfig_wo"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("kubeconfig"), knownvalue.Null()),
+					expectNull(credentialAddr, "kubeconfig_wo"),
+					expectNull(credentialAddr, "kubeconfig"),
 					expectString(credentialAddr, "kubeconfig_wo_version", "1"),
 					sameID.AddStateValue(credentialAddr, tfjsonpath.New("id")),
 				},
@@ -197,11 +191,9 @@ func TestAccKubeconfigCredential_writeOnly(t *testing.T) {
 				ConfigPlanChecks: emptyPlan(),
 			},
 			{
-				PreConfig: func() { a.markCounts(&counts) },
-				Config:    a.config(credentialWOHCL(name, second, "2")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
-				}},
+				PreConfig:         func() { a.markCounts(&counts) },
+				Config:            a.config(credentialWOHCL(name, second, "2")),
+				ConfigPlanChecks:  planned(credentialAddr, plancheck.ResourceActionUpdate),
 				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(credentialAddr, tfjsonpath.New("id"))},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					a.credentialServerIs("https://wo-two.k8s.example:6443"),

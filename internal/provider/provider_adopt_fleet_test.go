@@ -28,10 +28,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
@@ -535,23 +533,19 @@ func TestAccKubeconfigCredential_adopted(t *testing.T) {
 			ExpectError: regexp.MustCompile("(?s)Renaming needs the kubeconfig.*Set `kubeconfig`"),
 		},
 		{
-			PreConfig: func() { counts.mark(a.sim) },
-			Config:    withKubeconfig,
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
-			}},
+			PreConfig:        func() { counts.mark(a.sim) },
+			Config:           withKubeconfig,
+			ConfigPlanChecks: planned(credentialAddr, plancheck.ResourceActionUpdate),
 			Check: a.simCheck("one PUT", func(sim *astrasim.Sim) error {
 				return expectCount(counts.since(sim, "PUT "+routeCredential), 1)
 			}),
 		},
 		{
-			PreConfig: func() { counts.mark(a.sim) },
-			Config:    noKubeconfig,
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
-			}},
+			PreConfig:        func() { counts.mark(a.sim) },
+			Config:           noKubeconfig,
+			ConfigPlanChecks: planned(credentialAddr, plancheck.ResourceActionUpdate),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("kubeconfig"), knownvalue.Null()),
+				expectNull(credentialAddr, "kubeconfig"),
 			},
 			Check: writes(0),
 		},
