@@ -9,6 +9,8 @@ package provider
 //	Config: a.config(`resource "astra_cluster" "x" { cloud_id = "` + a.cloudID() + `" ... }`)
 //	Check:  a.simCheck("one POST", func(s *astrasim.Sim) error { ... })
 //
+// The checks, HCL builders and counters the tests share are in helpers_test.go.
+//
 // Real Astra Control mode reads ASTRA_ENDPOINT, ASTRA_ACCOUNT_ID, ASTRA_API_TOKEN (and the
 // provider's other ASTRA_* variables, such as ASTRA_CA_CERTIFICATE), plus:
 //   - ASTRA_TEST_KUBECONFIG: path of a kubeconfig for a cluster the tests may add and remove;
