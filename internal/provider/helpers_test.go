@@ -175,10 +175,6 @@ func expectBool(addr, attr string, value bool) statecheck.StateCheck {
 // uuidRegexp matches the lowercase UUIDs Astra Control gives its objects.
 var uuidRegexp = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
-// listContaining checks a list of strings holds each of want, in any order, among others
-// (every Kubernetes cluster has the namespaces default and kube-system).
-type listContaining []string
-
 // onlyReads checks that data sources sent nothing but GETs: they are side-effect free.
 func (a *accTarget) onlyReads() resource.TestCheckFunc {
 	return a.simCheck("data sources only read", func(sim *astrasim.Sim) error {
@@ -300,6 +296,10 @@ func (a *accTarget) clusterManagedStateIs(cloudID, id string, want string) error
 	}
 	return nil
 }
+
+// listContaining checks a list of strings holds each of want, in any order, among others
+// (every Kubernetes cluster has the namespaces default and kube-system).
+type listContaining []string
 
 func (want listContaining) CheckValue(v any) error {
 	items, ok := v.([]any)
