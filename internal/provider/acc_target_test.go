@@ -9,6 +9,8 @@ package provider
 //	Config: a.config(`resource "astra_cluster" "x" { cloud_id = "` + a.cloudID() + `" ... }`)
 //	Check:  a.simCheck("one POST", func(s *astrasim.Sim) error { ... })
 //
+// The checks, HCL builders and counters the tests share are in helpers_test.go.
+//
 // Real Astra Control mode reads ASTRA_ENDPOINT, ASTRA_ACCOUNT_ID, ASTRA_API_TOKEN (and the
 // provider's other ASTRA_* variables, such as ASTRA_CA_CERTIFICATE), plus:
 //   - ASTRA_TEST_KUBECONFIG: path of a kubeconfig for a cluster the tests may add and remove;
@@ -41,7 +43,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -498,50 +499,3 @@ func (a *accTarget) requireAPIVersion(v string) {
 		a.t.Skip(why)
 	}
 }
-
-// unmanageOutside unmanages the cluster outside Terraform and waits until Astra Control
-// reports it unmanaged, as a user's other tool would.
-func (a *accTarget) unmanageOutside(id string) {
-	a.t.Helper()
-	ctx, cancel := context.WithTimeout(t0(), 15*time.Minute)
-	defer cancel()
-	if err := a.client.DeleteManagedCluster(ctx, id); err != nil {
-		a.t.Fatalf("unmanaging cluster %s: %v", id, err)
-	}
-	if _, err := astra.Wait(ctx, a.waitSchedule(), func(ctx context.Context) (*astra.Cluster, error) {
-		return a.client.GetCluster(ctx, "", id)
-	}, astra.ClusterUnmanaged); err != nil {
-		a.t.Fatalf("waiting until cluster %s is unmanaged: %v", id, err)
-	}
-}
-
-// countDelta remembers the simulator's request counts, to assert on what one step sent.
-type countDelta struct {
-	mu     sync.Mutex
-	before map[string]int
-}
-
-// mark records the counts now (call it in PreConfig).
-func (c *countDelta) mark(sim *astrasim.Sim) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.before = sim.Counts()
-}
-
-// since is how many requests of "METHOD route" arrived after mark.
-func (c *countDelta) since(sim *astrasim.Sim, key string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return sim.Counts()[key] - c.before[key]
-}
-
-// testClock is a simulator clock that tests move forward, so delayed transitions happen
-// exactly when a test wants them.
-type testClock struct{ offset atomic.Int64 }
-
-func (c *testClock) now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
-
-func (c *testClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
-
-// t0 is the context of setup and assertion calls made outside Terraform.
-func t0() context.Context { return context.Background() }

@@ -17,7 +17,7 @@ import (
 // that Astra Control holds and keep accepts.
 func (a *accTarget) clusterIDs(cloudID string, keep func(astra.Cluster) bool) func() ([]string, error) {
 	return func() ([]string, error) {
-		clusters, err := a.client.ListClusters(t0(), cloudID, astra.ListOptions{})
+		clusters, err := a.client.ListClusters(testContext(), cloudID, astra.ListOptions{})
 		return sortedIDs(clusters, func(c astra.Cluster) (string, string) { return c.Name, c.ID }, keep), err
 	}
 }
@@ -77,14 +77,14 @@ data "astra_clusters" "none" {
 			{
 				Config: cfg,
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(byName, tfjsonpath.New("id"), knownvalue.StringExact(gcp.ClusterID)),
-					statecheck.ExpectKnownValue(byName, tfjsonpath.New("cluster_type"), knownvalue.StringExact("gke")),
-					statecheck.ExpectKnownValue(byName, tfjsonpath.New("managed_state"), knownvalue.StringExact("unmanaged")),
-					statecheck.ExpectKnownValue(byName, tfjsonpath.New("location"), knownvalue.StringExact("us-east1")),
+					expectString(byName, "id", gcp.ClusterID),
+					expectString(byName, "cluster_type", "gke"),
+					expectString(byName, "managed_state", "unmanaged"),
+					expectString(byName, "location", "us-east1"),
 					statecheck.ExpectKnownValue(byName, tfjsonpath.New("default_storage_class"),
 						knownvalue.StringExact(a.sim.Seeds().StorageClasses[gcp.ClusterID][0])),
-					statecheck.ExpectKnownValue("data.astra_cluster.by_id", tfjsonpath.New("name"), knownvalue.StringExact(gcp.IneligibleClusterName)),
-					statecheck.ExpectKnownValue("data.astra_cluster.by_id", tfjsonpath.New("cloud_id"), knownvalue.StringExact(gcp.CloudID)),
+					expectString("data.astra_cluster.by_id", "name", gcp.IneligibleClusterName),
+					expectString("data.astra_cluster.by_id", "cloud_id", gcp.CloudID),
 					statecheck.ExpectKnownValue("data.astra_cluster.by_id", tfjsonpath.New("managed_state_unready"),
 						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringRegexp(regexp.MustCompile("1.21 is not supported"))})),
 					statecheck.ExpectKnownValue("data.astra_clusters.none", tfjsonpath.New("clusters"), knownvalue.ListExact([]knownvalue.Check{})),

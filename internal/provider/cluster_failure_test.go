@@ -4,15 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
@@ -40,9 +40,9 @@ func TestAccCluster_waitTimeout(t *testing.T) {
 				PreConfig: func() { tainted = a.onlyClusterID() },
 				Config:    body(false),
 				// The tainted cluster is replaced, although only wait_for_running changed.
-				ConfigPlanChecks:  planned(plancheck.ResourceActionDestroyBeforeCreate),
-				ConfigStateChecks: []statecheck.StateCheck{expectString("state", "pending")},
-				Check:             a.checkReplaced(&tainted),
+				ConfigPlanChecks:  planned(clusterAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				ConfigStateChecks: []statecheck.StateCheck{expectString(clusterAddr, "state", "pending")},
+				Check:             a.checkClusterReplaced(&tainted),
 			},
 		},
 	})
@@ -80,9 +80,9 @@ func TestAccCluster_failed(t *testing.T) {
 				// The replacement is discovered as soon as it appears.
 				PreConfig:         func() { a.whenCluster("failing", "discovering", func(string) { clock.advance(2 * time.Hour) }) },
 				Config:            cfg,
-				ConfigPlanChecks:  planned(plancheck.ResourceActionDestroyBeforeCreate),
-				ConfigStateChecks: []statecheck.StateCheck{expectString("state", "running")},
-				Check:             a.checkReplaced(&failed),
+				ConfigPlanChecks:  planned(clusterAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				ConfigStateChecks: []statecheck.StateCheck{expectString(clusterAddr, "state", "running")},
+				Check:             a.checkClusterReplaced(&failed),
 			},
 		},
 	})
@@ -90,24 +90,11 @@ func TestAccCluster_failed(t *testing.T) {
 
 // onlyClusterID is the ID of the single cluster the test added (outside the seeds).
 func (a *accTarget) onlyClusterID() string {
-	clusters, err := a.client.ListClusters(t0(), a.cloudID(), astra.ListOptions{})
+	clusters, err := a.client.ListClusters(testContext(), a.cloudID(), astra.ListOptions{})
 	if err != nil || len(clusters) != 1 {
 		a.t.Fatalf("want exactly one cluster in the private cloud, got %d (%v)", len(clusters), err)
 	}
 	return clusters[0].ID
-}
-
-// checkReplaced asserts state holds a new cluster and the old one is gone.
-func (a *accTarget) checkReplaced(old *string) resource.TestCheckFunc {
-	return resource.TestCheckResourceAttrWith(clusterAddr, "id", func(id string) error {
-		if *old == "" || id == *old {
-			return fmt.Errorf("state holds %s; want a replacement of %q", id, *old)
-		}
-		if _, err := a.client.GetCluster(t0(), "", *old); !astra.IsNotFound(err) {
-			return fmt.Errorf("the replaced cluster %s is still there (%w)", *old, err)
-		}
-		return nil
-	})
 }
 
 // whenCluster runs do once, in the background, as soon as the simulator holds a cluster
@@ -161,7 +148,7 @@ func TestAccCluster_lostAnswer(t *testing.T) {
 		Steps: []resource.TestStep{{
 			PreConfig:         func() { a.markCounts(&counts) },
 			Config:            a.config(clusterHCL(a.cloudID(), arg("name", "lost"), arg("credential_id", cred))),
-			ConfigStateChecks: []statecheck.StateCheck{expectString("state", "running"), expectString("name", "lost")},
+			ConfigStateChecks: []statecheck.StateCheck{expectString(clusterAddr, "state", "running"), expectString(clusterAddr, "name", "lost")},
 			// The simulator check first: onlyClusterID lists the clusters too.
 			Check: resource.ComposeAggregateTestCheckFunc(
 				a.simCheck("the answer was lost, one search found the cluster, no second POST", func(s *astrasim.Sim) error {
@@ -197,7 +184,7 @@ func TestAccCluster_lostAnswerNeverAdoptsAnOlderCluster(t *testing.T) {
 	a.requireSim("an answer lost on the wire")
 	cred := a.kubeconfigCredential("kube-older", "older")
 	clock.advance(-time.Hour) // the existing cluster was added an hour ago
-	old, err := a.client.CreateCluster(t0(), a.cloudID(), astra.ClusterCreate{Name: "older", CredentialID: cred})
+	old, err := a.client.CreateCluster(testContext(), a.cloudID(), astra.ClusterCreate{Name: "older", CredentialID: cred})
 	clock.advance(time.Hour)
 	if err != nil {
 		t.Fatalf("adding the existing cluster: %v", err)
@@ -206,7 +193,7 @@ func TestAccCluster_lostAnswerNeverAdoptsAnOlderCluster(t *testing.T) {
 	var counts countDelta
 	a.test(resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
-			if _, err := a.client.GetCluster(t0(), "", old.ID); err != nil {
+			if _, err := a.client.GetCluster(testContext(), "", old.ID); err != nil {
 				return fmt.Errorf("the cluster that existed before the apply is gone: %w", err)
 			}
 			return nil
@@ -245,7 +232,7 @@ func TestAccCluster_deleteWhileManaged(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
-				Check:  captureID(&id),
+				Check:  recordID(clusterAddr, &id),
 			},
 			{
 				PreConfig: func() {
@@ -276,7 +263,7 @@ func TestAccCluster_managedDuringDelete(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
-				Check:  captureID(&id),
+				Check:  recordID(clusterAddr, &id),
 			},
 			{
 				PreConfig: func() {
@@ -292,7 +279,7 @@ func TestAccCluster_managedDuringDelete(t *testing.T) {
 			},
 			{
 				PreConfig: func() {
-					if err := a.client.DeleteManagedCluster(t0(), id); err != nil {
+					if err := a.client.DeleteManagedCluster(testContext(), id); err != nil {
 						t.Fatalf("unmanaging the cluster: %v", err)
 					}
 				},
@@ -326,59 +313,48 @@ func TestAccCluster_drift(t *testing.T) {
 	cred := a.kubeconfigCredential("kube-drift", "drifting")
 	name := a.name("drifting")
 	cfg := a.config(clusterHCL(a.cloudID(), arg("name", name), arg("credential_id", cred)))
-	var id string
+	var id string // to delete and rename the cluster outside Terraform
+	// The cluster deleted outside is created anew (a new ID); renamed outside, it keeps its ID.
+	newID, sameID := statecheck.CompareValue(compare.ValuesDiffer()), statecheck.CompareValue(compare.ValuesSame())
+	idPath := tfjsonpath.New("id")
 	a.test(resource.TestCase{
 		CheckDestroy: a.checkClusterDestroyed,
 		Steps: []resource.TestStep{
-			{Config: cfg, Check: captureID(&id)},
+			{Config: cfg, Check: recordID(clusterAddr, &id), ConfigStateChecks: []statecheck.StateCheck{newID.AddStateValue(clusterAddr, idPath)}},
 			{
 				PreConfig: func() {
-					if err := a.client.DeleteCluster(t0(), "", id); err != nil {
+					if err := a.client.DeleteCluster(testContext(), "", id); err != nil {
 						t.Fatalf("deleting outside Terraform: %v", err)
 					}
 				},
-				Config:           cfg,
-				ConfigPlanChecks: planned(plancheck.ResourceActionCreate),
-				Check:            captureID(&id),
+				Config:            cfg,
+				ConfigPlanChecks:  planned(clusterAddr, plancheck.ResourceActionCreate),
+				ConfigStateChecks: []statecheck.StateCheck{newID.AddStateValue(clusterAddr, idPath), sameID.AddStateValue(clusterAddr, idPath)},
+				Check:             recordID(clusterAddr, &id),
 			},
 			{
 				PreConfig: func() {
-					c, err := a.client.GetCluster(t0(), "", id)
+					c, err := a.client.GetCluster(testContext(), "", id)
 					if err == nil {
 						c.Name = name + "-renamed"
-						_, err = a.client.UpdateCluster(t0(), "", c)
+						_, err = a.client.UpdateCluster(testContext(), "", c)
 					}
 					if err != nil {
 						t.Fatalf("renaming outside Terraform: %v", err)
 					}
 				},
 				Config:            cfg,
-				ConfigPlanChecks:  planned(plancheck.ResourceActionUpdate),
-				ConfigStateChecks: []statecheck.StateCheck{expectString("name", name)},
+				ConfigPlanChecks:  planned(clusterAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{expectString(clusterAddr, "name", name), sameID.AddStateValue(clusterAddr, idPath)},
 			},
 		},
 	})
 }
 
-// errorPhrases matches an error output holding each phrase, in order, wherever the CLI
-// wrapped its lines.
-func errorPhrases(phrases ...string) *regexp.Regexp {
-	quoted := make([]string, len(phrases))
-	for i, p := range phrases {
-		quoted[i] = strings.Join(strings.Fields(regexp.QuoteMeta(p)), `\s+`)
-	}
-	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
-}
-
-// captureID is a check that stores the cluster's ID in dst, for later steps.
-func captureID(dst *string) resource.TestCheckFunc {
-	return resource.TestCheckResourceAttrWith(clusterAddr, "id", func(v string) error { *dst = v; return nil })
-}
-
 // manage brings the cluster under management outside Terraform, as astra_managed_cluster
 // would. It may run on a background goroutine, so it reports with Errorf.
 func (a *accTarget) manage(id string) {
-	if _, err := a.client.CreateManagedCluster(t0(), astra.ManagedClusterCreate{ID: id}); err != nil {
+	if _, err := a.client.CreateManagedCluster(testContext(), astra.ManagedClusterCreate{ID: id}); err != nil {
 		a.t.Errorf("managing cluster %s: %v", id, err)
 	}
 }

@@ -2,102 +2,19 @@ package provider
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
-
-// The update's own requests go to the cloud's path; Read uses the cloud-less one, so these
-// count what an apply sent, not what refreshes read.
-const getCloudCluster = "GET " + routeCloudCluster
-
-// updateSent asserts how many GETs and PUTs of the cluster the update of this step sent.
-func (a *accTarget) updateSent(counts *countDelta, gets, puts int) resource.TestCheckFunc {
-	return a.simCheck(fmt.Sprintf("the update sent %d GET and %d PUT", gets, puts), func(s *astrasim.Sim) error {
-		if g, p := counts.since(s, getCloudCluster), counts.since(s, putCloudCluster); g != gets || p != puts {
-			return fmt.Errorf("%d GETs and %d PUTs of the cluster, want %d and %d", g, p, gets, puts)
-		}
-		return nil
-	})
-}
-
-func prePlan(checks ...plancheck.PlanCheck) resource.ConfigPlanChecks {
-	return resource.ConfigPlanChecks{PreApply: checks}
-}
-
-// TestAccCluster_quietPlans: a labels-only update plans every computed value known but the
-// PUT's metadata; a new credential leaves exactly the discovered fields unknown; a change
-// of wait_for_running and timeouts alone plans nothing unknown and sends no request.
-func TestAccCluster_quietPlans(t *testing.T) {
-	a := newAccTarget(t)
-	credA := a.kubeconfigCredential("kube-quiet-a", "quiet")
-	credB := a.kubeconfigCredential("kube-quiet-b", "quiet")
-	name := a.name("quiet")
-	hcl := func(cred string, extra ...string) string {
-		return a.config(clusterHCL(a.cloudID(), append([]string{arg("name", name), arg("credential_id", cred)}, extra...)...))
-	}
-	var counts countDelta
-	mark := func() { a.markCounts(&counts) }
-	a.test(resource.TestCase{
-		CheckDestroy: a.checkClusterDestroyed,
-		Steps: []resource.TestStep{
-			{Config: hcl(credA, `labels = { team = "a" }`)},
-			{
-				PreConfig: mark,
-				Config:    hcl(credA, `labels = { team = "b" }`),
-				ConfigPlanChecks: prePlan(
-					plancheck.ExpectResourceAction(clusterAddr, plancheck.ResourceActionUpdate),
-					expectUnknownExactly(clusterAddr, putMetadata...),
-					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("state"), knownvalue.StringExact("running")),
-					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("credential_id"), knownvalue.StringExact(credA)),
-					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("metadata").AtMapKey("creation_timestamp"), knownvalue.NotNull()),
-					plancheck.ExpectUnknownValue(clusterAddr, tfjsonpath.New("metadata").AtMapKey("modification_timestamp")),
-				),
-				Check: a.updateSent(&counts, 2, 1),
-			},
-			{
-				PreConfig: mark,
-				Config:    hcl(credB, `labels = { team = "b" }`),
-				ConfigPlanChecks: prePlan(
-					plancheck.ExpectResourceAction(clusterAddr, plancheck.ResourceActionUpdate),
-					expectUnknownExactly(clusterAddr, withPaths(clusterDiscovered, putMetadata...)...),
-					plancheck.ExpectUnknownValue(clusterAddr, tfjsonpath.New("state")),
-					plancheck.ExpectUnknownValue(clusterAddr, tfjsonpath.New("namespaces")),
-					plancheck.ExpectUnknownValue(clusterAddr, tfjsonpath.New("trident_version")),
-					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
-					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(uuidRegexp)),
-				),
-				ConfigStateChecks: []statecheck.StateCheck{expectString("credential_id", credB), expectString("state", "running")},
-				Check:             a.updateSent(&counts, 2, 1),
-			},
-			{
-				PreConfig: mark,
-				Config:    hcl(credB, `labels = { team = "b" }`, arg("wait_for_running", false), `timeouts = { update = "5m" }`),
-				ConfigPlanChecks: prePlan(
-					plancheck.ExpectResourceAction(clusterAddr, plancheck.ResourceActionUpdate),
-					expectUnknownExactly(clusterAddr),
-					plancheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("wait_for_running"), knownvalue.Bool(false)),
-				),
-				ConfigStateChecks: []statecheck.StateCheck{
-					expectBool("wait_for_running", false),
-					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("timeouts").AtMapKey("update"), knownvalue.StringExact("5m")),
-				},
-				Check: a.updateSent(&counts, 0, 0),
-			},
-			{Config: hcl(credB, `labels = { team = "b" }`, arg("wait_for_running", false), `timeouts = { update = "5m" }`), PlanOnly: true},
-		},
-	})
-}
 
 // TestAccCluster_importMinimal imports clusters whose service-set arguments a minimal
 // configuration leaves out (accHost true, a private route, capabilities): the import plans
@@ -133,7 +50,7 @@ func TestAccCluster_importMinimal(t *testing.T) {
 			a := newAccTarget(t)
 			a.requireSim("a cluster that hosts Astra Control Center")
 			body, minimal := c.setup(a)
-			created, err := a.client.CreateCluster(t0(), a.cloudID(), body)
+			created, err := a.client.CreateCluster(testContext(), a.cloudID(), body)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -196,26 +113,21 @@ func TestAccCluster_omittedArgumentsNeverReplace(t *testing.T) {
 		return a.config(clusterHCL(a.cloudID(), body...))
 	}
 	kept := []statecheck.StateCheck{
-		expectString("credential_id", cred), expectString("private_route_id", testRouteID), expectBool("acc_host", true),
+		expectString(clusterAddr, "credential_id", cred), expectString(clusterAddr, "private_route_id", testRouteID), expectBool(clusterAddr, "acc_host", true),
 		statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("connector_capabilities"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("watcherV1")})),
 	}
-	var id string
-	steps := []resource.TestStep{{Config: without(""), ConfigStateChecks: kept, Check: captureID(&id)}}
+	// Each explicit value the API cannot apply gives the cluster a new ID.
+	newID := statecheck.CompareValue(compare.ValuesDiffer())
+	steps := []resource.TestStep{{Config: without(""), ConfigStateChecks: append(kept, newID.AddStateValue(clusterAddr, tfjsonpath.New("id")))}}
 	for _, left := range []string{"credential_id", "private_route_id", "connector_capabilities", "acc_host"} {
 		// PlanOnly fails on any planned change, refreshed or not: the cheapest empty-plan check.
 		steps = append(steps, resource.TestStep{Config: without(left), PlanOnly: true})
 	}
 	replaced := func(extra string) resource.TestStep {
 		return resource.TestStep{
-			Config:           a.config(clusterHCL(a.cloudID(), full["credential_id"], full["private_route_id"], extra)),
-			ConfigPlanChecks: planned(plancheck.ResourceActionDestroyBeforeCreate),
-			Check: resource.TestCheckResourceAttrWith(clusterAddr, "id", func(v string) error {
-				if v == id {
-					return fmt.Errorf("id %s unchanged: the cluster was not replaced", v)
-				}
-				id = v
-				return nil
-			}),
+			Config:            a.config(clusterHCL(a.cloudID(), full["credential_id"], full["private_route_id"], extra)),
+			ConfigPlanChecks:  planned(clusterAddr, plancheck.ResourceActionDestroyBeforeCreate),
+			ConfigStateChecks: []statecheck.StateCheck{newID.AddStateValue(clusterAddr, tfjsonpath.New("id"))},
 		}
 	}
 	steps = append(steps,
@@ -233,23 +145,24 @@ func TestAccCluster_clusterType(t *testing.T) {
 	hcl := func(extra ...string) string {
 		return a.config(clusterHCL(a.cloudID(), append([]string{arg("credential_id", cred)}, extra...)...))
 	}
-	var id string
+	// serviceHas checks the clusterType Astra Control holds for the cluster in state.
 	serviceHas := func(kind string) resource.TestCheckFunc {
-		return func(*terraform.State) error {
-			c, err := a.client.GetCluster(t0(), "", id)
+		return resource.TestCheckResourceAttrWith(clusterAddr, "id", func(id string) error {
+			c, err := a.client.GetCluster(testContext(), "", id)
 			if err == nil && c.ClusterType != kind {
 				err = fmt.Errorf("Astra Control reports clusterType %q, want %q", c.ClusterType, kind)
 			}
 			return err
-		}
+		})
 	}
+	sameID := statecheck.CompareValue(compare.ValuesSame()) // the type changes in place
 	a.test(resource.TestCase{
 		CheckDestroy: a.checkClusterDestroyed,
 		Steps: []resource.TestStep{
 			{
 				Config:            hcl(arg("cluster_type", "openshift")),
-				ConfigStateChecks: []statecheck.StateCheck{expectString("cluster_type", "openshift")},
-				Check:             resource.ComposeAggregateTestCheckFunc(captureID(&id), serviceHas("openshift")),
+				ConfigStateChecks: []statecheck.StateCheck{expectString(clusterAddr, "cluster_type", "openshift"), sameID.AddStateValue(clusterAddr, tfjsonpath.New("id"))},
+				Check:             serviceHas("openshift"),
 			},
 			{
 				Config: hcl(arg("cluster_type", "rke")),
@@ -257,24 +170,10 @@ func TestAccCluster_clusterType(t *testing.T) {
 					plancheck.ExpectResourceAction(clusterAddr, plancheck.ResourceActionUpdate),
 					expectUnknownExactly(clusterAddr, putMetadata...),
 				),
-				ConfigStateChecks: []statecheck.StateCheck{expectString("cluster_type", "rke")},
+				ConfigStateChecks: []statecheck.StateCheck{expectString(clusterAddr, "cluster_type", "rke"), sameID.AddStateValue(clusterAddr, tfjsonpath.New("id"))},
 				Check:             serviceHas("rke"),
 			},
 			{Config: hcl(), PlanOnly: true}, // left out, cluster_type keeps "rke": no change
 		},
 	})
-}
-
-// requiredProvidersHCL names the in-process provider's address, as plugin-testing does for
-// configuration steps but not for import steps with their own configuration: without it
-// OpenTofu looks for hashicorp/astra in its own registry instead of the test's provider.
-func requiredProvidersHCL() string {
-	host, namespace := os.Getenv("TF_ACC_PROVIDER_HOST"), os.Getenv("TF_ACC_PROVIDER_NAMESPACE")
-	if host == "" {
-		host = "registry.terraform.io"
-	}
-	if namespace == "" {
-		namespace = "hashicorp"
-	}
-	return fmt.Sprintf("terraform {\n  required_providers {\n    astra = { source = %q }\n  }\n}\n", host+"/"+namespace+"/astra")
 }

@@ -28,8 +28,8 @@ func TestAccCluster_updateAnsweredWithBody(t *testing.T) {
 			{
 				PreConfig:         func() { a.markCounts(&counts) },
 				Config:            after,
-				ConfigPlanChecks:  planned(plancheck.ResourceActionUpdate),
-				ConfigStateChecks: []statecheck.StateCheck{expectString("name", "after"), expectString("state", "running")},
+				ConfigPlanChecks:  planned(clusterAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{expectString(clusterAddr, "name", "after"), expectString(clusterAddr, "state", "running")},
 				Check: a.simCheck("one PUT, and only the GET before it", func(s *astrasim.Sim) error {
 					// Update reads the object once before the PUT; a 204 would add a read-back.
 					if put, get := counts.since(s, putCloudCluster), counts.since(s, "GET "+routeCloudCluster); put != 1 || get != 1 {

@@ -7,99 +7,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 	"github.com/astra-control/terraform-provider-astra/internal/kubeconfig"
 )
-
-const clusterAddr = "astra_cluster.test"
-
-// Routes of the cluster API, as the simulator counts them.
-const (
-	routeClusters       = "/topology/v1/clouds/{cloud_id}/clusters"
-	routeCloudCluster   = "/topology/v1/clouds/{cloud_id}/clusters/{cluster_id}"
-	routeClusterByID    = "/topology/v1/clusters/{cluster_id}"
-	postClusters        = "POST " + routeClusters
-	putCloudCluster     = "PUT " + routeCloudCluster
-	deleteCloudCluster  = "DELETE " + routeCloudCluster
-	getClusterByIDRoute = "GET " + routeClusterByID
-)
-
-// clusterHCL renders an astra_cluster "test" block; body holds the arguments after cloud_id.
-func clusterHCL(cloudID string, body ...string) string {
-	return fmt.Sprintf("resource \"astra_cluster\" \"test\" {\n  cloud_id = %q\n  %s\n}\n", cloudID, strings.Join(body, "\n  "))
-}
-
-func arg(name string, value any) string {
-	switch v := value.(type) {
-	case string:
-		return fmt.Sprintf("%s = %q", name, v)
-	default:
-		return fmt.Sprintf("%s = %v", name, v)
-	}
-}
-
-func expectString(name, value string) statecheck.StateCheck {
-	return statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New(name), knownvalue.StringExact(value))
-}
-
-func expectNull(name string) statecheck.StateCheck {
-	return statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New(name), knownvalue.Null())
-}
-
-func expectBool(name string, value bool) statecheck.StateCheck {
-	return statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New(name), knownvalue.Bool(value))
-}
-
-func emptyPlan() resource.ConfigPlanChecks {
-	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
-}
-
-func planned(action plancheck.ResourceActionType) resource.ConfigPlanChecks {
-	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(clusterAddr, action)}}
-}
-
-// checkDestroyed asserts the cluster is gone from Astra Control after the test: its read
-// answers 404 (any other error, a 401 or a refused connection, proves nothing).
-func (a *accTarget) checkClusterDestroyed(s *terraform.State) error {
-	for _, r := range s.RootModule().Resources {
-		if r.Type != "astra_cluster" {
-			continue
-		}
-		if err := goneAfterDestroy("cluster", r.Primary.ID, func() error { _, err := a.client.GetCluster(t0(), "", r.Primary.ID); return err }); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// listContaining checks a list of strings holds each of want, in any order, among others
-// (every Kubernetes cluster has the namespaces default and kube-system).
-type listContaining []string
-
-func (want listContaining) CheckValue(v any) error {
-	items, ok := v.([]any)
-	if !ok {
-		return fmt.Errorf("expected a list, got %T", v)
-	}
-	for _, w := range want {
-		if !slices.Contains(items, any(w)) {
-			return fmt.Errorf("list %v lacks %q", items, w)
-		}
-	}
-	return nil
-}
-
-func (want listContaining) String() string {
-	return fmt.Sprintf("a list containing %q", []string(want))
-}
 
 // TestAccCluster_kubeconfig adds a cluster with a kubeconfig credential: it is running at
 // once, every computed field is in state, a second plan is empty, and import matches.
@@ -116,23 +34,23 @@ func TestAccCluster_kubeconfig(t *testing.T) {
 				PreConfig: func() { a.markCounts(&counts) },
 				Config:    cfg,
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectString("name", name),
-					expectString("cloud_id", a.cloudID()),
-					expectString("credential_id", cred),
-					expectString("state", "running"),
-					expectString("managed_state", "unmanaged"),
-					expectBool("wait_for_running", true),
-					expectNull("private_route_id"),
-					expectNull("connector_capabilities"),
-					expectNull("acc_host"),
-					expectNull("labels"),
+					expectString(clusterAddr, "name", name),
+					expectString(clusterAddr, "cloud_id", a.cloudID()),
+					expectString(clusterAddr, "credential_id", cred),
+					expectString(clusterAddr, "state", "running"),
+					expectString(clusterAddr, "managed_state", "unmanaged"),
+					expectBool(clusterAddr, "wait_for_running", true),
+					expectNull(clusterAddr, "private_route_id"),
+					expectNull(clusterAddr, "connector_capabilities"),
+					expectNull(clusterAddr, "acc_host"),
+					expectNull(clusterAddr, "labels"),
 					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(uuidRegexp)),
 					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("api_service_id"), knownvalue.StringRegexp(uuidRegexp)),
 					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("default_storage_class"), knownvalue.StringRegexp(uuidRegexp)),
 					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("cluster_type"), knownvalue.NotNull()),
 					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("cluster_version"), knownvalue.NotNull()),
 					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("namespaces"), listContaining{"default", "kube-system"}),
-					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("in_use"), knownvalue.Bool(false)),
+					expectBool(clusterAddr, "in_use", false),
 					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("metadata").AtMapKey("creation_timestamp"), knownvalue.NotNull()),
 				},
 				Check: a.simCheck("one POST, no PUT", func(s *astrasim.Sim) error {
@@ -151,14 +69,6 @@ func TestAccCluster_kubeconfig(t *testing.T) {
 	})
 }
 
-func (a *accTarget) markCounts(c *countDelta) {
-	if a.sim != nil {
-		c.mark(a.sim)
-	}
-}
-
-var uuidRegexp = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
 // TestAccCluster_connector registers a cluster through an Astra Connector (private route and
 // relayV1, no credential): it stays pending, so wait_for_running = false; nothing drifts.
 func TestAccCluster_connector(t *testing.T) {
@@ -172,12 +82,12 @@ func TestAccCluster_connector(t *testing.T) {
 			{
 				Config: cfg,
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectString("state", "pending"),
-					expectNull("credential_id"),
-					expectString("private_route_id", testRouteID),
+					expectString(clusterAddr, "state", "pending"),
+					expectNull(clusterAddr, "credential_id"),
+					expectString(clusterAddr, "private_route_id", testRouteID),
 					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("connector_capabilities"),
 						knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("relayV1"), knownvalue.StringExact("watcherV1")})),
-					expectBool("wait_for_running", false),
+					expectBool(clusterAddr, "wait_for_running", false),
 				},
 			},
 			{Config: cfg, ConfigPlanChecks: emptyPlan()},
@@ -203,7 +113,7 @@ func TestAccCluster_connectorV2(t *testing.T) {
 			Config: a.config(clusterHCL(a.cloudID(), arg("name", "connector-v2"), arg("private_route_id", testRouteID),
 				`connector_capabilities = ["connectorV2"]`, arg("wait_for_running", false))),
 			ConfigStateChecks: []statecheck.StateCheck{
-				expectString("state", "pending"),
+				expectString(clusterAddr, "state", "pending"),
 				statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("connector_capabilities"),
 					knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("connectorV2")})),
 			},
@@ -225,12 +135,12 @@ func TestAccCluster_credentialWithRoute(t *testing.T) {
 			{
 				Config: cfg,
 				ConfigStateChecks: []statecheck.StateCheck{
-					expectString("state", "running"),
+					expectString(clusterAddr, "state", "running"),
 					// The name defaults to the kubeconfig's cluster name.
-					expectString("name", a.kubeconfigClusterName("routed")),
-					expectString("credential_id", cred),
-					expectString("private_route_id", testRouteID),
-					expectBool("acc_host", false),
+					expectString(clusterAddr, "name", a.kubeconfigClusterName("routed")),
+					expectString(clusterAddr, "credential_id", cred),
+					expectString(clusterAddr, "private_route_id", testRouteID),
+					expectBool(clusterAddr, "acc_host", false),
 				},
 			},
 			{Config: cfg, ConfigPlanChecks: emptyPlan()},
@@ -248,23 +158,23 @@ func TestAccCluster_update(t *testing.T) {
 	credB := a.kubeconfigCredential("kube-b", "updated")
 	first, second := a.name("first"), a.name("second")
 	var counts countDelta
-	var id string
+	// Every step keeps the first step's ID (updates never replace) and its read-only labels.
+	sameID := statecheck.CompareValue(compare.ValuesSame())
 	var readOnly map[string]string
 	step := func(checks []statecheck.StateCheck, body ...string) resource.TestStep {
 		return resource.TestStep{
 			PreConfig:         func() { a.markCounts(&counts) },
 			Config:            a.config(clusterHCL(a.cloudID(), body...)),
-			ConfigPlanChecks:  planned(plancheck.ResourceActionUpdate),
-			ConfigStateChecks: checks,
+			ConfigPlanChecks:  planned(clusterAddr, plancheck.ResourceActionUpdate),
+			ConfigStateChecks: append(checks, sameID.AddStateValue(clusterAddr, tfjsonpath.New("id"))),
 			Check: resource.ComposeAggregateTestCheckFunc(
-				resource.TestCheckResourceAttrPtr(clusterAddr, "id", &id),
 				a.simCheck("exactly one PUT and no POST", func(s *astrasim.Sim) error {
 					if put, post := counts.since(s, putCloudCluster), counts.since(s, postClusters); put != 1 || post != 0 {
 						return fmt.Errorf("%d PUTs and %d POSTs, want 1 and 0", put, post)
 					}
 					return nil
 				}),
-				a.checkReadOnlyLabelsKept(&id, &readOnly),
+				a.checkReadOnlyLabelsKept(&readOnly),
 			),
 		}
 	}
@@ -273,35 +183,35 @@ func TestAccCluster_update(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: a.config(clusterHCL(a.cloudID(), arg("name", first), arg("credential_id", credA), `labels = { team = "a" }`)),
-				// Every later step must keep this ID (updates never replace) and these labels.
-				Check: resource.ComposeAggregateTestCheckFunc(captureID(&id), a.recordReadOnlyLabels(&readOnly)),
+				Check:  a.recordReadOnlyLabels(&readOnly),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("labels"), knownvalue.MapExact(map[string]knownvalue.Check{"team": knownvalue.StringExact("a")})),
+					sameID.AddStateValue(clusterAddr, tfjsonpath.New("id")),
 				},
 			},
-			step([]statecheck.StateCheck{expectString("name", second)},
+			step([]statecheck.StateCheck{expectString(clusterAddr, "name", second)},
 				arg("name", second), arg("credential_id", credA), `labels = { team = "a" }`),
 			step([]statecheck.StateCheck{statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("labels"),
 				knownvalue.MapExact(map[string]knownvalue.Check{"team": knownvalue.StringExact("b"), "env": knownvalue.StringExact("test")}))},
 				arg("name", second), arg("credential_id", credA), `labels = { team = "b", env = "test" }`),
-			step([]statecheck.StateCheck{expectString("credential_id", credB), expectString("state", "running")},
+			step([]statecheck.StateCheck{expectString(clusterAddr, "credential_id", credB), expectString(clusterAddr, "state", "running")},
 				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`),
 			// private_route_id needs cluster API 1.4, connector_capabilities 1.5: against an
 			// older service the steps from there on are skipped.
-			a.apiVersionStep("1.4", step([]statecheck.StateCheck{expectString("private_route_id", testRouteID)},
+			a.apiVersionStep("1.4", step([]statecheck.StateCheck{expectString(clusterAddr, "private_route_id", testRouteID)},
 				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", testRouteID))),
 			a.apiVersionStep("1.5", step([]statecheck.StateCheck{statecheck.ExpectKnownValue(clusterAddr, tfjsonpath.New("connector_capabilities"),
 				knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("watcherV1")}))},
 				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", testRouteID),
 				`connector_capabilities = ["watcherV1"]`)),
-			a.apiVersionStep("1.5", step([]statecheck.StateCheck{expectString("private_route_id", "route-2"), statecheck.ExpectKnownValue(clusterAddr,
+			a.apiVersionStep("1.5", step([]statecheck.StateCheck{expectString(clusterAddr, "private_route_id", "route-2"), statecheck.ExpectKnownValue(clusterAddr,
 				tfjsonpath.New("connector_capabilities"), knownvalue.SetSizeExact(2))},
 				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", "route-2"),
 				`connector_capabilities = ["watcherV1", "neptuneV1"]`)),
-			a.apiVersionStep("1.5", step([]statecheck.StateCheck{expectBool("acc_host", true)},
+			a.apiVersionStep("1.5", step([]statecheck.StateCheck{expectBool(clusterAddr, "acc_host", true)},
 				arg("name", second), arg("credential_id", credB), `labels = { team = "b", env = "test" }`, arg("private_route_id", "route-2"),
 				`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true))),
-			a.apiVersionStep("1.5", step([]statecheck.StateCheck{expectNull("labels")},
+			a.apiVersionStep("1.5", step([]statecheck.StateCheck{expectNull(clusterAddr, "labels")},
 				arg("name", second), arg("credential_id", credB), arg("private_route_id", "route-2"),
 				`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true))),
 			// An argument the API cannot unset, left out, keeps the service's value: no change.
@@ -309,7 +219,7 @@ func TestAccCluster_update(t *testing.T) {
 				Config: a.config(clusterHCL(a.cloudID(), arg("name", second), arg("credential_id", credB),
 					`connector_capabilities = ["watcherV1", "neptuneV1"]`, arg("acc_host", true))),
 				ConfigPlanChecks:  emptyPlan(),
-				ConfigStateChecks: []statecheck.StateCheck{expectString("private_route_id", "route-2")},
+				ConfigStateChecks: []statecheck.StateCheck{expectString(clusterAddr, "private_route_id", "route-2"), sameID.AddStateValue(clusterAddr, tfjsonpath.New("id"))},
 			}),
 		},
 	})
@@ -317,7 +227,7 @@ func TestAccCluster_update(t *testing.T) {
 
 // readOnlyLabels are the labels the service set on cluster id itself, as Astra Control holds them.
 func (a *accTarget) readOnlyLabels(id string) (map[string]string, error) {
-	c, err := a.client.GetCluster(t0(), "", id)
+	c, err := a.client.GetCluster(testContext(), "", id)
 	if err != nil {
 		return nil, err
 	}
@@ -343,10 +253,11 @@ func (a *accTarget) recordReadOnlyLabels(dst *map[string]string) resource.TestCh
 	})
 }
 
-// checkReadOnlyLabelsKept asserts the service's own labels survived the PUT, values included.
-func (a *accTarget) checkReadOnlyLabelsKept(id *string, want *map[string]string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		got, err := a.readOnlyLabels(*id)
+// checkReadOnlyLabelsKept asserts the service's own labels of the cluster in state survived
+// the PUT, values included.
+func (a *accTarget) checkReadOnlyLabelsKept(want *map[string]string) resource.TestCheckFunc {
+	return resource.TestCheckResourceAttrWith(clusterAddr, "id", func(id string) error {
+		got, err := a.readOnlyLabels(id)
 		if err != nil {
 			return err
 		}
@@ -356,7 +267,7 @@ func (a *accTarget) checkReadOnlyLabelsKept(id *string, want *map[string]string)
 			}
 		}
 		return nil
-	}
+	})
 }
 
 // TestAccCluster_replaceOnCloudChange moves the cluster to another cloud: a replacement.
@@ -365,28 +276,24 @@ func TestAccCluster_replaceOnCloudChange(t *testing.T) {
 	a.requireSim("a second private cloud")
 	other := a.privateCloud("second-private")
 	cred := a.kubeconfigCredential("kube-move", "moving")
-	var before, after string
+	newID := statecheck.CompareValue(compare.ValuesDiffer())
+	var before string // to ask Astra Control about the replaced cluster
 	a.test(resource.TestCase{
 		CheckDestroy: a.checkClusterDestroyed,
 		Steps: []resource.TestStep{
 			{
-				Config: a.config(clusterHCL(a.cloudID(), arg("credential_id", cred))),
-				Check:  captureID(&before),
+				Config:            a.config(clusterHCL(a.cloudID(), arg("credential_id", cred))),
+				ConfigStateChecks: []statecheck.StateCheck{newID.AddStateValue(clusterAddr, tfjsonpath.New("id"))},
+				Check:             recordID(clusterAddr, &before),
 			},
 			{
-				Config:            a.config(clusterHCL(other, arg("credential_id", cred))),
-				ConfigPlanChecks:  planned(plancheck.ResourceActionDestroyBeforeCreate),
-				ConfigStateChecks: []statecheck.StateCheck{expectString("cloud_id", other), expectString("state", "running")},
-				Check: resource.TestCheckResourceAttrWith(clusterAddr, "id", func(v string) error {
-					after = v
-					if after == before {
-						return fmt.Errorf("id %s unchanged: the cluster was not replaced", v)
-					}
-					if _, err := a.client.GetCluster(t0(), "", before); err == nil {
-						return fmt.Errorf("the old cluster %s still exists", before)
-					}
-					return nil
-				}),
+				Config:           a.config(clusterHCL(other, arg("credential_id", cred))),
+				ConfigPlanChecks: planned(clusterAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectString(clusterAddr, "cloud_id", other), expectString(clusterAddr, "state", "running"),
+					newID.AddStateValue(clusterAddr, tfjsonpath.New("id")),
+				},
+				Check: a.checkClusterReplaced(&before),
 			},
 		},
 	})
@@ -395,7 +302,7 @@ func TestAccCluster_replaceOnCloudChange(t *testing.T) {
 // privateCloud adds another private cloud to the simulator, outside Terraform.
 func (a *accTarget) privateCloud(name string) string {
 	a.t.Helper()
-	cloud, err := a.client.CreateCloud(t0(), astra.CloudCreate{Name: name, CloudType: "private"})
+	cloud, err := a.client.CreateCloud(testContext(), astra.CloudCreate{Name: name, CloudType: "private"})
 	if err != nil {
 		a.t.Fatalf("adding cloud %s: %v", name, err)
 	}
@@ -425,12 +332,12 @@ func clusterName(cfg string) string {
 // cluster named name in reverse order, as a service free to order a set might answer.
 func (a *accTarget) reorderCapabilities(name string) {
 	a.t.Helper()
-	c, err := a.client.FindCluster(t0(), a.cloudID(), astra.ClusterMatch{Name: name})
+	c, err := a.client.FindCluster(testContext(), a.cloudID(), astra.ClusterMatch{Name: name})
 	if err != nil || c == nil {
 		a.t.Fatalf("finding cluster %s: %v", name, err)
 	}
 	slices.Reverse(c.ConnectorCapabilities)
-	if _, err := a.client.UpdateCluster(t0(), c.CloudID, c); err != nil {
+	if _, err := a.client.UpdateCluster(testContext(), c.CloudID, c); err != nil {
 		a.t.Fatalf("reordering the capabilities of %s: %v", name, err)
 	}
 }
@@ -441,7 +348,7 @@ func TestAccCluster_importBlock(t *testing.T) {
 	a := newAccTarget(t)
 	cred := a.kubeconfigCredential("kube-import", "imported")
 	name := a.name("imported")
-	c, err := a.client.CreateCluster(t0(), a.cloudID(), astra.ClusterCreate{Name: name, CredentialID: cred,
+	c, err := a.client.CreateCluster(testContext(), a.cloudID(), astra.ClusterCreate{Name: name, CredentialID: cred,
 		Labels: []astra.Label{{Name: "origin", Value: "outside"}}})
 	if err != nil {
 		t.Fatalf("adding the cluster outside Terraform: %v", err)
@@ -453,8 +360,8 @@ func TestAccCluster_importBlock(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:            a.config(importHCL, resourceHCL),
-				ConfigPlanChecks:  planned(plancheck.ResourceActionNoop),
-				ConfigStateChecks: []statecheck.StateCheck{expectString("id", c.ID), expectBool("wait_for_running", true)},
+				ConfigPlanChecks:  planned(clusterAddr, plancheck.ResourceActionNoop),
+				ConfigStateChecks: []statecheck.StateCheck{expectString(clusterAddr, "id", c.ID), expectBool(clusterAddr, "wait_for_running", true)},
 			},
 			{Config: a.config(resourceHCL), ConfigPlanChecks: emptyPlan()},
 		},

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -16,35 +17,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
-
-const (
-	credentialAddr   = "astra_kubeconfig_credential.test"
-	routeCredentials = "/core/v1/credentials"
-	routeCredential  = "/core/v1/credentials/{credential_id}"
-)
-
-// writeKubeconfig writes a simulator kubeconfig for server to a file of the test and
-// returns its path (HCL reads it with file(), as users do).
-func writeKubeconfig(t *testing.T, name, server string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name+".yaml")
-	if err := os.WriteFile(path, astrasim.TestKubeconfig(name, server), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func credentialHCL(name, kubeconfigPath string) string {
-	return fmt.Sprintf("resource \"astra_kubeconfig_credential\" \"test\" {\n  name       = %q\n  kubeconfig = file(%q)\n}\n", name, kubeconfigPath)
-}
-
-func credentialWOHCL(name, kubeconfigPath, version string) string {
-	return fmt.Sprintf("resource \"astra_kubeconfig_credential\" \"test\" {\n  name                  = %q\n  kubeconfig_wo         = file(%q)\n  kubeconfig_wo_version = %q\n}\n",
-		name, kubeconfigPath, version)
-}
 
 // simCredentialServer is the API server the simulator holds for a credential (it keeps
 // only the kubeconfig's cluster name and server, never the content).
@@ -82,22 +56,6 @@ func (a *accTarget) credentialServerIs(want string) resource.TestCheckFunc {
 	}
 }
 
-func (a *accTarget) checkCredentialDestroyed(s *terraform.State) error {
-	for _, r := range s.RootModule().Resources {
-		if r.Type != "astra_kubeconfig_credential" {
-			continue
-		}
-		if err := goneAfterDestroy("credential", r.Primary.ID, func() error { _, err := a.client.GetCredential(t0(), r.Primary.ID); return err }); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func credentialString(attr, value string) statecheck.StateCheck {
-	return statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New(attr), knownvalue.StringExact(value))
-}
-
 // TestAccKubeconfigCredential covers create, empty re-plan, rotation and rename in place,
 // import, drift (deleted outside Terraform) and destroy.
 func TestAccKubeconfigCredential(t *testing.T) {
@@ -106,6 +64,8 @@ func TestAccKubeconfigCredential(t *testing.T) {
 	first := writeKubeconfig(t, "cred-one", "https://one.k8s.example:6443")
 	second := writeKubeconfig(t, "cred-one", "https://two.k8s.example:6443")
 	var counts countDelta
+	// Rotation and rename keep the credential's ID; createdID is for deleting it outside Terraform.
+	sameID := statecheck.CompareValue(compare.ValuesSame())
 	var createdID string
 	a.test(resource.TestCase{
 		CheckDestroy: a.checkCredentialDestroyed,
@@ -114,16 +74,14 @@ func TestAccKubeconfigCredential(t *testing.T) {
 				PreConfig: func() { a.markCounts(&counts) },
 				Config:    a.config(credentialHCL(name, first)),
 				ConfigStateChecks: []statecheck.StateCheck{
-					credentialString("name", name),
-					statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("valid"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("kubeconfig_wo"), knownvalue.Null()),
+					expectString(credentialAddr, "name", name),
+					expectBool(credentialAddr, "valid", true),
+					expectNull(credentialAddr, "kubeconfig_wo"),
 					statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("metadata").AtMapKey("creation_timestamp"), knownvalue.NotNull()),
+					sameID.AddStateValue(credentialAddr, tfjsonpath.New("id")),
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(
-					func(s *terraform.State) error {
-						createdID = s.RootModule().Resources[credentialAddr].Primary.ID
-						return nil
-					},
+					recordID(credentialAddr, &createdID),
 					a.credentialServerIs("https://one.k8s.example:6443"),
 					a.simCheck("one POST", func(sim *astrasim.Sim) error {
 						return expectCount(counts.since(sim, "POST "+routeCredentials), 1)
@@ -133,26 +91,23 @@ func TestAccKubeconfigCredential(t *testing.T) {
 			{Config: a.config(credentialHCL(name, first)), ConfigPlanChecks: emptyPlan()},
 			{
 				// Rotation: a new kubeconfig is a PUT of the same credential.
-				PreConfig: func() { a.markCounts(&counts) },
-				Config:    a.config(credentialHCL(name, second)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
-				}},
+				PreConfig:         func() { a.markCounts(&counts) },
+				Config:            a.config(credentialHCL(name, second)),
+				ConfigPlanChecks:  planned(credentialAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(credentialAddr, tfjsonpath.New("id"))},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					a.credentialServerIs("https://two.k8s.example:6443"),
-					sameID(credentialAddr, &createdID),
 					a.simCheck("one PUT, no POST", func(sim *astrasim.Sim) error {
 						return expectCounts(counts.since(sim, "PUT "+routeCredential), 1, counts.since(sim, "POST "+routeCredentials), 0)
 					}),
 				),
 			},
 			{
-				Config: a.config(credentialHCL(renamed, second)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{credentialString("name", renamed)},
-				Check:             sameID(credentialAddr, &createdID),
+				Config:           a.config(credentialHCL(renamed, second)),
+				ConfigPlanChecks: planned(credentialAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectString(credentialAddr, "name", renamed), sameID.AddStateValue(credentialAddr, tfjsonpath.New("id")),
+				},
 			},
 			{
 				ResourceName:            credentialAddr,
@@ -163,15 +118,13 @@ func TestAccKubeconfigCredential(t *testing.T) {
 			{
 				// Drift: deleted outside Terraform, the credential is planned again.
 				PreConfig: func() {
-					if err := a.client.DeleteCredential(t0(), createdID); err != nil {
+					if err := a.client.DeleteCredential(testContext(), createdID); err != nil {
 						t.Fatal(err)
 					}
 				},
-				Config: a.config(credentialHCL(renamed, second)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionCreate),
-				}},
-				Check: a.credentialServerIs("https://two.k8s.example:6443"),
+				Config:           a.config(credentialHCL(renamed, second)),
+				ConfigPlanChecks: planned(credentialAddr, plancheck.ResourceActionCreate),
+				Check:            a.credentialServerIs("https://two.k8s.example:6443"),
 			},
 		},
 	})
@@ -218,24 +171,19 @@ func TestAccKubeconfigCredential_writeOnly(t *testing.T) {
 		return
 	}
 	var counts countDelta
-	var createdID string
+	sameID := statecheck.CompareValue(compare.ValuesSame()) // a rotation is an update in place
 	a.test(resource.TestCase{
 		CheckDestroy: a.checkCredentialDestroyed,
 		Steps: []resource.TestStep{
 			{
 				Config: a.config(credentialWOHCL(name, first, "1")),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("kubeconfig_wo"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("kubeconfig"), knownvalue.Null()),
-					credentialString("kubeconfig_wo_version", "1"),
+					expectNull(credentialAddr, "kubeconfig_wo"),
+					expectNull(credentialAddr, "kubeconfig"),
+					expectString(credentialAddr, "kubeconfig_wo_version", "1"),
+					sameID.AddStateValue(credentialAddr, tfjsonpath.New("id")),
 				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					func(s *terraform.State) error {
-						createdID = s.RootModule().Resources[credentialAddr].Primary.ID
-						return nil
-					},
-					a.credentialServerIs("https://wo-one.k8s.example:6443"),
-				),
+				Check: a.credentialServerIs("https://wo-one.k8s.example:6443"),
 			},
 			{
 				// A new file alone changes nothing: only the version triggers a rotation.
@@ -243,13 +191,11 @@ func TestAccKubeconfigCredential_writeOnly(t *testing.T) {
 				ConfigPlanChecks: emptyPlan(),
 			},
 			{
-				PreConfig: func() { a.markCounts(&counts) },
-				Config:    a.config(credentialWOHCL(name, second, "2")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
-				}},
+				PreConfig:         func() { a.markCounts(&counts) },
+				Config:            a.config(credentialWOHCL(name, second, "2")),
+				ConfigPlanChecks:  planned(credentialAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(credentialAddr, tfjsonpath.New("id"))},
 				Check: resource.ComposeAggregateTestCheckFunc(
-					sameID(credentialAddr, &createdID),
 					a.credentialServerIs("https://wo-two.k8s.example:6443"),
 					a.simCheck("one PUT", func(sim *astrasim.Sim) error {
 						return expectCount(counts.since(sim, "PUT "+routeCredential), 1)
@@ -265,42 +211,4 @@ func TestAccKubeconfigCredential_writeOnly(t *testing.T) {
 func cliSupportsWriteOnly(t *testing.T) bool {
 	t.Helper()
 	return cliAtLeast(t, 1, 11)
-}
-
-// goneAfterDestroy checks that get answers "not found" for an object destroy removed.
-func goneAfterDestroy(what, id string, get func() error) error {
-	switch err := get(); {
-	case err == nil:
-		return fmt.Errorf("%s %s still exists after destroy", what, id)
-	case !astra.IsNotFound(err):
-		return fmt.Errorf("reading %s %s after destroy: %w", what, id, err)
-	}
-	return nil
-}
-
-// sameID checks that addr kept the ID recorded in *id (an in-place update).
-func sameID(addr string, id *string) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		if got := s.RootModule().Resources[addr].Primary.ID; got != *id {
-			return fmt.Errorf("%s has ID %s, want %s (updated in place)", addr, got, *id)
-		}
-		return nil
-	}
-}
-
-func expectCount(got, want int) error {
-	if got != want {
-		return fmt.Errorf("%d requests, want %d", got, want)
-	}
-	return nil
-}
-
-// expectCounts checks got/want pairs.
-func expectCounts(pairs ...int) error {
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if pairs[i] != pairs[i+1] {
-			return fmt.Errorf("request count %d is %d, want %d", i/2+1, pairs[i], pairs[i+1])
-		}
-	}
-	return nil
 }

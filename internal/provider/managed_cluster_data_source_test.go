@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
@@ -42,7 +41,7 @@ data "astra_managed_cluster" "test" {
 			{
 				Config: cfg,
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("managed_state"), knownvalue.StringExact("managed")),
+					expectString(addr, "managed_state", "managed"),
 					same("cluster_id"), same("name"), same("state"), same("default_storage_class"), same("cloud_id"),
 					same("trident_managed_state_desired"), same("namespaces"), same("managed_timestamp"), same("metadata"),
 				},

@@ -17,99 +17,6 @@ import (
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
 
-const (
-	managedAddr          = "astra_managed_cluster.test"
-	routeManagedCluster  = "/topology/v1/managedClusters/{managedCluster_id}"
-	routeManagedClusters = "/topology/v1/managedClusters"
-)
-
-func managedString(attr, value string) statecheck.StateCheck {
-	return statecheck.ExpectKnownValue(managedAddr, tfjsonpath.New(attr), knownvalue.StringExact(value))
-}
-
-func planAction(addr string, action plancheck.ResourceActionType) resource.ConfigPlanChecks {
-	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, action)}}
-}
-
-// privateManagedHCL is a private cluster (with an existing credential) managed with the
-// storage class named scName, chosen through astra_storage_classes; scName "" leaves the
-// managed cluster out (it is then destroyed).
-func privateManagedHCL(cloudID, credentialID, scExpr string, managed bool) string {
-	hcl := fmt.Sprintf(`
-resource "astra_cluster" "test" {
-  cloud_id      = %q
-  credential_id = %q
-}
-
-data "astra_storage_classes" "test" {
-  cluster_id = astra_cluster.test.id
-}
-
-locals {
-  storage_classes = { for sc in data.astra_storage_classes.test.storage_classes : sc.name => sc.id }
-}
-`, cloudID, credentialID)
-	if managed {
-		hcl += fmt.Sprintf(`
-resource "astra_managed_cluster" "test" {
-  cluster_id            = astra_cluster.test.id
-  default_storage_class = %s
-}
-`, scExpr)
-	}
-	return hcl
-}
-
-// storageClassID is the ID of the named storage class of the cluster in state.
-func (a *accTarget) storageClassID(s *terraform.State, name string) (string, error) {
-	clusterID := s.RootModule().Resources[clusterAddr].Primary.ID
-	classes, err := a.client.ListStorageClasses(t0(), "", clusterID)
-	if err != nil {
-		return "", err
-	}
-	for _, sc := range classes {
-		if sc.Name == name {
-			return sc.ID, nil
-		}
-	}
-	return "", fmt.Errorf("cluster %s has no storage class %s", clusterID, name)
-}
-
-// managedDefaultIs checks, in state and in Astra Control, the managed cluster's default
-// storage class.
-func (a *accTarget) managedDefaultIs(name string) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		want, err := a.storageClassID(s, name)
-		if err != nil {
-			return err
-		}
-		r := s.RootModule().Resources[managedAddr].Primary
-		if got := r.Attributes["default_storage_class"]; got != want {
-			return fmt.Errorf("default_storage_class in state is %s, want %s (%s)", got, want, name)
-		}
-		mc, err := a.client.GetManagedCluster(t0(), r.ID)
-		if err != nil {
-			return err
-		}
-		if mc.DefaultStorageClass != want {
-			return fmt.Errorf("Astra Control holds default storage class %s, want %s (%s)", mc.DefaultStorageClass, want, name)
-		}
-		return nil
-	}
-}
-
-// clusterManagedStateIs checks the cluster's managedState as Astra Control reports it.
-func (a *accTarget) clusterManagedStateIs(cloudID, id string, want string) error {
-	c, err := a.client.GetCluster(t0(), cloudID, id)
-	if err != nil {
-		return err
-	}
-	if c.ManagedState != want {
-		return fmt.Errorf("cluster %s is %s, want %s", id, c.ManagedState, want)
-	}
-	return nil
-}
-
 // TestAccManagedCluster_private manages a private cluster with a storage class chosen by
 // data source: a storage class the new cluster lacks (refused at apply time), create
 // (waiting for managed and running), empty re-plan, in-place storage
@@ -143,28 +50,22 @@ func TestAccManagedCluster_private(t *testing.T) {
 				},
 				Config: silver,
 				ConfigStateChecks: []statecheck.StateCheck{
-					managedString("managed_state", "managed"),
-					managedString("state", "running"),
+					expectString(managedAddr, "managed_state", "managed"),
+					expectString(managedAddr, "state", "running"),
 					statecheck.ExpectKnownValue(managedAddr, tfjsonpath.New("managed_timestamp"), knownvalue.NotNull()),
-					statecheck.ExpectKnownValue(managedAddr, tfjsonpath.New("in_use"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(managedAddr, tfjsonpath.New("cloud_id"), knownvalue.StringExact(a.cloudID())),
-					statecheck.ExpectKnownValue(managedAddr, tfjsonpath.New("credential_id"), knownvalue.StringExact(cred)),
+					expectBool(managedAddr, "in_use", false),
+					expectString(managedAddr, "cloud_id", a.cloudID()),
+					expectString(managedAddr, "credential_id", cred),
 					statecheck.CompareValuePairs(managedAddr, tfjsonpath.New("id"), clusterAddr, tfjsonpath.New("id"), compare.ValuesSame()),
 					statecheck.CompareValuePairs(managedAddr, tfjsonpath.New("cluster_id"), clusterAddr, tfjsonpath.New("id"), compare.ValuesSame()),
 				},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					a.managedDefaultIs("ontap-silver"),
-					func(s *terraform.State) error {
-						clusterID = s.RootModule().Resources[clusterAddr].Primary.ID
-						return nil
-					},
-				),
+				Check: resource.ComposeAggregateTestCheckFunc(a.managedDefaultIs("ontap-silver"), recordID(clusterAddr, &clusterID)),
 			},
 			{Config: silver, ConfigPlanChecks: emptyPlan()},
 			{
 				PreConfig:        func() { a.markCounts(&counts) },
 				Config:           gold,
-				ConfigPlanChecks: planAction(managedAddr, plancheck.ResourceActionUpdate),
+				ConfigPlanChecks: planned(managedAddr, plancheck.ResourceActionUpdate),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					a.managedDefaultIs("ontap-gold"),
 					a.simCheck("one PUT, no POST", func(sim *astrasim.Sim) error {
@@ -181,7 +82,7 @@ func TestAccManagedCluster_private(t *testing.T) {
 				// Drift: unmanaged outside Terraform, the cluster is planned to be managed again.
 				PreConfig:        func() { a.unmanageOutside(clusterID) },
 				Config:           gold,
-				ConfigPlanChecks: planAction(managedAddr, plancheck.ResourceActionCreate),
+				ConfigPlanChecks: planned(managedAddr, plancheck.ResourceActionCreate),
 				Check:            a.managedDefaultIs("ontap-gold"),
 			},
 			a.simStep("marks applications of the cluster managed", resource.TestStep{
@@ -202,7 +103,7 @@ func TestAccManagedCluster_private(t *testing.T) {
 					}
 				},
 				Config:           unmanaged,
-				ConfigPlanChecks: planAction(managedAddr, plancheck.ResourceActionDestroy),
+				ConfigPlanChecks: planned(managedAddr, plancheck.ResourceActionDestroy),
 				// Destroy waited for the unmanage: the cluster is unmanaged, not deleting.
 				Check: func(*terraform.State) error { return a.clusterManagedStateIs("", clusterID, "unmanaged") },
 			},
@@ -245,20 +146,20 @@ func TestAccManagedCluster_publicCloud(t *testing.T) {
 			{
 				Config: a.config(publicManagedHCL(gcp.CloudID, gcp.ClusterName, "managed")),
 				ConfigStateChecks: []statecheck.StateCheck{
-					managedString("id", gcp.ClusterID),
-					managedString("managed_state", "managed"),
-					managedString("state", "running"),
-					managedString("cluster_type", "gke"),
-					managedString("location", "us-east1"),
-					managedString("trident_managed_state", "managed"),
-					managedString("default_storage_class", a.sim.Seeds().StorageClasses[gcp.ClusterID][0]),
+					expectString(managedAddr, "id", gcp.ClusterID),
+					expectString(managedAddr, "managed_state", "managed"),
+					expectString(managedAddr, "state", "running"),
+					expectString(managedAddr, "cluster_type", "gke"),
+					expectString(managedAddr, "location", "us-east1"),
+					expectString(managedAddr, "trident_managed_state", "managed"),
+					expectString(managedAddr, "default_storage_class", a.sim.Seeds().StorageClasses[gcp.ClusterID][0]),
 				},
 			},
 			{Config: a.config(publicManagedHCL(gcp.CloudID, gcp.ClusterName, "managed")), ConfigPlanChecks: emptyPlan()},
 			{
 				Config:            a.config(publicManagedHCL(gcp.CloudID, gcp.ClusterName, "unmanaged")),
-				ConfigPlanChecks:  planAction(managedAddr, plancheck.ResourceActionUpdate),
-				ConfigStateChecks: []statecheck.StateCheck{managedString("trident_managed_state", "unmanaged")},
+				ConfigPlanChecks:  planned(managedAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{expectString(managedAddr, "trident_managed_state", "unmanaged")},
 			},
 		},
 	})
@@ -336,15 +237,15 @@ func TestAccManagedCluster_defaultBucket(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:            cfg(testBucketID),
-				ConfigStateChecks: []statecheck.StateCheck{managedString("default_bucket_id", testBucketID), managedString("managed_state", "managed")},
+				ConfigStateChecks: []statecheck.StateCheck{expectString(managedAddr, "default_bucket_id", testBucketID), expectString(managedAddr, "managed_state", "managed")},
 			},
 			{Config: cfg(testBucketID), ConfigPlanChecks: emptyPlan()},
 			{
 				Config:            cfg(otherBucket),
-				ConfigPlanChecks:  planAction(managedAddr, plancheck.ResourceActionUpdate),
-				ConfigStateChecks: []statecheck.StateCheck{managedString("default_bucket_id", otherBucket)},
+				ConfigPlanChecks:  planned(managedAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{expectString(managedAddr, "default_bucket_id", otherBucket)},
 				Check: func(s *terraform.State) error {
-					mc, err := a.client.GetManagedCluster(t0(), s.RootModule().Resources[managedAddr].Primary.ID)
+					mc, err := a.client.GetManagedCluster(testContext(), s.RootModule().Resources[managedAddr].Primary.ID)
 					if err == nil && mc.DefaultBucketID != otherBucket {
 						err = fmt.Errorf("Astra Control holds bucket %q", mc.DefaultBucketID)
 					}

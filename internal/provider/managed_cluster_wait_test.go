@@ -6,10 +6,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
@@ -50,8 +48,8 @@ func TestAccManagedCluster_noWait(t *testing.T) {
 			{
 				Config: a.config(managedWaitHCL(a.cloudID(), cred, false)),
 				ConfigStateChecks: []statecheck.StateCheck{
-					managedString("managed_state", "managing"),
-					statecheck.ExpectKnownValue(managedAddr, tfjsonpath.New("wait_for_running"), knownvalue.Bool(false)),
+					expectString(managedAddr, "managed_state", "managing"),
+					expectBool(managedAddr, "wait_for_running", false),
 				},
 			},
 			{
@@ -60,10 +58,10 @@ func TestAccManagedCluster_noWait(t *testing.T) {
 					a.markCounts(&counts)
 				},
 				Config:           a.config(managedWaitHCL(a.cloudID(), cred, true)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(managedAddr, plancheck.ResourceActionUpdate)}},
+				ConfigPlanChecks: planned(managedAddr, plancheck.ResourceActionUpdate),
 				ConfigStateChecks: []statecheck.StateCheck{
-					managedString("managed_state", "managed"),
-					statecheck.ExpectKnownValue(managedAddr, tfjsonpath.New("wait_for_running"), knownvalue.Bool(true)),
+					expectString(managedAddr, "managed_state", "managed"),
+					expectBool(managedAddr, "wait_for_running", true),
 				},
 				Check: a.simCheck("no PUT for a provider-side argument", func(sim *astrasim.Sim) error {
 					return expectCount(counts.since(sim, "PUT "+routeManagedCluster), 0)

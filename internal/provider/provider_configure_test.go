@@ -86,7 +86,7 @@ func TestAccProvider_tls(t *testing.T) {
 			},
 			{
 				Config:            a.config(resourceHCL),
-				ConfigStateChecks: []statecheck.StateCheck{expectString("state", "running")},
+				ConfigStateChecks: []statecheck.StateCheck{expectString(clusterAddr, "state", "running")},
 			},
 			{
 				Config:           fmt.Sprintf(untrusted, "  insecure_skip_verify = true\n") + resourceHCL,

@@ -11,11 +11,9 @@ import (
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
 func TestProviderMetadata(t *testing.T) {
@@ -100,8 +98,8 @@ func TestAccHarness(t *testing.T) {
 			{
 				Config: echoConfig("one"),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("echo-1")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("value"), knownvalue.StringExact("one")),
+					expectString(addr, "id", "echo-1"),
+					expectString(addr, "value", "one"),
 				},
 				Check: storeHolds(store, map[string]string{"echo-1": "one"}),
 			},
@@ -122,8 +120,8 @@ func TestAccHarness(t *testing.T) {
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("echo-1")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("value"), knownvalue.StringExact("two")),
+					expectString(addr, "id", "echo-1"),
+					expectString(addr, "value", "two"),
 				},
 				Check: storeHolds(store, map[string]string{"echo-1": "two"}),
 			},

@@ -18,7 +18,7 @@ func TestAccStorageClassesDataSource(t *testing.T) {
 	a.requireSim("the seeded GKE cluster")
 	gcp := a.sim.Seeds().GCP
 	addr := "data.astra_storage_classes.gke"
-	classes, err := a.client.ListStorageClasses(t0(), "", gcp.ClusterID)
+	classes, err := a.client.ListStorageClasses(testContext(), "", gcp.ClusterID)
 	if err != nil || len(classes) != 2 {
 		t.Fatalf("the seeded GKE cluster has storage classes %v (%v), want 2", classes, err)
 	}
@@ -31,7 +31,7 @@ func TestAccStorageClassesDataSource(t *testing.T) {
 			{
 				Config: a.config(fmt.Sprintf("data \"astra_storage_classes\" \"gke\" {\n  cluster_id = %q\n}\n", gcp.ClusterID)),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_storage_class_id"), knownvalue.StringExact(byName["standard-rwo"])),
+					expectString(addr, "default_storage_class_id", byName["standard-rwo"]),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("storage_classes"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.ObjectExact(map[string]knownvalue.Check{
 							"id": knownvalue.StringExact(byName["netapp-cvs-perf-premium"]), "name": knownvalue.StringExact("netapp-cvs-perf-premium"),

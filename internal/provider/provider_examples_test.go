@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
 // exampleHCL is an example configuration of examples/ as the tests apply it: every .tf file
@@ -75,9 +74,9 @@ func TestAccExampleComplete(t *testing.T) {
 				Config:          hcl,
 				ConfigVariables: vars,
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("astra_managed_cluster.this", tfjsonpath.New("managed_state"), knownvalue.StringExact("managed")),
-					statecheck.ExpectKnownValue("astra_managed_cluster.this", tfjsonpath.New("state"), knownvalue.StringExact("running")),
-					statecheck.ExpectKnownValue("astra_cluster.this", tfjsonpath.New("name"), knownvalue.StringExact("complete-example")),
+					expectString("astra_managed_cluster.this", "managed_state", "managed"),
+					expectString("astra_managed_cluster.this", "state", "running"),
+					expectString("astra_cluster.this", "name", "complete-example"),
 					statecheck.ExpectKnownOutputValue("default_storage_class", knownvalue.ObjectPartial(map[string]knownvalue.Check{
 						"name": knownvalue.StringExact("ontap-silver"),
 					})),
@@ -86,7 +85,7 @@ func TestAccExampleComplete(t *testing.T) {
 					})),
 				},
 				Check: func(s *terraform.State) error {
-					mc, err := a.client.GetManagedCluster(t0(), s.RootModule().Resources["astra_managed_cluster.this"].Primary.ID)
+					mc, err := a.client.GetManagedCluster(testContext(), s.RootModule().Resources["astra_managed_cluster.this"].Primary.ID)
 					if err != nil {
 						return err
 					}

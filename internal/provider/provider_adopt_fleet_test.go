@@ -18,7 +18,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,10 +28,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
@@ -289,24 +286,6 @@ func cliSupportsForEachImport(t *testing.T) bool {
 	return cliAtLeast(t, 1, 7)
 }
 
-// cliAtLeast reports whether the acceptance tests' CLI (Terraform or OpenTofu) is at least
-// version major.minor.
-func cliAtLeast(t *testing.T, major, minor int) bool {
-	t.Helper()
-	desc, err := describeCLI(os.Getenv("TF_ACC_TERRAFORM_PATH"))
-	if err != nil {
-		t.Fatalf("TF_ACC_TERRAFORM_PATH: %v", err)
-	}
-	_, version, _ := strings.Cut(desc, " v")
-	parts := strings.SplitN(version, ".", 3)
-	if len(parts) < 2 {
-		t.Fatalf("cannot read the version of %q", desc)
-	}
-	gotMajor, _ := strconv.Atoi(parts[0])
-	gotMinor, _ := strconv.Atoi(parts[1])
-	return gotMajor > major || gotMajor == major && gotMinor >= minor
-}
-
 // fleet is what seedFleet created, outside Terraform.
 type fleet struct {
 	clusters, managed, credentials int
@@ -321,7 +300,7 @@ const adoptFleetSize = 50
 // Control Center (accHost), one registered through an Astra Connector (a private route,
 // no credential), and two sharing one credential (the second was pointed at the first's).
 func seedFleet(a *accTarget) fleet {
-	t, ctx, c := a.t, t0(), a.client
+	t, ctx, c := a.t, testContext(), a.client
 	f := fleet{accHost: "acc-host", connector: "edge-connector", shared: "shared-b"}
 	creds := map[string]string{} // cluster name -> credential ID
 	for i := range adoptFleetSize {
@@ -464,7 +443,7 @@ func TestAccAdoptGeneratedConfig(t *testing.T) {
 	requireTFAcc(t)
 	a := newAccTarget(t)
 	a.requireSim("seeds objects and counts the simulator's requests")
-	ctx, c, gcp := t0(), a.client, a.sim.Seeds().GCP
+	ctx, c, gcp := testContext(), a.client, a.sim.Seeds().GCP
 	body, err := astra.KubeconfigCredential("kc-acc", a.kubeconfig("acc"))
 	if err != nil {
 		t.Fatal(err)
@@ -546,7 +525,7 @@ func TestAccKubeconfigCredential_adopted(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				onlyImports{want: map[string]int{"astra_kubeconfig_credential": 1}},
 			}},
-			ConfigStateChecks: []statecheck.StateCheck{credentialString("name", a.name("adopted"))},
+			ConfigStateChecks: []statecheck.StateCheck{expectString(credentialAddr, "name", a.name("adopted"))},
 			Check:             writes(0),
 		},
 		{
@@ -554,23 +533,19 @@ func TestAccKubeconfigCredential_adopted(t *testing.T) {
 			ExpectError: regexp.MustCompile("(?s)Renaming needs the kubeconfig.*Set `kubeconfig`"),
 		},
 		{
-			PreConfig: func() { counts.mark(a.sim) },
-			Config:    withKubeconfig,
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
-			}},
+			PreConfig:        func() { counts.mark(a.sim) },
+			Config:           withKubeconfig,
+			ConfigPlanChecks: planned(credentialAddr, plancheck.ResourceActionUpdate),
 			Check: a.simCheck("one PUT", func(sim *astrasim.Sim) error {
 				return expectCount(counts.since(sim, "PUT "+routeCredential), 1)
 			}),
 		},
 		{
-			PreConfig: func() { counts.mark(a.sim) },
-			Config:    noKubeconfig,
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
-			}},
+			PreConfig:        func() { counts.mark(a.sim) },
+			Config:           noKubeconfig,
+			ConfigPlanChecks: planned(credentialAddr, plancheck.ResourceActionUpdate),
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("kubeconfig"), knownvalue.Null()),
+				expectNull(credentialAddr, "kubeconfig"),
 			},
 			Check: writes(0),
 		},

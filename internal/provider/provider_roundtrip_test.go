@@ -82,11 +82,9 @@ func TestAccRoundTrip_releases(t *testing.T) {
 				Steps: []resource.TestStep{
 					{
 						Config: roundTripHCL(a, "rt-one", "one", "ontap-silver"),
-						Check: func(s *terraform.State) error {
-							credID = s.RootModule().Resources["astra_kubeconfig_credential.rt"].Primary.ID
-							clusterID = s.RootModule().Resources["astra_cluster.rt"].Primary.ID
-							return nil
-						},
+						Check: resource.ComposeAggregateTestCheckFunc(
+							recordID("astra_kubeconfig_credential.rt", &credID), recordID("astra_cluster.rt", &clusterID),
+						),
 					},
 					{
 						PreConfig: func() {

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -18,19 +17,6 @@ const (
 	fleetSize         = 200
 	fleetPlanRequests = 10
 )
-
-// simCountCheck is a plan check that asserts on the simulator's request counts.
-type simCountCheck struct {
-	a     *accTarget
-	what  string
-	check func(*astrasim.Sim) error
-}
-
-func (c simCountCheck) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	if err := c.a.simCheck(c.what, c.check)(nil); err != nil {
-		resp.Error = err
-	}
-}
 
 // TestAccCluster_fleetPlan plans 200 existing clusters: at most 10 requests in all (today
 // one GET each), and the plan is empty.

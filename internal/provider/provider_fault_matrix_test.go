@@ -91,7 +91,7 @@ func firedOnEachPost(kind astrasim.FaultKind, want int) func(*cliHarness) error 
 	}
 }
 
-// whenClusterIn runs do once the simulator holds a cluster named name in state state.
+// whenClusterIn is a condition: the simulator holds a cluster named name in state state.
 func (h *cliHarness) whenClusterIn(name, state string) func() bool {
 	return func() bool {
 		raw, err := h.sim().Snapshot()
@@ -196,6 +196,11 @@ func matrixFaults() []matrixFault {
 	}
 }
 
+// TestAccFaultMatrix applies one object of each resource through the CLI once per row of
+// matrixFaults (a fault on every create route, or an interrupt), rows in parallel: the
+// fault fires, a faulted apply either succeeds or fails with the row's clear error, after
+// every apply the simulator holds exactly the objects state holds, the apply after the
+// faults converges with nothing tainted and an empty plan, and destroy leaves nothing.
 func TestAccFaultMatrix(t *testing.T) {
 	for i, f := range matrixFaults() {
 		t.Run(f.name, func(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -72,7 +71,7 @@ func TestAccIdentity_importByIdentity(t *testing.T) {
 // fail with "Missing Resource Identity After Read".
 func TestIdentity_stateFromBeforeIdentities(t *testing.T) {
 	f := newListFixture(t)
-	ctx := t0()
+	ctx := testContext()
 	lister, _ := f.server.(tfprotov6.ListResourceServer)
 	stream, err := lister.ListResource(ctx, &tfprotov6.ListResourceRequest{
 		TypeName: "astra_cluster", Config: protoObject(t, f.schemas.ListResourceSchemas["astra_cluster"], map[string]string{"cloud_id": f.private}),

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -58,7 +57,7 @@ func TestAccManagedCluster_quietPlans(t *testing.T) {
 					plancheck.ExpectResourceAction(managedAddr, plancheck.ResourceActionUpdate),
 					expectUnknownExactly(managedAddr, withPaths(trident, putMetadata...)...),
 				),
-				ConfigStateChecks: []statecheck.StateCheck{managedString("trident_managed_state_desired", "unmanaged")},
+				ConfigStateChecks: []statecheck.StateCheck{expectString(managedAddr, "trident_managed_state_desired", "unmanaged")},
 			},
 			{
 				// The baseline: the same configuration again sends only refreshes.
@@ -83,78 +82,6 @@ func TestAccManagedCluster_quietPlans(t *testing.T) {
 					}
 					return nil
 				}),
-			},
-		},
-	})
-}
-
-// TestAccKubeconfigCredential_quietPlans: a rename leaves only the PUT's metadata unknown;
-// a new kubeconfig also leaves `valid` unknown.
-func TestAccKubeconfigCredential_quietPlans(t *testing.T) {
-	a := newAccTarget(t)
-	first := writeKubeconfig(t, "quiet-cred", "https://one.k8s.example:6443")
-	second := writeKubeconfig(t, "quiet-cred", "https://two.k8s.example:6443")
-	name := a.name("quiet-cred")
-	a.test(resource.TestCase{
-		CheckDestroy: a.checkCredentialDestroyed,
-		Steps: []resource.TestStep{
-			{Config: a.config(credentialHCL(name, first))},
-			{
-				Config: a.config(credentialHCL(name+"-renamed", first)),
-				ConfigPlanChecks: prePlan(
-					plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
-					expectUnknownExactly(credentialAddr, putMetadata...),
-					plancheck.ExpectKnownValue(credentialAddr, tfjsonpath.New("valid"), knownvalue.Bool(true)),
-				),
-			},
-			{
-				Config: a.config(credentialHCL(name+"-renamed", second)),
-				ConfigPlanChecks: prePlan(
-					plancheck.ExpectResourceAction(credentialAddr, plancheck.ResourceActionUpdate),
-					expectUnknownExactly(credentialAddr, withPaths([]string{"valid"}, putMetadata...)...),
-				),
-			},
-		},
-	})
-}
-
-// TestAccCloud_quietPlans: a new bucket leaves only the PUT's metadata unknown; a new
-// credential also the state the service discovers again; timeouts alone nothing, and no PUT.
-func TestAccCloud_quietPlans(t *testing.T) {
-	a := newAccTarget(t, withSim(func(o *astrasim.Options) { o.Delays.Discover = 50 * time.Millisecond }))
-	a.requireSim("the seeded service-account credentials")
-	seeds := a.sim.Seeds()
-	gcpCred, azureCred := arg("credential_id", seeds.GCP.CredentialID), arg("credential_id", seeds.Azure.CredentialID)
-	bucket := arg("default_bucket_id", testBucketID)
-	var counts countDelta
-	a.test(resource.TestCase{
-		CheckDestroy: a.checkCloudDestroyed,
-		Steps: []resource.TestStep{
-			{Config: a.config(cloudHCL("gcp-quiet", "gcp", gcpCred))},
-			{
-				Config: a.config(cloudHCL("gcp-quiet", "gcp", gcpCred, bucket)),
-				ConfigPlanChecks: prePlan(
-					plancheck.ExpectResourceAction(cloudAddr, plancheck.ResourceActionUpdate),
-					expectUnknownExactly(cloudAddr, putMetadata...),
-					plancheck.ExpectKnownValue(cloudAddr, tfjsonpath.New("state"), knownvalue.StringExact("running")),
-				),
-			},
-			{
-				Config: a.config(cloudHCL("gcp-quiet", "gcp", azureCred, bucket)),
-				ConfigPlanChecks: prePlan(
-					plancheck.ExpectResourceAction(cloudAddr, plancheck.ResourceActionUpdate),
-					expectUnknownExactly(cloudAddr, withPaths([]string{"state", "state_unready"}, putMetadata...)...),
-				),
-				ConfigStateChecks: []statecheck.StateCheck{cloudString("state", "running")},
-			},
-			{
-				PreConfig: func() { counts.mark(a.sim) },
-				Config:    a.config(cloudHCL("gcp-quiet", "gcp", azureCred, bucket, `timeouts = { update = "2m" }`)),
-				ConfigPlanChecks: prePlan(
-					plancheck.ExpectResourceAction(cloudAddr, plancheck.ResourceActionUpdate),
-					expectUnknownExactly(cloudAddr),
-				),
-				Check: a.simCheck("no PUT", func(sim *astrasim.Sim) error { return expectCount(counts.since(sim, "PUT "+routeCloud), 0) }),
 			},
 		},
 	})
