@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
@@ -65,12 +66,19 @@ func (r *clusterResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 // depends on capabilities a configuration may leave to the cluster's current value, so
 // ModifyPlan checks that part.
 func (r *clusterResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var cfg clusterModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
+	// Read without the framework's reflection over the whole model: a fleet's validation
+	// then costs a fraction of a plan.
+	var attributes map[string]tftypes.Value
+	if err := req.Config.Raw.As(&attributes); err != nil {
+		resp.Diagnostics.AddError("Cannot read the configuration", err.Error()+". This is a bug in the provider; please report it.")
 		return
 	}
-	addProblems(&resp.Diagnostics, clusterConfigProblems(cfg.clusterFields))
+	cfg, ok := clusterFieldsFromRaw(attributes)
+	if !ok {
+		resp.Diagnostics.AddError("Cannot read the configuration", "The cluster's arguments have unexpected types. This is a bug in the provider; please report it.")
+		return
+	}
+	addProblems(&resp.Diagnostics, clusterConfigProblems(cfg))
 }
 
 // ModifyPlan applies the credential rule to what the cluster will have (an argument left
@@ -89,16 +97,21 @@ func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	effective := effectiveClusterArgs(cfg.clusterFields, prior.clusterFields)
-	addProblems(&resp.Diagnostics, clusterCredentialProblems(effective))
-	client := r.configuredClient()
+	addProblems(&resp.Diagnostics, clusterPlanProblems(cfg.clusterFields, prior.clusterFields, r.configuredClient()))
+}
+
+// clusterPlanProblems is what ModifyPlan reports: the credential rule on the arguments the
+// cluster will have, and, with a client, the arguments its api_version does not have.
+func clusterPlanProblems(cfg, prior clusterFields, client *astra.Client) []attrProblem {
+	effective := effectiveClusterArgs(cfg, prior)
+	problems := clusterCredentialProblems(effective)
 	if client == nil {
-		return
+		return problems
 	}
 	// Versions gate what the configuration sends; a credential kept from the cluster counts.
-	gated := withoutUnchangedArgs(cfg.clusterFields, prior.clusterFields)
+	gated := withoutUnchangedArgs(cfg, prior)
 	gated.CredentialID = effective.CredentialID
-	addProblems(&resp.Diagnostics, clusterVersionProblems(client.ClusterVersion(), gated))
+	return append(problems, clusterVersionProblems(client.ClusterVersion(), gated)...)
 }
 
 // effectiveClusterArgs is what the cluster will have for the arguments the credential rule
@@ -170,7 +183,9 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	if err != nil {
 		addWaitError(&resp.Diagnostics, "Cluster did not reach running", err, timeout, taintedAftermath(cluster.ID, plan.clusterFields))
+		return
 	}
+	recordAnswerDigest(ctx, resp.Private, r.data, final, resp.State, &resp.Diagnostics)
 }
 
 // findCreatedCluster looks for the cluster a POST with a lost answer may have created, by
@@ -217,6 +232,7 @@ func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, re
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(cluster, state))...)
+	recordAnswerDigest(ctx, resp.Private, r.data, cluster, resp.State, &resp.Diagnostics)
 }
 
 // Update changes the managed arguments on the object as read and PUTs all of it back, so

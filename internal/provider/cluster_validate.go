@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 )
@@ -139,4 +141,28 @@ func minorVersion(v string) int {
 		return -1
 	}
 	return n
+}
+
+// clusterFieldsFromRaw reads the arguments clusterPlanProblems looks at (credential, route,
+// capabilities, cluster type) from a state as the protocol carries it, without the
+// framework's reflection; the other fields stay null.
+func clusterFieldsFromRaw(attributes map[string]tftypes.Value) (clusterFields, bool) {
+	ctx := context.Background()
+	var out clusterFields
+	for name, dst := range map[string]*types.String{"credential_id": &out.CredentialID,
+		"private_route_id": &out.PrivateRouteID, "cluster_type": &out.ClusterType} {
+		v, err := types.StringType.ValueFromTerraform(ctx, attributes[name])
+		s, ok := v.(types.String)
+		if err != nil || !ok {
+			return clusterFields{}, false
+		}
+		*dst = s
+	}
+	v, err := types.SetType{ElemType: types.StringType}.ValueFromTerraform(ctx, attributes["connector_capabilities"])
+	set, ok := v.(types.Set)
+	if err != nil || !ok {
+		return clusterFields{}, false
+	}
+	out.ConnectorCapabilities = set
+	return out, true
 }
