@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
@@ -30,6 +31,14 @@ func cloudItemAttributes(ctx context.Context) map[string]schema.Attribute {
 	out := attrs.ComputedForDataSource(cloudAttributes(ctx), "timeouts")
 	redescribe(out, cloudArgumentDescriptions)
 	return out
+}
+
+// cloudArgumentDescriptions describe the arguments of astra_cloud as its data source shows them.
+var cloudArgumentDescriptions = map[string]string{
+	"name":              "Name of the cloud.",
+	"cloud_type":        "Type of the cloud, always lowercase: `private`, `gcp`, `azure` or `aws`.",
+	"credential_id":     "ID of the service-account credential Astra Control uses to discover the cloud's clusters (public clouds).",
+	"default_bucket_id": "ID of the bucket backups of the cloud's clusters go to by default, if any.",
 }
 
 func (d *cloudDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -67,9 +76,7 @@ func (d *cloudDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	if cloud == nil {
 		return
 	}
-	var out cloudValues
-	out.readFrom(cloud)
-	resp.Diagnostics.Append(resp.State.Set(ctx, out)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, cloudFrom(cloud, cloudValues{}))...)
 }
 
 func cloudByID(ctx context.Context, client *astra.Client, id string, diags *diag.Diagnostics) *astra.Cloud {
@@ -112,4 +119,17 @@ func cloudByName(ctx context.Context, client *astra.Client, name string, diags *
 // "GCP" where the schema says "gcp".
 func cloudTypeMatches(filter types.String, c astra.Cloud) bool {
 	return !isSet(filter) || strings.EqualFold(filter.ValueString(), c.CloudType)
+}
+
+// cloudNames lists "name (id)" of clouds, sorted, for errors that say what exists.
+func cloudNames(clouds []astra.Cloud) string {
+	names := make([]string, 0, len(clouds))
+	for _, c := range clouds {
+		names = append(names, c.Name+" ("+c.ID+")")
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
 }

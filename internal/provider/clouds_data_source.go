@@ -70,9 +70,7 @@ func (d *cloudsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		if (isSet(m.Name) && c.Name != m.Name.ValueString()) || !cloudTypeMatches(m.CloudType, c) {
 			continue
 		}
-		var v cloudValues
-		v.readFrom(&c)
-		items = append(items, v)
+		items = append(items, cloudFrom(&c, cloudValues{}))
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Name.ValueString() < items[j].Name.ValueString() })
 	list, diags := objectList(ctx, cloudItemAttributes(ctx), items)

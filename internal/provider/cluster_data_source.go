@@ -27,9 +27,21 @@ type clusterDataSource struct{ dataSourceClientHolder }
 
 // clusterItemAttributes are a cluster's attributes in data sources: astra_cluster's, computed.
 func clusterItemAttributes() map[string]schema.Attribute {
-	out := attrs.ComputedForDataSource(clusterSchemaAttributes(), "wait_for_running")
+	out := attrs.ComputedForDataSource(clusterAttributes(), "wait_for_running")
 	redescribe(out, clusterArgumentDescriptions)
 	return out
+}
+
+// clusterArgumentDescriptions describe the arguments of astra_cluster as its data source shows them.
+var clusterArgumentDescriptions = map[string]string{
+	"cloud_id":               "ID of the cloud that holds the cluster.",
+	"name":                   "Name of the cluster in Astra Control.",
+	"credential_id":          "ID of the kubeconfig credential Astra Control uses to reach the cluster, if any.",
+	"private_route_id":       "Location ID of the Astra Connector that reaches the cluster, if any.",
+	"connector_capabilities": "Capabilities of the connector associated with the cluster, if any.",
+	"acc_host":               "Whether this cluster hosts the Astra Control Center instance being accessed.",
+	"cluster_type":           "Kind of cluster: `gke`, `aks`, `eks`, `rke`, `tanzu`, `openshift`, `anthos` or `kubernetes`.",
+	"labels":                 "User labels on the cluster (the service's read-only labels left out).",
 }
 
 func (d *clusterDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -57,7 +69,7 @@ func (d *clusterDataSource) ConfigValidators(context.Context) []datasource.Confi
 }
 
 func (d *clusterDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var cfg clusterFields
+	var cfg clusterValues
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	client := d.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -73,7 +85,7 @@ func (d *clusterDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if cluster == nil {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, clusterFieldsFrom(cluster, clusterFields{}))...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, clusterFrom(cluster, clusterValues{}))...)
 }
 
 func clusterByID(ctx context.Context, client *astra.Client, cloudID, id string, diags *diag.Diagnostics) *astra.Cluster {

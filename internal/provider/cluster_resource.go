@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
@@ -23,26 +23,12 @@ var (
 	_ resource.ResourceWithImportState    = (*clusterResource)(nil)
 )
 
-// Waits when `timeouts` does not set them.
-var clusterTimeouts = attrs.TimeoutDefaults{Create: 30 * time.Minute, Update: 30 * time.Minute, Delete: 20 * time.Minute}
-
-// clusterAPIFields maps the request members the server may name in invalidFields to the
-// arguments they come from.
-var clusterAPIFields = map[string]string{
-	"name":                  "name",
-	"credentialID":          "credential_id",
-	"privateRouteID":        "private_route_id",
-	"connectorCapabilities": "connector_capabilities",
-	"accHost":               "acc_host",
-	"metadata":              "labels",
-	"metadata.labels":       "labels",
-}
-
 // clusterResource is astra_cluster: a Kubernetes cluster added to a cloud.
 type clusterResource struct {
 	clientHolder
 }
 
+// newClusterResource is astra_cluster.
 func newClusterResource() resource.Resource { return &clusterResource{} }
 
 func (r *clusterResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -50,7 +36,7 @@ func (r *clusterResource) Metadata(_ context.Context, req resource.MetadataReque
 }
 
 func (r *clusterResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	attributes := clusterSchemaAttributes()
+	attributes := clusterAttributes()
 	attributes["timeouts"] = attrs.TimeoutsSchema(ctx, clusterTimeouts)
 	resp.Schema = schema.Schema{
 		Version: clusterSchemaVersion,
@@ -73,7 +59,7 @@ func (r *clusterResource) ValidateConfig(ctx context.Context, req resource.Valid
 		resp.Diagnostics.AddError("Cannot read the configuration", err.Error()+". This is a bug in the provider; please report it.")
 		return
 	}
-	cfg, ok := clusterFieldsFromRaw(attributes)
+	cfg, ok := clusterValuesFromRaw(attributes)
 	if !ok {
 		resp.Diagnostics.AddError("Cannot read the configuration", "The cluster's arguments have unexpected types. This is a bug in the provider; please report it.")
 		return
@@ -97,55 +83,7 @@ func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	addProblems(&resp.Diagnostics, clusterPlanProblems(cfg.clusterFields, prior.clusterFields, r.configuredClient()))
-}
-
-// clusterPlanProblems is what ModifyPlan reports: the credential rule on the arguments the
-// cluster will have, and, with a client, the arguments its api_version does not have.
-func clusterPlanProblems(cfg, prior clusterFields, client *astra.Client) []attrProblem {
-	effective := effectiveClusterArgs(cfg, prior)
-	problems := clusterCredentialProblems(effective)
-	if client == nil {
-		return problems
-	}
-	// Versions gate what the configuration sends; a credential kept from the cluster counts.
-	gated := withoutUnchangedArgs(cfg, prior)
-	gated.CredentialID = effective.CredentialID
-	return append(problems, clusterVersionProblems(client.ClusterVersion(), gated)...)
-}
-
-// effectiveClusterArgs is what the cluster will have for the arguments the credential rule
-// reads: the configured value, or else the current one (null on create).
-func effectiveClusterArgs(cfg, prior clusterFields) clusterFields {
-	out := cfg
-	if cfg.CredentialID.IsNull() {
-		out.CredentialID = prior.CredentialID
-	}
-	if cfg.PrivateRouteID.IsNull() {
-		out.PrivateRouteID = prior.PrivateRouteID
-	}
-	if cfg.ConnectorCapabilities.IsNull() {
-		out.ConnectorCapabilities = prior.ConnectorCapabilities
-	}
-	return out
-}
-
-// withoutUnchangedArgs clears the version-gated arguments whose configured value is the one
-// the cluster already has: that is not new input for api_version to refuse. Configuration
-// generated on import (`plan -generate-config-out`) writes every argument as read, such as
-// cluster_type, which Astra Control reports whatever the api_version.
-func withoutUnchangedArgs(cfg, prior clusterFields) clusterFields {
-	out := cfg
-	if cfg.ClusterType.Equal(prior.ClusterType) {
-		out.ClusterType = types.StringNull()
-	}
-	if cfg.PrivateRouteID.Equal(prior.PrivateRouteID) {
-		out.PrivateRouteID = types.StringNull()
-	}
-	if cfg.ConnectorCapabilities.Equal(prior.ConnectorCapabilities) {
-		out.ConnectorCapabilities = types.SetNull(types.StringType)
-	}
-	return out
+	addProblems(&resp.Diagnostics, clusterPlanProblems(cfg.clusterValues, prior.clusterValues, r.configuredClient()))
 }
 
 func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -161,7 +99,7 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	defer cancel()
 
 	cloudID := plan.CloudID.ValueString()
-	body := clusterCreateRequest(plan.clusterFields)
+	body := clusterCreateRequest(plan.clusterValues)
 	sent := time.Now()
 	cluster, err := client.CreateCluster(opCtx, cloudID, body)
 	// Look with the caller's context: the create's own deadline may be what cut the answer.
@@ -173,48 +111,12 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	}
 	// The cluster exists: record it before waiting, so a failed wait taints it instead of
 	// orphaning it.
-	resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(cluster, plan))...)
-	if resp.Diagnostics.HasError() || !plan.WaitForRunning.ValueBool() {
+	if !plan.WaitForRunning.ValueBool() {
+		r.recordAnswer(ctx, plan, cluster, &resp.State, resp.Private, &resp.Diagnostics)
 		return
 	}
-	final, err := r.waitRunning(opCtx, client, cloudID, cluster)
-	if final != cluster && final != nil {
-		resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(final, plan))...)
-	}
-	if err != nil {
-		addWaitError(&resp.Diagnostics, "Cluster did not reach running", err, timeout, taintedAftermath(cluster.ID, plan.clusterFields))
-		return
-	}
-	recordAnswerDigest(ctx, resp.Private, r.data, final, resp.State, &resp.Diagnostics)
-}
-
-// findCreatedCluster looks for the cluster a POST with a lost answer may have created, by
-// the name and credential it was sent with; nil when nothing identifies it.
-func findCreatedCluster(ctx context.Context, client *astra.Client, cloudID string, body astra.ClusterCreate) (*astra.Cluster, error) {
-	match := astra.ClusterMatch{Name: body.Name, CredentialID: body.CredentialID}
-	if match == (astra.ClusterMatch{}) {
-		return nil, nil
-	}
-	return client.FindCluster(ctx, cloudID, match)
-}
-
-// taintedAftermath tells the user what a failed create wait leaves behind.
-func taintedAftermath(id string, plan clusterFields) string {
-	text := "The cluster " + id + " was added to Astra Control and is recorded in state, marked as tainted: the next apply " +
-		"replaces it (removes it and adds it again). To keep it instead, run `terraform untaint` on this resource."
-	if isSet(plan.PrivateRouteID) && !isSet(plan.CredentialID) {
-		text += " A cluster registered through an Astra Connector stays pending until its connector runs: set " +
-			"wait_for_running = false for it."
-	}
-	return text
-}
-
-// waitRunning waits until the cluster is running. The service's answer often already says
-// so (a kubeconfig cluster is discovered at once); then nothing is polled.
-func (r *clusterResource) waitRunning(ctx context.Context, client *astra.Client, cloudID string, c *astra.Cluster) (*astra.Cluster, error) {
-	return astra.WaitFrom(ctx, r.waitSchedule(), c, func(ctx context.Context) (*astra.Cluster, error) {
-		return client.GetCluster(ctx, cloudID, c.ID)
-	}, astra.ClusterRunning)
+	r.recordAndWait(ctx, opCtx, client, timeout, plan, cluster, &resp.State, resp.Private, &resp.Diagnostics,
+		"Cluster did not reach running", taintedAftermath(cluster.ID, plan.clusterValues))
 }
 
 func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -231,8 +133,7 @@ func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if cluster == nil {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(cluster, state))...)
-	recordAnswerDigest(ctx, resp.Private, r.data, cluster, resp.State, &resp.Diagnostics)
+	r.recordAnswer(ctx, state, cluster, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 // Update changes the managed arguments on the object as read and PUTs all of it back, so
@@ -264,27 +165,21 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 		addAPIError(&resp.Diagnostics, "Cannot read the cluster before updating it", err, nil)
 		return
 	}
-	applyClusterPlan(current, plan.clusterFields)
+	applyClusterPlan(current, plan.clusterValues)
 	updated, err := client.UpdateCluster(opCtx, cloudID, current)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Cannot update the cluster", err, clusterAPIFields)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(updated, plan))...)
-	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 	// A new credential makes Astra Control collect the cluster again.
-	if resp.Diagnostics.HasError() || plan.CredentialID.Equal(prior.CredentialID) || !plan.WaitForRunning.ValueBool() {
-		return
-	}
-	final, err := r.waitRunning(opCtx, client, cloudID, updated)
-	if final != updated && final != nil {
-		resp.Diagnostics.Append(resp.State.Set(ctx, clusterModelFrom(final, plan))...)
-		resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
-	}
-	if err != nil {
-		addWaitError(&resp.Diagnostics, "Cluster did not reach running after its credential changed", err, timeout,
+	if plan.CredentialID.Equal(prior.CredentialID) || !plan.WaitForRunning.ValueBool() {
+		r.recordAnswer(ctx, plan, updated, &resp.State, resp.Private, &resp.Diagnostics)
+	} else {
+		r.recordAndWait(ctx, opCtx, client, timeout, plan, updated, &resp.State, resp.Private, &resp.Diagnostics,
+			"Cluster did not reach running after its credential changed",
 			"The new settings are applied and recorded in state. Check that the credential's kubeconfig reaches the cluster.")
 	}
+	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 }
 
 // Delete removes the cluster record, which Astra Control allows only while unmanaged.
@@ -332,6 +227,66 @@ func (r *clusterResource) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 }
 
+func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// recordAnswer writes the model converted from the service's answer to state. The
+// conversion starts from prior (the plan, or the state), so what the service reports as
+// "nothing" keeps the configuration's spelling of it. The answer's digest goes to private
+// state, so a later read of the same answer can keep the state (unchanged_answers.go).
+func (r *clusterResource) recordAnswer(ctx context.Context, prior clusterModel, answer *astra.Cluster, state *tfsdk.State,
+	private privateKeys, diags *diag.Diagnostics) {
+	diags.Append(state.Set(ctx, clusterModelFrom(answer, prior))...)
+	recordAnswerDigest(ctx, private, r.data, answer, *state, diags)
+}
+
+// recordAndWait records the service's answer in state, then waits until the cluster is
+// running and records what it last saw. opCtx bounds the wait: the whole operation shares
+// its deadline (timeout, named in the error).
+func (r *clusterResource) recordAndWait(ctx, opCtx context.Context, client *astra.Client, timeout time.Duration, plan clusterModel,
+	answer *astra.Cluster, state *tfsdk.State, private privateKeys, diags *diag.Diagnostics, summary, aftermath string) {
+	if r.recordAnswer(ctx, plan, answer, state, private, diags); diags.HasError() {
+		return
+	}
+	final, err := r.waitRunning(opCtx, client, plan.CloudID.ValueString(), answer)
+	if final != answer && final != nil {
+		r.recordAnswer(ctx, plan, final, state, private, diags)
+	}
+	if err != nil {
+		addWaitError(diags, summary, err, timeout, aftermath)
+	}
+}
+
+// waitRunning waits until the cluster is running. The service's answer often already says
+// so (a kubeconfig cluster is discovered at once); then nothing is polled.
+func (r *clusterResource) waitRunning(ctx context.Context, client *astra.Client, cloudID string, c *astra.Cluster) (*astra.Cluster, error) {
+	return astra.WaitFrom(ctx, r.waitSchedule(), c, func(ctx context.Context) (*astra.Cluster, error) {
+		return client.GetCluster(ctx, cloudID, c.ID)
+	}, astra.ClusterRunning)
+}
+
+// findCreatedCluster looks for the cluster a POST with a lost answer may have created, by
+// the name and credential it was sent with; nil when nothing identifies it.
+func findCreatedCluster(ctx context.Context, client *astra.Client, cloudID string, body astra.ClusterCreate) (*astra.Cluster, error) {
+	match := astra.ClusterMatch{Name: body.Name, CredentialID: body.CredentialID}
+	if match == (astra.ClusterMatch{}) {
+		return nil, nil
+	}
+	return client.FindCluster(ctx, cloudID, match)
+}
+
+// taintedAftermath tells the user what a failed create wait leaves behind.
+func taintedAftermath(id string, plan clusterValues) string {
+	text := "The cluster " + id + " was added to Astra Control and is recorded in state, marked as tainted: the next apply " +
+		"replaces it (removes it and adds it again). To keep it instead, run `terraform untaint` on this resource."
+	if isSet(plan.PrivateRouteID) && !isSet(plan.CredentialID) {
+		text += " A cluster registered through an Astra Connector stays pending until its connector runs: set " +
+			"wait_for_running = false for it."
+	}
+	return text
+}
+
 // clusterGone reads a cluster for a removal wait: nil once it no longer exists.
 func clusterGone(client *astra.Client, cloudID, id string) func(context.Context) (*astra.Cluster, error) {
 	return func(ctx context.Context) (*astra.Cluster, error) {
@@ -352,8 +307,4 @@ func addStillManaged(diags *diag.Diagnostics, c *astra.Cluster, serverSaid strin
 		detail += "\n\n" + serverSaid
 	}
 	diags.AddError("Cluster is still managed", detail)
-}
-
-func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
 }

@@ -1,22 +1,22 @@
 package provider
 
 import (
+	"context"
+	"time"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
-)
-
-const (
-	forcesReplacement = " Changing this forces a new resource."
-	updatedInPlace    = " Updated in place."
 )
 
 // Connector capabilities of the cluster API. relayV1 (1.5, 1.6) became connectorV2 in 1.7.
@@ -32,6 +32,9 @@ var connectorCapabilities = []string{"neptuneV1", "proxyV1", capabilityRelayV1, 
 // clusterTypes are the values of cluster_type (cluster API 1.7).
 var clusterTypes = []string{"aks", "anthos", "eks", "gke", "kubernetes", "openshift", "rke", "tanzu"}
 
+// Waits when `timeouts` does not set them.
+var clusterTimeouts = attrs.TimeoutDefaults{Create: 30 * time.Minute, Update: 30 * time.Minute, Delete: 20 * time.Minute}
+
 // clusterPutArgs are the arguments whose change makes an update PUT the cluster; any other
 // update (wait_for_running, timeouts) sends nothing.
 var clusterPutArgs = []string{"name", "credential_id", "private_route_id", "connector_capabilities", "acc_host", "cluster_type", "labels"}
@@ -41,13 +44,10 @@ var clusterPutArgs = []string{"name", "credential_id", "private_route_id", "conn
 // reach another Kubernetes cluster and makes the service collect it again.
 var clusterRediscoveredBy = []string{"credential_id"}
 
-// keepsServiceValue is appended to the description of an Optional+Computed argument.
-const keepsServiceValue = " Left out of the configuration, it keeps the value Astra Control reports (after an import too), so it never plans a change."
-
-// clusterSchemaAttributes are astra_cluster's attributes except `timeouts` (which needs a
+// clusterAttributes are astra_cluster's attributes except `timeouts` (which needs a
 // context). The astra_cluster data source derives its schema from them with
-// attrs.ComputedForDataSource(clusterSchemaAttributes(), "wait_for_running").
-func clusterSchemaAttributes() map[string]schema.Attribute {
+// attrs.ComputedForDataSource(clusterAttributes(), "wait_for_running").
+func clusterAttributes() map[string]schema.Attribute {
 	args := map[string]schema.Attribute{
 		"cloud_id": schema.StringAttribute{
 			Required:            true,
@@ -133,59 +133,26 @@ func clusterSchemaAttributes() map[string]schema.Attribute {
 	return args
 }
 
-func computedString(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+// The cluster API cannot unset connectorCapabilities (a PUT of [] keeps them) and has no
+// accHost "false". These arguments are Optional+Computed, so leaving them out keeps the
+// service's value; only an explicit empty set or false, which no PUT can apply, replaces
+// the cluster instead of planning an update that could not happen.
+
+const unsetReplaces = "A value the API cannot apply in place (no capabilities, or acc_host false once true) forces a new resource: the API cannot unset it."
+
+// replaceWhenSetEmptied runs after the keep modifier, so a left-out set is the prior one here.
+func replaceWhenSetEmptied() planmodifier.Set {
+	return setplanmodifier.RequiresReplaceIf(func(_ context.Context, req planmodifier.SetRequest, resp *setplanmodifier.RequiresReplaceIfFuncResponse) {
+		hadValues := isSet(req.StateValue) && len(req.StateValue.Elements()) > 0
+		emptied := req.PlanValue.IsNull() || (!req.PlanValue.IsUnknown() && len(req.PlanValue.Elements()) == 0)
+		resp.RequiresReplace = hadValues && emptied
+	}, unsetReplaces, unsetReplaces)
 }
 
-func computedBool(desc string) schema.BoolAttribute {
-	return schema.BoolAttribute{Computed: true, MarkdownDescription: desc}
-}
-
-func computedStrings(desc string) schema.ListAttribute {
-	return schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: desc}
-}
-
-// clusterComputedAttributes are the fields of the service's answer, snake_cased, as
-// astra_cluster and astra_managed_cluster both show them. drivenBy names, per attribute,
-// the arguments of the resource whose change can change it (the plan shows it unknown
-// only then); putArgs are the arguments whose change sends a PUT, which moves
-// metadata.modification_timestamp. The ID never changes.
-func clusterComputedAttributes(drivenBy func(attribute string) []string, putArgs []string) map[string]schema.Attribute {
-	out := map[string]schema.Attribute{
-		"state": computedString("Operational state: `pending`, `discovering`, `provisioning`, `running`, `failed`, " +
-			"`removed` (not currently accessible, for example after its kubeconfig expired) or `unknown`."),
-		"state_unready": computedStrings("Reasons the cluster is not `running`, or why it is `failed` or `removed`."),
-		"managed_state": computedString("Management state: `pending`, `ineligible`, `unmanaged`, `managing`, `managed` " +
-			"(or `deleting` with `api_version` 1.7). An `astra_managed_cluster` brings the cluster under management."),
-		"managed_state_unready":    computedStrings("Reasons the cluster is ineligible for management, or non-fatal management errors."),
-		"managed_timestamp":        computedString("When the cluster was brought under management (ISO 8601); only while managed."),
-		"protection_state":         computedString("Protection state: `full`, `partial` or `atRisk`, from the snapshot support of the default storage class."),
-		"protection_state_details": attrs.StateDetailsSchema("Explanations of `protection_state`."),
-		"restore_target_supported": computedBool("Whether the cluster can be the target of a restore."),
-		"snapshot_supported":       computedBool("Whether the cluster supports snapshots."),
-		"trident_version":          computedString("Version of Astra Trident on the cluster, when installed."),
-		"acp_version":              computedString("Version of Astra Control Provisioner on the cluster, when installed (`api_version` 1.6 or later)."),
-		"trident_managed_state":    computedString("Whether Astra Control manages Trident on the cluster: `managed` or `unmanaged`."),
-		"trident_managed_state_desired": computedString("The Trident management Astra Control was asked for: `managed` or " +
-			"`unmanaged` (set through `astra_managed_cluster`)."),
-		"trident_managed_state_details": attrs.StateDetailsSchema("Explanations of `trident_managed_state`."),
-		"trident_managed_state_allowed": computedStrings("The values `trident_managed_state_desired` may take for this cluster."),
-		"in_use":                        computedBool("Whether the cluster is managed and has managed applications (then it cannot be unmanaged)."),
-		"cluster_type": computedString("Kind of cluster detected: `gke`, `aks`, `eks`, `rke`, `tanzu`, `openshift`, " +
-			"`anthos` or `kubernetes`."),
-		"cluster_version":            computedString("Kubernetes version of the cluster, such as `1.29`."),
-		"cluster_version_string":     computedString("Full Kubernetes version string of the cluster, such as `v1.29.4`."),
-		"cluster_creation_timestamp": computedString("When the Kubernetes cluster itself was created (ISO 8601), as reported by it."),
-		"namespaces":                 computedStrings("Namespaces discovered on the cluster; often empty until the cluster is managed."),
-		"default_storage_class":      computedString("ID of the cluster's default storage class in Astra Control."),
-		"location":                   computedString("Cloud location (region or zone) of the cluster; not reported for private clusters."),
-		"is_multizonal":              computedBool("Whether the cluster spans several zones."),
-		"api_service_id":             computedString("ID of the cluster's `default/kubernetes` Service, which tells clusters apart."),
-	}
-	for name, a := range out {
-		out[name] = attrs.Kept(a, drivenBy(name)...)
-	}
-	out["id"] = attrs.Kept(computedString("ID of the cluster in Astra Control (a UUID); also the ID of its managed cluster once managed."))
-	out["metadata"] = attrs.MetadataSchema(putArgs...)
-	return out
+// replaceWhenTrueRemoved runs after the keep modifier, so a left-out acc_host is the prior one here.
+func replaceWhenTrueRemoved() planmodifier.Bool {
+	return boolplanmodifier.RequiresReplaceIf(func(_ context.Context, req planmodifier.BoolRequest, resp *boolplanmodifier.RequiresReplaceIfFuncResponse) {
+		wasTrue := isSet(req.StateValue) && req.StateValue.ValueBool()
+		resp.RequiresReplace = wasTrue && (req.PlanValue.IsNull() || (!req.PlanValue.IsUnknown() && !req.PlanValue.ValueBool()))
+	}, unsetReplaces, unsetReplaces)
 }

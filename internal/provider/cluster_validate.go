@@ -4,38 +4,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 )
-
-// attrProblem is a plan-time error on one argument.
-type attrProblem struct {
-	attr, summary, detail string
-}
-
-func addProblems(diags *diag.Diagnostics, problems []attrProblem) {
-	for _, p := range problems {
-		diags.AddAttributeError(path.Root(p.attr), p.summary, p.detail)
-	}
-}
-
-// known reports whether a configuration value can be checked now: unknown values are
-// checked again at apply time, when they are known.
-func known(v interface{ IsUnknown() bool }) bool { return !v.IsUnknown() }
-
-func isSet(v interface {
-	IsNull() bool
-	IsUnknown() bool
-}) bool {
-	return !v.IsNull() && !v.IsUnknown()
-}
 
 // relayCapable reports whether the capabilities name a connector that relays the API
 // (relayV1 up to cluster API 1.6, connectorV2 from 1.7), in any version: the version
@@ -47,21 +22,10 @@ func relayCapable(capabilities types.Set) bool {
 
 const missingCredential = "Missing credential_id"
 
-// withoutProblem drops the problem with this attribute and summary.
-func withoutProblem(problems []attrProblem, attr, summary string) []attrProblem {
-	out := problems[:0:0]
-	for _, p := range problems {
-		if p.attr != attr || p.summary != summary {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // clusterConfigProblems is the part of the credential rule a configuration alone decides:
 // with a private route, the capabilities (maybe left to the cluster's value) decide whether
 // a credential is needed, which the plan checks.
-func clusterConfigProblems(cfg clusterFields) []attrProblem {
+func clusterConfigProblems(cfg clusterValues) []attrProblem {
 	problems := clusterCredentialProblems(cfg)
 	if isSet(cfg.PrivateRouteID) {
 		problems = withoutProblem(problems, "credential_id", missingCredential)
@@ -72,7 +36,7 @@ func clusterConfigProblems(cfg clusterFields) []attrProblem {
 // clusterCredentialProblems applies the API's rule for credentialID: required unless
 // privateRouteID and a relay-capable connector are both given, and refused together with
 // a relay-capable connector (problem 165 at apply time otherwise).
-func clusterCredentialProblems(cfg clusterFields) []attrProblem {
+func clusterCredentialProblems(cfg clusterValues) []attrProblem {
 	if !known(cfg.CredentialID) || !known(cfg.PrivateRouteID) || !known(cfg.ConnectorCapabilities) {
 		return nil
 	}
@@ -94,7 +58,7 @@ func clusterCredentialProblems(cfg clusterFields) []attrProblem {
 
 // clusterVersionProblems refuses arguments the provider's api_version (the cluster
 // resource version it sends) does not have, naming the version that has them.
-func clusterVersionProblems(version string, cfg clusterFields) []attrProblem {
+func clusterVersionProblems(version string, cfg clusterValues) []attrProblem {
 	var out []attrProblem
 	need := func(attr, what, minVersion string) {
 		if !versionAtLeast(version, minVersion) {
@@ -129,39 +93,73 @@ func clusterVersionProblems(version string, cfg clusterFields) []attrProblem {
 	return out
 }
 
-// versionAtLeast compares cluster resource versions "1.N".
-func versionAtLeast(version, minimum string) bool {
-	return minorVersion(version) >= minorVersion(minimum)
-}
-
-func minorVersion(v string) int {
-	_, minor, _ := strings.Cut(v, ".")
-	n, err := strconv.Atoi(minor)
-	if err != nil {
-		return -1
+// effectiveClusterArgs is what the cluster will have for the arguments the credential rule
+// reads: the configured value, or else the current one (null on create).
+func effectiveClusterArgs(cfg, prior clusterValues) clusterValues {
+	out := cfg
+	if cfg.CredentialID.IsNull() {
+		out.CredentialID = prior.CredentialID
 	}
-	return n
+	if cfg.PrivateRouteID.IsNull() {
+		out.PrivateRouteID = prior.PrivateRouteID
+	}
+	if cfg.ConnectorCapabilities.IsNull() {
+		out.ConnectorCapabilities = prior.ConnectorCapabilities
+	}
+	return out
 }
 
-// clusterFieldsFromRaw reads the arguments clusterPlanProblems looks at (credential, route,
+// withoutUnchangedArgs clears the version-gated arguments whose configured value is the one
+// the cluster already has: that is not new input for api_version to refuse. Configuration
+// generated on import (`plan -generate-config-out`) writes every argument as read, such as
+// cluster_type, which Astra Control reports whatever the api_version.
+func withoutUnchangedArgs(cfg, prior clusterValues) clusterValues {
+	out := cfg
+	if cfg.ClusterType.Equal(prior.ClusterType) {
+		out.ClusterType = types.StringNull()
+	}
+	if cfg.PrivateRouteID.Equal(prior.PrivateRouteID) {
+		out.PrivateRouteID = types.StringNull()
+	}
+	if cfg.ConnectorCapabilities.Equal(prior.ConnectorCapabilities) {
+		out.ConnectorCapabilities = types.SetNull(types.StringType)
+	}
+	return out
+}
+
+// clusterPlanProblems is what ModifyPlan reports: the credential rule on the arguments the
+// cluster will have, and, with a client, the arguments its api_version does not have.
+func clusterPlanProblems(cfg, prior clusterValues, client *astra.Client) []attrProblem {
+	effective := effectiveClusterArgs(cfg, prior)
+	problems := clusterCredentialProblems(effective)
+	if client == nil {
+		return problems
+	}
+	// Versions gate what the configuration sends; a credential kept from the cluster counts.
+	gated := withoutUnchangedArgs(cfg, prior)
+	gated.CredentialID = effective.CredentialID
+	return append(problems, clusterVersionProblems(client.ClusterVersion(), gated)...)
+}
+
+// clusterValuesFromRaw reads the arguments clusterPlanProblems looks at (credential, route,
 // capabilities, cluster type) from a state as the protocol carries it, without the
 // framework's reflection; the other fields stay null.
-func clusterFieldsFromRaw(attributes map[string]tftypes.Value) (clusterFields, bool) {
+func clusterValuesFromRaw(attributes map[string]tftypes.Value) (clusterValues, bool) {
 	ctx := context.Background()
-	var out clusterFields
+	var out clusterValues
 	for name, dst := range map[string]*types.String{"credential_id": &out.CredentialID,
 		"private_route_id": &out.PrivateRouteID, "cluster_type": &out.ClusterType} {
 		v, err := types.StringType.ValueFromTerraform(ctx, attributes[name])
 		s, ok := v.(types.String)
 		if err != nil || !ok {
-			return clusterFields{}, false
+			return clusterValues{}, false
 		}
 		*dst = s
 	}
 	v, err := types.SetType{ElemType: types.StringType}.ValueFromTerraform(ctx, attributes["connector_capabilities"])
 	set, ok := v.(types.Set)
 	if err != nil || !ok {
-		return clusterFields{}, false
+		return clusterValues{}, false
 	}
 	out.ConnectorCapabilities = set
 	return out, true

@@ -9,8 +9,8 @@ import (
 
 // clusterConfig builds a configuration from the arguments the rules look at; "" is unset,
 // "?" unknown.
-func clusterConfig(credential, route string, capabilities ...string) clusterFields {
-	cfg := nullClusterFields()
+func clusterConfig(credential, route string, capabilities ...string) clusterValues {
+	cfg := nullClusterValues()
 	str := func(v string) types.String {
 		switch v {
 		case "":
@@ -41,7 +41,7 @@ func problemText(ps []attrProblem) string {
 func TestClusterCredentialProblems(t *testing.T) {
 	cases := []struct {
 		name string
-		cfg  clusterFields
+		cfg  clusterValues
 		want string // "" means no problem; else the attribute and summary
 	}{
 		{"credential alone", clusterConfig(testCredentialID, ""), ""},
@@ -87,7 +87,7 @@ func TestClusterCredentialProblemDetails(t *testing.T) {
 func TestClusterVersionProblems(t *testing.T) {
 	cases := []struct {
 		version string
-		cfg     clusterFields
+		cfg     clusterValues
 		want    []string // attribute: summary of each problem, in order
 	}{
 		{"1.3", clusterConfig(testCredentialID, ""), nil},
@@ -124,19 +124,7 @@ func TestClusterVersionProblemNamesTheVersionAndTheFix(t *testing.T) {
 	}
 }
 
-func TestVersionAtLeast(t *testing.T) {
-	cases := []struct {
-		v, min string
-		want   bool
-	}{{"1.5", "1.4", true}, {"1.4", "1.4", true}, {"1.3", "1.4", false}, {"1.7", "1.5", true}, {"1.0", "1.5", false}}
-	for _, c := range cases {
-		if got := versionAtLeast(c.v, c.min); got != c.want {
-			t.Errorf("versionAtLeast(%s, %s) = %v", c.v, c.min, got)
-		}
-	}
-}
-
-func withClusterType(cfg clusterFields, kind string) clusterFields {
+func withClusterType(cfg clusterValues, kind string) clusterValues {
 	cfg.ClusterType = types.StringValue(kind)
 	return cfg
 }
@@ -149,13 +137,13 @@ func TestEffectiveClusterArgs(t *testing.T) {
 	kube := clusterConfig(testCredentialID, testRouteID, "watcherV1")
 	cases := []struct {
 		name        string
-		cfg, prior  clusterFields
+		cfg, prior  clusterValues
 		wantProblem string
 	}{
 		{"connector imported with only its route", clusterConfig("", testRouteID), connector, ""},
 		{"kubeconfig cluster imported with only its credential", clusterConfig(testCredentialID, ""), kube, ""},
 		{"kubeconfig cluster imported with only its route", clusterConfig("", testRouteID), kube, ""},
-		{"create with a route and no capabilities", clusterConfig("", testRouteID), nullClusterFields(), "credential_id: Missing credential_id"},
+		{"create with a route and no capabilities", clusterConfig("", testRouteID), nullClusterValues(), "credential_id: Missing credential_id"},
 		{"relay added to a cluster with a credential", clusterConfig("", "", "connectorV2"), kube, "credential_id: credential_id conflicts with a relay-capable connector"},
 	}
 	for _, c := range cases {
@@ -174,7 +162,7 @@ func TestEffectiveClusterArgs(t *testing.T) {
 // capabilities, and still refuses a configuration with neither credential nor route.
 func TestClusterValidateConfigDefersRouteRule(t *testing.T) {
 	for _, c := range []struct {
-		cfg  clusterFields
+		cfg  clusterValues
 		want int
 	}{
 		{clusterConfig("", testRouteID), 0},

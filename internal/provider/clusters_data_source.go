@@ -56,6 +56,38 @@ func (d *clustersDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	}
 }
 
+func (d *clustersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m clustersModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	client := d.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	filters := clusterFilters(m)
+	clusters, err := client.ListClusters(ctx, attrs.StringOrEmpty(m.CloudID), astra.ListOptions{Filters: filters})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot list clusters", err, map[string]string{"clusterType": "cluster_type", "managedState": "managed_state"})
+		return
+	}
+	var items []clusterValues
+	for _, c := range clusters {
+		if clusterMatches(c, filters) {
+			items = append(items, clusterFrom(&c, clusterValues{}))
+		}
+	}
+	sort.SliceStable(items, func(i, j int) bool {
+		a, b := items[i], items[j]
+		if a.Name.ValueString() != b.Name.ValueString() {
+			return a.Name.ValueString() < b.Name.ValueString()
+		}
+		return a.ID.ValueString() < b.ID.ValueString()
+	})
+	list, diags := objectList(ctx, clusterItemAttributes(), items)
+	resp.Diagnostics.Append(diags...)
+	m.Clusters = list
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
 // clusterFilters are the API filters for the configured arguments; each is checked again
 // on the answer, so a service that ignores a filter cannot widen the result.
 func clusterFilters(m clustersModel) []astra.Filter {
@@ -79,36 +111,4 @@ func clusterMatches(c astra.Cluster, filters []astra.Filter) bool {
 		}
 	}
 	return true
-}
-
-func (d *clustersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m clustersModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	client := d.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	filters := clusterFilters(m)
-	clusters, err := client.ListClusters(ctx, attrs.StringOrEmpty(m.CloudID), astra.ListOptions{Filters: filters})
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot list clusters", err, map[string]string{"clusterType": "cluster_type", "managedState": "managed_state"})
-		return
-	}
-	var items []clusterFields
-	for _, c := range clusters {
-		if clusterMatches(c, filters) {
-			items = append(items, clusterFieldsFrom(&c, clusterFields{}))
-		}
-	}
-	sort.SliceStable(items, func(i, j int) bool {
-		a, b := items[i], items[j]
-		if a.Name.ValueString() != b.Name.ValueString() {
-			return a.Name.ValueString() < b.Name.ValueString()
-		}
-		return a.ID.ValueString() < b.ID.ValueString()
-	})
-	list, diags := objectList(ctx, clusterItemAttributes(), items)
-	resp.Diagnostics.Append(diags...)
-	m.Clusters = list
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }

@@ -69,30 +69,3 @@ func redescribe(attributes map[string]schema.Attribute, descriptions map[string]
 		}
 	}
 }
-
-// Data-source descriptions of the arguments of astra_cloud, astra_cluster and
-// astra_managed_cluster.
-var (
-	cloudArgumentDescriptions = map[string]string{
-		"name":              "Name of the cloud.",
-		"cloud_type":        "Type of the cloud, always lowercase: `private`, `gcp`, `azure` or `aws`.",
-		"credential_id":     "ID of the service-account credential Astra Control uses to discover the cloud's clusters (public clouds).",
-		"default_bucket_id": "ID of the bucket backups of the cloud's clusters go to by default, if any.",
-	}
-	clusterArgumentDescriptions = map[string]string{
-		"cloud_id":               "ID of the cloud that holds the cluster.",
-		"name":                   "Name of the cluster in Astra Control.",
-		"credential_id":          "ID of the kubeconfig credential Astra Control uses to reach the cluster, if any.",
-		"private_route_id":       "Location ID of the Astra Connector that reaches the cluster, if any.",
-		"connector_capabilities": "Capabilities of the connector associated with the cluster, if any.",
-		"acc_host":               "Whether this cluster hosts the Astra Control Center instance being accessed.",
-		"cluster_type":           "Kind of cluster: `gke`, `aks`, `eks`, `rke`, `tanzu`, `openshift`, `anthos` or `kubernetes`.",
-		"labels":                 "User labels on the cluster (the service's read-only labels left out).",
-	}
-	managedClusterArgumentDescriptions = map[string]string{
-		"cluster_id":                    "ID of the cluster (the same as `id`).",
-		"default_storage_class":         "ID of the storage class Astra Control made the cluster's default.",
-		"trident_managed_state_desired": "The Trident management Astra Control was asked for: `managed` or `unmanaged`.",
-		"default_bucket_id":             "ID of the bucket the cluster's backups go to by default, if any (`api_version` 1.7).",
-	}
-)

@@ -16,9 +16,8 @@ import (
 
 func TestObjectListConvertsModels(t *testing.T) {
 	ctx := context.Background()
-	var a, b cloudValues
-	a.readFrom(&astra.Cloud{ID: "1", Name: "private", CloudType: "private", State: "running"})
-	b.readFrom(&astra.Cloud{ID: "2", Name: "GCP", CloudType: "GCP", CredentialID: testCredentialID})
+	a := cloudFrom(&astra.Cloud{ID: "1", Name: "private", CloudType: "private", State: "running"}, cloudValues{})
+	b := cloudFrom(&astra.Cloud{ID: "2", Name: "GCP", CloudType: "GCP", CredentialID: testCredentialID}, cloudValues{})
 	list, diags := objectList(ctx, cloudItemAttributes(ctx), []cloudValues{a, b})
 	if diags.HasError() {
 		t.Fatal(diagnosticsText(diags))

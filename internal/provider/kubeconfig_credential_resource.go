@@ -4,18 +4,13 @@ import (
 	"context"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
-	"github.com/astra-control/terraform-provider-astra/internal/kubeconfig"
-	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
 
@@ -26,17 +21,10 @@ var (
 	_ resource.ResourceWithModifyPlan     = (*kubeconfigCredentialResource)(nil)
 )
 
-// newKubeconfigCredentialResource is astra_kubeconfig_credential.
-func newKubeconfigCredentialResource() resource.Resource { return &kubeconfigCredentialResource{} }
-
 type kubeconfigCredentialResource struct{ clientHolder }
 
-// credentialRotatedBy are the arguments whose change sends a new kubeconfig (the write-only
-// kubeconfig_wo is never in a plan: its version stands for it).
-var credentialRotatedBy = []string{"kubeconfig", "kubeconfig_wo_version"}
-
-// credentialFields maps the API's field names in invalidFields to attributes.
-var credentialFields = map[string]string{"name": "name", "keyStore": "kubeconfig", "keyStore.base64": "kubeconfig"}
+// newKubeconfigCredentialResource is astra_kubeconfig_credential.
+func newKubeconfigCredentialResource() resource.Resource { return &kubeconfigCredentialResource{} }
 
 func (r *kubeconfigCredentialResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_kubeconfig_credential"
@@ -50,83 +38,7 @@ func (r *kubeconfigCredentialResource) Schema(_ context.Context, _ resource.Sche
 			"exactly one cluster and one context), converted to JSON and base64-encoded as the API requires. " +
 			"Changing it rotates the credential in place. Set the kubeconfig either with `kubeconfig` (sensitive: hidden in " +
 			"plans and logs, but stored in state) or with the write-only `kubeconfig_wo` (Terraform 1.11 or later: never stored).",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "Astra ID of the credential.",
-				PlanModifiers:       []planmodifier.String{attrs.KeepUnlessChanged()},
-			},
-			"name": schema.StringAttribute{
-				Optional: true,
-				Computed: true,
-				MarkdownDescription: "Name of the credential, 1 to 127 printable ASCII characters. Required to create a " +
-					"credential; an imported credential may leave it out and keeps its name. Updated in place (which " +
-					"needs the kubeconfig: the API replaces the whole credential).",
-				Validators:    []validator.String{validate.ResourceName(127)},
-				PlanModifiers: []planmodifier.String{attrs.KeepUnlessChanged()},
-			},
-			"kubeconfig": schema.StringAttribute{
-				Optional:  true,
-				Sensitive: true,
-				MarkdownDescription: "The kubeconfig, as YAML or JSON text (for example `file(\"kubeconfig.yaml\")`), with exactly one " +
-					"cluster and one context. Sensitive: never shown in plans, logs or errors, but stored in state. A change " +
-					"rotates the credential in place. At most one of `kubeconfig` and `kubeconfig_wo`; one of them is required " +
-					"to create a credential. Astra Control never returns a kubeconfig, so an import (and " +
-					"`-generate-config-out`) cannot fill it in: an imported credential may leave both unset and keeps the " +
-					"kubeconfig Astra Control holds; set either one later to rotate it (one update).",
-				Validators: []validator.String{
-					kubeconfigValidator{},
-					stringvalidator.ConflictsWith(path.MatchRoot("kubeconfig_wo")),
-				},
-			},
-			"kubeconfig_wo": schema.StringAttribute{
-				Optional:  true,
-				Sensitive: true,
-				WriteOnly: true,
-				MarkdownDescription: "Write-only variant of `kubeconfig`: sent to Astra Control but never stored in state or plan. " +
-					"Needs Terraform 1.11 or later (older CLIs: use `kubeconfig`). Requires `kubeconfig_wo_version`: since the " +
-					"value is not stored, only a change of that version rotates the credential.",
-				Validators: []validator.String{
-					stringvalidator.AlsoRequires(path.MatchRoot("kubeconfig_wo_version")),
-				},
-			},
-			"kubeconfig_wo_version": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Any value that changes whenever `kubeconfig_wo` changes (a counter, a date, or a hash of " +
-					"the file); a change rotates the credential in place with the current `kubeconfig_wo`.",
-				Validators: []validator.String{
-					stringvalidator.AlsoRequires(path.MatchRoot("kubeconfig_wo")),
-				},
-			},
-			"valid": schema.BoolAttribute{
-				Computed:            true,
-				MarkdownDescription: "Whether Astra Control considers the credential valid.",
-				// Only a new kubeconfig can change what the service thinks of it.
-				PlanModifiers: []planmodifier.Bool{attrs.KeepUnlessChanged(credentialRotatedBy...)},
-			},
-			"metadata": attrs.MetadataSchema(append([]string{"name"}, credentialRotatedBy...)...),
-		},
-	}
-}
-
-// kubeconfigValidator checks the kubeconfig at plan time. Its error names what is wrong
-// and never quotes the kubeconfig, which holds secrets.
-type kubeconfigValidator struct{}
-
-func (kubeconfigValidator) Description(context.Context) string {
-	return "a YAML or JSON kubeconfig with exactly one cluster and one context"
-}
-
-func (v kubeconfigValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (kubeconfigValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, _, err := kubeconfig.Parse([]byte(req.ConfigValue.ValueString())); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid kubeconfig", err.Error())
+		Attributes: kubeconfigCredentialAttributes(),
 	}
 }
 
@@ -148,7 +60,7 @@ func (r *kubeconfigCredentialResource) ValidateConfig(ctx context.Context, req r
 	if wo.KubeconfigWO.IsUnknown() {
 		return
 	}
-	if _, _, err := kubeconfig.Parse([]byte(wo.KubeconfigWO.ValueString())); err != nil {
+	if err := validate.CheckKubeconfig(wo.KubeconfigWO.ValueString()); err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("kubeconfig_wo"), "Invalid kubeconfig", err.Error())
 	}
 }
@@ -191,11 +103,6 @@ func (r *kubeconfigCredentialResource) ModifyPlan(ctx context.Context, req resou
 	}
 }
 
-// missingKubeconfigDetail says how to supply a kubeconfig, in every error that needs one.
-const missingKubeconfigDetail = "Set `kubeconfig` (for example `file(\"cluster.kubeconfig.yaml\")`; stored in state, " +
-	"marked sensitive) or `kubeconfig_wo` with `kubeconfig_wo_version` (Terraform 1.11 or later, OpenTofu 1.11 or later: " +
-	"never stored)."
-
 func (r *kubeconfigCredentialResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan kubeconfigCredentialModel
 	client, body, ok := r.prepare(ctx, req.Plan, req.Config, &plan, &resp.Diagnostics)
@@ -205,49 +112,12 @@ func (r *kubeconfigCredentialResource) Create(ctx context.Context, req resource.
 	sent := time.Now()
 	cred, err := client.CreateCredential(ctx, body)
 	cred = createdOrAdopted(ctx, &resp.Diagnostics, "kubeconfig credential "+body.Name, "Cannot create the kubeconfig credential",
-		credentialFields, cred, err, lostCreate[astra.Credential]{sent: sent, claims: r.claims(), stamp: credentialStamp, settle: client.RequestTimeout(),
+		kubeconfigCredentialAPIFields, cred, err, lostCreate[astra.Credential]{sent: sent, claims: r.claims(), stamp: credentialStamp, settle: client.RequestTimeout(),
 			find: func() (*astra.Credential, error) { return client.FindCredential(ctx, body.Name) }})
 	if cred == nil {
 		return
 	}
-	r.setState(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
-}
-
-// prepare reads the plan into plan and builds the POST/PUT body from it (kubeconfig) or
-// from the configuration (kubeconfig_wo, which only the configuration holds); a parse
-// error goes on the attribute that holds the kubeconfig.
-func (r *kubeconfigCredentialResource) prepare(ctx context.Context, planned tfsdk.Plan, config tfsdk.Config,
-	plan *kubeconfigCredentialModel, diags *diag.Diagnostics) (*astra.Client, astra.CredentialCreate, bool) {
-	var cfg kubeconfigCredentialModel
-	diags.Append(planned.Get(ctx, plan)...)
-	diags.Append(config.Get(ctx, &cfg)...)
-	client := r.client(diags)
-	if diags.HasError() {
-		return nil, astra.CredentialCreate{}, false
-	}
-	body, ok := credentialRequestBody(*plan, cfg, diags)
-	return client, body, ok
-}
-
-// credentialRequestBody is the body for the kubeconfig of the plan or the configuration.
-func credentialRequestBody(plan, cfg kubeconfigCredentialModel, diags *diag.Diagnostics) (astra.CredentialCreate, bool) {
-	text, ok := kubeconfigText(plan, cfg)
-	if !ok {
-		diags.AddError("No kubeconfig", "Neither kubeconfig nor kubeconfig_wo holds a value at apply time. Set exactly one of them.")
-		return astra.CredentialCreate{}, false
-	}
-	// The body holds the kubeconfig as JSON, base64-encoded, as the API requires. Errors
-	// name what is wrong, never the content.
-	body, err := astra.KubeconfigCredential(plan.Name.ValueString(), []byte(text))
-	if err != nil {
-		attr := "kubeconfig"
-		if plan.Kubeconfig.IsNull() {
-			attr = "kubeconfig_wo"
-		}
-		diags.AddAttributeError(path.Root(attr), "Invalid kubeconfig", err.Error())
-		return astra.CredentialCreate{}, false
-	}
-	return body, true
+	r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
 }
 
 func (r *kubeconfigCredentialResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -263,7 +133,7 @@ func (r *kubeconfigCredentialResource) Read(ctx context.Context, req resource.Re
 	if cred == nil {
 		return
 	}
-	r.setState(ctx, &state, cred, &resp.State, &resp.Diagnostics)
+	r.recordAnswer(ctx, &state, cred, &resp.State, &resp.Diagnostics)
 }
 
 func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -285,11 +155,57 @@ func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.
 	body.Extra = current.Extra // what a newer Astra Control stores, sent back unchanged
 	cred, err := client.UpdateCredential(ctx, id, body)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot update the kubeconfig credential", err, credentialFields)
+		addAPIError(&resp.Diagnostics, "Cannot update the kubeconfig credential", err, kubeconfigCredentialAPIFields)
 		return
 	}
-	r.setState(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
+	r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
 	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
+}
+
+func (r *kubeconfigCredentialResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state kubeconfigCredentialModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := client.DeleteCredential(ctx, state.ID.ValueString()); err != nil && !astra.IsNotFound(err) {
+		addAPIError(&resp.Diagnostics, "Cannot delete the kubeconfig credential", err, nil)
+	}
+}
+
+func (r *kubeconfigCredentialResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// recordAnswer writes the model converted from the service's answer to state; m holds the
+// prior model (the plan, or the state) and then what was recorded.
+func (r *kubeconfigCredentialResource) recordAnswer(ctx context.Context, m *kubeconfigCredentialModel, cred *astra.Credential, state *tfsdk.State, diags *diag.Diagnostics) {
+	out, err := kubeconfigCredentialFrom(cred, *m)
+	if err != nil {
+		diags.AddError("Not a kubeconfig credential",
+			"Credential "+cred.ID+" has key type \""+cred.KeyType+"\"; astra_kubeconfig_credential manages only credentials "+
+				"of key type \"kubeconfig\". Import a kubeconfig credential's ID instead.")
+		return
+	}
+	*m = out
+	diags.Append(state.Set(ctx, m)...)
+}
+
+// prepare reads the plan into plan and builds the POST/PUT body from it (kubeconfig) or
+// from the configuration (kubeconfig_wo, which only the configuration holds); a parse
+// error goes on the attribute that holds the kubeconfig.
+func (r *kubeconfigCredentialResource) prepare(ctx context.Context, planned tfsdk.Plan, config tfsdk.Config,
+	plan *kubeconfigCredentialModel, diags *diag.Diagnostics) (*astra.Client, astra.CredentialCreate, bool) {
+	var cfg kubeconfigCredentialModel
+	diags.Append(planned.Get(ctx, plan)...)
+	diags.Append(config.Get(ctx, &cfg)...)
+	client := r.client(diags)
+	if diags.HasError() {
+		return nil, astra.CredentialCreate{}, false
+	}
+	body, ok := kubeconfigCredentialCreateRequest(*plan, cfg, diags)
+	return client, body, ok
 }
 
 // kubeconfigLeftConfiguration handles an update with no kubeconfig to send (the argument was
@@ -311,29 +227,7 @@ func kubeconfigLeftConfiguration(ctx context.Context, req resource.UpdateRequest
 	return true
 }
 
-func (r *kubeconfigCredentialResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state kubeconfigCredentialModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := client.DeleteCredential(ctx, state.ID.ValueString()); err != nil && !astra.IsNotFound(err) {
-		addAPIError(&resp.Diagnostics, "Cannot delete the kubeconfig credential", err, nil)
-	}
-}
-
-func (r *kubeconfigCredentialResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
-}
-
-// setState writes the model refreshed from the service's answer.
-func (r *kubeconfigCredentialResource) setState(ctx context.Context, m *kubeconfigCredentialModel, cred *astra.Credential, state *tfsdk.State, diags *diag.Diagnostics) {
-	if err := m.readFrom(cred); err != nil {
-		diags.AddError("Not a kubeconfig credential",
-			"Credential "+cred.ID+" has key type \""+cred.KeyType+"\"; astra_kubeconfig_credential manages only credentials "+
-				"of key type \"kubeconfig\". Import a kubeconfig credential's ID instead.")
-		return
-	}
-	diags.Append(state.Set(ctx, m)...)
-}
+// missingKubeconfigDetail says how to supply a kubeconfig, in every error that needs one.
+const missingKubeconfigDetail = "Set `kubeconfig` (for example `file(\"cluster.kubeconfig.yaml\")`; stored in state, " +
+	"marked sensitive) or `kubeconfig_wo` with `kubeconfig_wo_version` (Terraform 1.11 or later, OpenTofu 1.11 or later: " +
+	"never stored)."

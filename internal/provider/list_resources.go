@@ -179,7 +179,7 @@ func (r *managedClusterListResource) List(ctx context.Context, req list.ListRequ
 		r.Diagnostics.Append(r.Identity.Set(ctx, idIdentity{ID: types.StringValue(m.ID)})...)
 		if req.IncludeResource {
 			model := managedClusterModel{
-				managedClusterValues: managedClusterValuesFrom(&m),
+				managedClusterValues: managedClusterFrom(&m),
 				Timeouts:             nullTimeouts(ctx, req, &r.Diagnostics),
 				WaitForRunning:       types.BoolValue(true),
 			}

@@ -20,6 +20,14 @@ func newManagedClusterDataSource() datasource.DataSource { return &managedCluste
 
 type managedClusterDataSource struct{ dataSourceClientHolder }
 
+// managedClusterArgumentDescriptions describe the arguments of astra_managed_cluster as its data source shows them.
+var managedClusterArgumentDescriptions = map[string]string{
+	"cluster_id":                    "ID of the cluster (the same as `id`).",
+	"default_storage_class":         "ID of the storage class Astra Control made the cluster's default.",
+	"trident_managed_state_desired": "The Trident management Astra Control was asked for: `managed` or `unmanaged`.",
+	"default_bucket_id":             "ID of the bucket the cluster's backups go to by default, if any (`api_version` 1.7).",
+}
+
 func (d *managedClusterDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_managed_cluster"
 }
@@ -57,5 +65,5 @@ func (d *managedClusterDataSource) Read(ctx context.Context, req datasource.Read
 		addAPIError(&resp.Diagnostics, "Cannot read the managed cluster", err, nil)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, managedClusterValuesFrom(mc))...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, managedClusterFrom(mc))...)
 }

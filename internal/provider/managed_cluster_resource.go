@@ -23,20 +23,10 @@ var (
 	_ resource.ResourceWithModifyPlan  = (*managedClusterResource)(nil)
 )
 
-// managedClusterTimeouts: managing installs Astra's agents on the cluster, which takes
-// minutes on a real service.
-var managedClusterTimeouts = attrs.TimeoutDefaults{Create: 30 * time.Minute, Update: 20 * time.Minute, Delete: 20 * time.Minute}
-
-// managedClusterFields maps the API's field names in invalidFields to attributes.
-var managedClusterFields = map[string]string{
-	"id": "cluster_id", "defaultStorageClass": "default_storage_class",
-	"tridentManagedStateDesired": "trident_managed_state_desired", "defaultBucketID": "default_bucket_id",
-}
+type managedClusterResource struct{ clientHolder }
 
 // newManagedClusterResource is astra_managed_cluster.
 func newManagedClusterResource() resource.Resource { return &managedClusterResource{} }
-
-type managedClusterResource struct{ clientHolder }
 
 func (r *managedClusterResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_managed_cluster"
@@ -97,61 +87,6 @@ func (r *managedClusterResource) ModifyPlan(ctx context.Context, req resource.Mo
 	}
 }
 
-// storageClassChanges reports whether the plan sets a storage class the state does not hold.
-func (r *managedClusterResource) storageClassChanges(ctx context.Context, state tfsdk.State, plan managedClusterModel) bool {
-	if !isSet(plan.DefaultStorageClass) {
-		return false
-	}
-	if state.Raw.IsNull() {
-		return true
-	}
-	var prior types.String
-	if d := state.GetAttribute(ctx, path.Root("default_storage_class"), &prior); d.HasError() {
-		return true
-	}
-	return !prior.Equal(plan.DefaultStorageClass)
-}
-
-// checkStorageClass adds an error on default_storage_class unless the cluster has it.
-func checkStorageClass(classes []astra.StorageClass, clusterID, id string, diags *diag.Diagnostics) bool {
-	if _, ok := findStorageClass(classes, id); ok {
-		return true
-	}
-	diags.AddAttributeError(path.Root("default_storage_class"), "Unknown storage class",
-		"Cluster "+clusterID+" has no storage class with ID \""+id+"\"; "+storageClassChoices(classes)+
-			". Set default_storage_class to one of these IDs (the astra_storage_classes data source lists them).")
-	return false
-}
-
-// applyTimeCheckStorageClass repeats the plan-time check when the cluster did not exist at
-// plan time (its ID was unknown).
-func (r *managedClusterResource) applyTimeCheckStorageClass(ctx context.Context, client *astra.Client, plan managedClusterValues, diags *diag.Diagnostics) bool {
-	if !isSet(plan.DefaultStorageClass) {
-		return true
-	}
-	classes, err := client.ListStorageClasses(ctx, "", plan.ClusterID.ValueString())
-	if err != nil {
-		addAPIError(diags, "Cannot list the cluster's storage classes", err, nil)
-		return false
-	}
-	return checkStorageClass(classes, plan.ClusterID.ValueString(), plan.DefaultStorageClass.ValueString(), diags)
-}
-
-// findManagedCluster reads the managed cluster a POST with a lost answer may have made: its
-// ID is the cluster's, so it can simply be read; nil when the cluster is not managed.
-func findManagedCluster(ctx context.Context, client *astra.Client, id string) (*astra.ManagedCluster, error) {
-	mc, err := client.GetManagedCluster(ctx, id)
-	switch {
-	case astra.IsNotFound(err):
-		return nil, nil
-	case err != nil:
-		return nil, err
-	case !isManaged(mc):
-		return nil, nil
-	}
-	return mc, nil
-}
-
 func (r *managedClusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan managedClusterModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -167,7 +102,7 @@ func (r *managedClusterResource) Create(ctx context.Context, req resource.Create
 	id := plan.ClusterID.ValueString()
 	sent := time.Now()
 	mc, err := client.CreateManagedCluster(ctx, managedClusterCreateRequest(plan.managedClusterValues))
-	mc = createdOrAdopted(ctx, &resp.Diagnostics, "the managed cluster "+id, "Cannot manage cluster "+id, managedClusterFields, mc, err,
+	mc = createdOrAdopted(ctx, &resp.Diagnostics, "the managed cluster "+id, "Cannot manage cluster "+id, managedClusterAPIFields, mc, err,
 		lostCreate[astra.ManagedCluster]{sent: sent, claims: r.claims(), stamp: managedClusterStamp, settle: client.RequestTimeout(),
 			find: func() (*astra.ManagedCluster, error) { return findManagedCluster(ctx, client, id) }})
 	if mc == nil {
@@ -178,30 +113,6 @@ func (r *managedClusterResource) Create(ctx context.Context, req resource.Create
 	r.recordAndWait(ctx, client, timeout, &plan, mc, &resp.State, &resp.Diagnostics,
 		"The managed cluster is recorded in state as tainted: the next apply unmanages it and manages it again. "+
 			"Fix the cause first (for an ineligible cluster, the reasons above).")
-}
-
-// recordAndWait records the service's answer in state, then waits until the cluster is
-// managed and running and records what it last saw.
-func (r *managedClusterResource) recordAndWait(ctx context.Context, client *astra.Client, timeout time.Duration, m *managedClusterModel,
-	answer *astra.ManagedCluster, state *tfsdk.State, diags *diag.Diagnostics, aftermath string) {
-	m.managedClusterValues = managedClusterValuesFrom(answer)
-	if diags.Append(state.Set(ctx, m)...); diags.HasError() || !m.WaitForRunning.ValueBool() {
-		return
-	}
-	waitCtx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	id := m.ID.ValueString()
-	// The answer may already say managed and running: then nothing is polled.
-	mc, err := astra.WaitFrom(waitCtx, r.waitSchedule(), answer, func(ctx context.Context) (*astra.ManagedCluster, error) {
-		return client.GetManagedCluster(ctx, id)
-	}, astra.ManagedClusterReady)
-	if mc != nil {
-		m.managedClusterValues = managedClusterValuesFrom(mc)
-		diags.Append(state.Set(ctx, m)...)
-	}
-	if err != nil {
-		addWaitError(diags, "Cluster did not become managed and running", err, timeout, aftermath)
-	}
 }
 
 func (r *managedClusterResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -219,11 +130,10 @@ func (r *managedClusterResource) Read(ctx context.Context, req resource.ReadRequ
 	if mc == nil {
 		return
 	}
-	state.managedClusterValues = managedClusterValuesFrom(mc)
 	if state.WaitForRunning.IsNull() { // imported: the default, so the next plan is empty
 		state.WaitForRunning = types.BoolValue(true)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	r.recordAnswer(ctx, &state, mc, &resp.State, &resp.Diagnostics)
 }
 
 func (r *managedClusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -255,7 +165,7 @@ func (r *managedClusterResource) Update(ctx context.Context, req resource.Update
 	applyManagedClusterPlan(current, plan.managedClusterValues)
 	mc, err := client.UpdateManagedCluster(ctx, current)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot update the managed cluster", err, managedClusterFields)
+		addAPIError(&resp.Diagnostics, "Cannot update the managed cluster", err, managedClusterAPIFields)
 		return
 	}
 	r.recordAndWait(ctx, client, timeout, &plan, mc, &resp.State, &resp.Diagnostics,
@@ -304,6 +214,94 @@ func (r *managedClusterResource) Delete(ctx context.Context, req resource.Delete
 	}
 }
 
+func (r *managedClusterResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// recordAnswer writes the model converted from the service's answer to state; the
+// resource's own settings (timeouts, wait_for_running) stay as m holds them.
+func (r *managedClusterResource) recordAnswer(ctx context.Context, m *managedClusterModel, answer *astra.ManagedCluster, state *tfsdk.State, diags *diag.Diagnostics) {
+	m.managedClusterValues = managedClusterFrom(answer)
+	diags.Append(state.Set(ctx, m)...)
+}
+
+// recordAndWait records the service's answer in state, then waits until the cluster is
+// managed and running and records what it last saw.
+func (r *managedClusterResource) recordAndWait(ctx context.Context, client *astra.Client, timeout time.Duration, m *managedClusterModel,
+	answer *astra.ManagedCluster, state *tfsdk.State, diags *diag.Diagnostics, aftermath string) {
+	if r.recordAnswer(ctx, m, answer, state, diags); diags.HasError() || !m.WaitForRunning.ValueBool() {
+		return
+	}
+	waitCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	id := m.ID.ValueString()
+	// The answer may already say managed and running: then nothing is polled.
+	mc, err := astra.WaitFrom(waitCtx, r.waitSchedule(), answer, func(ctx context.Context) (*astra.ManagedCluster, error) {
+		return client.GetManagedCluster(ctx, id)
+	}, astra.ManagedClusterReady)
+	if mc != nil {
+		r.recordAnswer(ctx, m, mc, state, diags)
+	}
+	if err != nil {
+		addWaitError(diags, "Cluster did not become managed and running", err, timeout, aftermath)
+	}
+}
+
+// storageClassChanges reports whether the plan sets a storage class the state does not hold.
+func (r *managedClusterResource) storageClassChanges(ctx context.Context, state tfsdk.State, plan managedClusterModel) bool {
+	if !isSet(plan.DefaultStorageClass) {
+		return false
+	}
+	if state.Raw.IsNull() {
+		return true
+	}
+	var prior types.String
+	if d := state.GetAttribute(ctx, path.Root("default_storage_class"), &prior); d.HasError() {
+		return true
+	}
+	return !prior.Equal(plan.DefaultStorageClass)
+}
+
+// applyTimeCheckStorageClass repeats the plan-time check when the cluster did not exist at
+// plan time (its ID was unknown).
+func (r *managedClusterResource) applyTimeCheckStorageClass(ctx context.Context, client *astra.Client, plan managedClusterValues, diags *diag.Diagnostics) bool {
+	if !isSet(plan.DefaultStorageClass) {
+		return true
+	}
+	classes, err := client.ListStorageClasses(ctx, "", plan.ClusterID.ValueString())
+	if err != nil {
+		addAPIError(diags, "Cannot list the cluster's storage classes", err, nil)
+		return false
+	}
+	return checkStorageClass(classes, plan.ClusterID.ValueString(), plan.DefaultStorageClass.ValueString(), diags)
+}
+
+// checkStorageClass adds an error on default_storage_class unless the cluster has it.
+func checkStorageClass(classes []astra.StorageClass, clusterID, id string, diags *diag.Diagnostics) bool {
+	if _, ok := findStorageClass(classes, id); ok {
+		return true
+	}
+	diags.AddAttributeError(path.Root("default_storage_class"), "Unknown storage class",
+		"Cluster "+clusterID+" has no storage class with ID \""+id+"\"; "+storageClassChoices(classes)+
+			". Set default_storage_class to one of these IDs (the astra_storage_classes data source lists them).")
+	return false
+}
+
+// findManagedCluster reads the managed cluster a POST with a lost answer may have made: its
+// ID is the cluster's, so it can simply be read; nil when the cluster is not managed.
+func findManagedCluster(ctx context.Context, client *astra.Client, id string) (*astra.ManagedCluster, error) {
+	mc, err := client.GetManagedCluster(ctx, id)
+	switch {
+	case astra.IsNotFound(err):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case !isManaged(mc):
+		return nil, nil
+	}
+	return mc, nil
+}
+
 // inUseConflict reports whether the service refused an unmanage because of managed apps.
 func inUseConflict(err error) bool {
 	var apiErr *astra.APIError
@@ -327,8 +325,4 @@ func addInUse(diags *diag.Diagnostics, id string, err error) {
 		detail += "\n\n" + err.Error()
 	}
 	diags.AddError("Cannot unmanage a cluster that has managed applications", detail)
-}
-
-func (r *managedClusterResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
 }

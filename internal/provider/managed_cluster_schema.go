@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"time"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -10,6 +12,10 @@ import (
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
+
+// managedClusterTimeouts: managing installs Astra's agents on the cluster, which takes
+// minutes on a real service.
+var managedClusterTimeouts = attrs.TimeoutDefaults{Create: 30 * time.Minute, Update: 20 * time.Minute, Delete: 20 * time.Minute}
 
 // managedClusterPutArgs are the arguments whose change makes an update PUT the managed
 // cluster; a change of `timeouts` alone sends nothing.

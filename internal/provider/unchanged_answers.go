@@ -125,7 +125,7 @@ func unchangedPlanRules(p provider.Provider) map[string]unchangedPlanRule {
 		return nil
 	}
 	rule, ok := ruleFor(newClusterResource(), func(prior map[string]tftypes.Value) bool {
-		args, ok := clusterFieldsFromRaw(prior)
+		args, ok := clusterValuesFromRaw(prior)
 		if !ok {
 			return false
 		}

@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/astra-control/terraform-provider-astra/internal/kubeconfig"
 )
 
 // astraIdentifier is the published schema's type_astra_identifier, exactly: a lowercase
@@ -127,4 +129,12 @@ func CheckResourceName(s string, maxLen int) error {
 		}
 	}
 	return nil
+}
+
+// CheckKubeconfig accepts what Astra Control stores as a kubeconfig credential: YAML or
+// JSON with exactly one cluster and one context (kubeconfig.Parse). The error never quotes
+// the kubeconfig: it holds secrets.
+func CheckKubeconfig(s string) error {
+	_, _, err := kubeconfig.Parse([]byte(s))
+	return err
 }

@@ -11,6 +11,7 @@ import (
 type stringCheck struct {
 	description string
 	check       func(string) error
+	summary     string // the diagnostic's summary; "Invalid <description>" when empty
 }
 
 func (v stringCheck) Description(context.Context) string         { return v.description }
@@ -21,30 +22,46 @@ func (v stringCheck) ValidateString(_ context.Context, req validator.StringReque
 		return
 	}
 	if err := v.check(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+v.description, err.Error())
+		summary := v.summary
+		if summary == "" {
+			summary = "Invalid " + v.description
+		}
+		resp.Diagnostics.AddAttributeError(req.Path, summary, err.Error())
 	}
 }
 
 // UUID validates an Astra identifier.
-func UUID() validator.String { return stringCheck{"UUID", CheckUUID} }
+func UUID() validator.String { return stringCheck{description: "UUID", check: CheckUUID} }
 
 // HTTPURL validates a base URL.
-func HTTPURL() validator.String { return stringCheck{"http(s) URL", CheckHTTPURL} }
+func HTTPURL() validator.String { return stringCheck{description: "http(s) URL", check: CheckHTTPURL} }
 
 // PEMBundle validates a bundle of PEM certificates.
-func PEMBundle() validator.String { return stringCheck{"PEM certificate bundle", CheckPEMBundle} }
+func PEMBundle() validator.String {
+	return stringCheck{description: "PEM certificate bundle", check: CheckPEMBundle}
+}
 
 // PositiveDuration validates a Go duration above zero.
 func PositiveDuration() validator.String {
-	return stringCheck{"duration", CheckPositiveDuration}
+	return stringCheck{description: "duration", check: CheckPositiveDuration}
 }
 
 // NonNegativeDuration validates a Go duration of zero or more.
 func NonNegativeDuration() validator.String {
-	return stringCheck{"duration", CheckNonNegativeDuration}
+	return stringCheck{description: "duration", check: CheckNonNegativeDuration}
 }
 
 // ResourceName validates a name against the API's documented name rule.
 func ResourceName(maxLen int) validator.String {
-	return stringCheck{"name", func(s string) error { return CheckResourceName(s, maxLen) }}
+	return stringCheck{description: "name", check: func(s string) error { return CheckResourceName(s, maxLen) }}
+}
+
+// Kubeconfig validates a kubeconfig at plan time (astra_kubeconfig_credential). Its error
+// names what is wrong and never quotes the kubeconfig, which holds secrets.
+func Kubeconfig() validator.String {
+	return stringCheck{
+		description: "a YAML or JSON kubeconfig with exactly one cluster and one context",
+		check:       CheckKubeconfig,
+		summary:     "Invalid kubeconfig",
+	}
 }

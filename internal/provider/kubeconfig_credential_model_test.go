@@ -10,9 +10,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -33,16 +31,16 @@ func twoClusterKubeconfig() string {
 	return strings.Replace(testKubeconfig(), "clusters:\n", "clusters:\n- name: second\n  cluster:\n    server: https://second.example.com\n", 1)
 }
 
-func TestKubeconfigCredentialReadFrom(t *testing.T) {
+func TestKubeconfigCredentialFrom(t *testing.T) {
 	valid := astra.Bool(true)
-	m := kubeconfigCredentialModel{
+	prior := kubeconfigCredentialModel{
 		Kubeconfig: types.StringValue("kept"), KubeconfigWO: types.StringValue("never stored"),
 		KubeconfigWOVersion: types.StringValue("3"),
 	}
-	err := m.readFrom(&astra.Credential{
+	m, err := kubeconfigCredentialFrom(&astra.Credential{
 		ID: testCredentialID, Name: "prod-east", KeyType: "kubeconfig", Valid: &valid,
 		Metadata: astra.Metadata{CreationTimestamp: "2024-05-01T10:00:00Z", CreatedBy: "u-1"},
-	})
+	}, prior)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,8 +57,7 @@ func TestKubeconfigCredentialReadFrom(t *testing.T) {
 		t.Errorf("metadata.creation_timestamp = %v", got)
 	}
 
-	var other kubeconfigCredentialModel
-	if err := other.readFrom(&astra.Credential{ID: "x", KeyType: "generic"}); !errors.Is(err, errNotKubeconfigCredential) {
+	if _, err := kubeconfigCredentialFrom(&astra.Credential{ID: "x", KeyType: "generic"}, kubeconfigCredentialModel{}); !errors.Is(err, errNotKubeconfigCredential) {
 		t.Errorf("a generic credential must be refused, got %v", err)
 	}
 }
@@ -112,30 +109,6 @@ func TestMergeCredentialLabels(t *testing.T) {
 	want := []astra.Label{read[0], read[1], built[1]}
 	if got := mergeCredentialLabels(read, built); !reflect.DeepEqual(got, want) {
 		t.Fatalf("mergeCredentialLabels = %v, want %v", got, want)
-	}
-}
-
-func TestKubeconfigValidator(t *testing.T) {
-	tests := []struct {
-		name, value, wantErr string
-	}{
-		{"valid YAML", testKubeconfig(), ""},
-		{"two clusters", twoClusterKubeconfig(), "Invalid kubeconfig"},
-		{"not YAML", "clusters: [" + testSecret, "Invalid kubeconfig"},
-		{"empty", "  ", "Invalid kubeconfig"},
-	}
-	for _, tt := range tests {
-		resp := &validator.StringResponse{}
-		kubeconfigValidator{}.ValidateString(context.Background(), validator.StringRequest{
-			Path: path.Root("kubeconfig"), ConfigValue: types.StringValue(tt.value),
-		}, resp)
-		text := diagnosticsText(resp.Diagnostics)
-		if tt.wantErr == "" && resp.Diagnostics.HasError() || tt.wantErr != "" && !strings.Contains(text, tt.wantErr) {
-			t.Errorf("%s: diagnostics %q, want %q", tt.name, text, tt.wantErr)
-		}
-		if strings.Contains(text, testSecret) || strings.Contains(text, "prod-east.example.com") {
-			t.Errorf("%s: the diagnostic quotes the kubeconfig: %q", tt.name, text)
-		}
 	}
 }
 

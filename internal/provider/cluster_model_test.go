@@ -36,8 +36,8 @@ func stringMap(kv ...string) types.Map {
 }
 
 // nullClusterFields is a configuration that sets nothing.
-func nullClusterFields() clusterFields {
-	return clusterFields{
+func nullClusterValues() clusterValues {
+	return clusterValues{
 		CloudID: types.StringValue(testCloudID), Name: types.StringNull(), CredentialID: types.StringNull(),
 		PrivateRouteID: types.StringNull(), ConnectorCapabilities: types.SetNull(types.StringType),
 		AccHost: types.BoolNull(), Labels: types.MapNull(types.StringType),
@@ -45,7 +45,7 @@ func nullClusterFields() clusterFields {
 }
 
 func TestClusterCreateRequest(t *testing.T) {
-	plan := nullClusterFields()
+	plan := nullClusterValues()
 	plan.Name = types.StringValue("prod-east")
 	plan.CredentialID = types.StringValue(testCredentialID)
 	plan.PrivateRouteID = types.StringValue(testRouteID)
@@ -64,7 +64,7 @@ func TestClusterCreateRequest(t *testing.T) {
 	}
 
 	// Unset arguments, an unknown name and acc_host = false send nothing.
-	minimal := nullClusterFields()
+	minimal := nullClusterValues()
 	minimal.Name = types.StringUnknown()
 	minimal.CredentialID = types.StringValue(testCredentialID)
 	minimal.AccHost = types.BoolValue(false)
@@ -90,7 +90,7 @@ func TestApplyClusterPlanChangesOnlyManagedFields(t *testing.T) {
 			AccHost:                    astra.BoolPtr(true),
 		},
 	}
-	plan := nullClusterFields()
+	plan := nullClusterValues()
 	plan.Name = types.StringValue("new")
 	plan.CredentialID = types.StringValue("11111111-2222-4333-8444-555555555555")
 	plan.PrivateRouteID = types.StringValue(testRouteID)
@@ -165,8 +165,8 @@ func fullCluster() *astra.Cluster {
 	}
 }
 
-func TestClusterFieldsFrom(t *testing.T) {
-	got := clusterFieldsFrom(fullCluster(), nullClusterFields())
+func TestClusterFrom(t *testing.T) {
+	got := clusterFrom(fullCluster(), nullClusterValues())
 	checks := []struct {
 		name      string
 		got, want attr.Value
@@ -206,12 +206,12 @@ func TestClusterFieldsFrom(t *testing.T) {
 }
 
 // What the user wrote as "nothing" stays as written, so a plan after apply or import is empty.
-func TestClusterFieldsFromKeepsTheUsersSpellingOfNothing(t *testing.T) {
-	prior := nullClusterFields()
+func TestClusterFromKeepsTheUsersSpellingOfNothing(t *testing.T) {
+	prior := nullClusterValues()
 	prior.ConnectorCapabilities = stringSet()
 	prior.AccHost = types.BoolValue(false)
 	prior.Labels = stringMap()
-	got := clusterFieldsFrom(fullCluster(), prior)
+	got := clusterFrom(fullCluster(), prior)
 	if !got.ConnectorCapabilities.Equal(stringSet()) || !got.AccHost.Equal(types.BoolValue(false)) || !got.Labels.Equal(stringMap()) {
 		t.Fatalf("capabilities %v, acc_host %v, labels %v; want [], false, {}", got.ConnectorCapabilities, got.AccHost, got.Labels)
 	}
@@ -221,7 +221,7 @@ func TestClusterFieldsFromKeepsTheUsersSpellingOfNothing(t *testing.T) {
 	c.AccHost = astra.BoolPtr(true)
 	c.ConnectorCapabilities = []string{"watcherV1", "relayV1"}
 	c.Metadata.Labels = append(c.Metadata.Labels, astra.Label{Name: "added", Value: "outside"})
-	got = clusterFieldsFrom(c, nullClusterFields())
+	got = clusterFrom(c, nullClusterValues())
 	if !got.AccHost.Equal(types.BoolValue(true)) || !got.ConnectorCapabilities.Equal(stringSet("relayV1", "watcherV1")) ||
 		!got.Labels.Equal(stringMap("added", "outside")) {
 		t.Fatalf("drift hidden: acc_host %v, capabilities %v, labels %v", got.AccHost, got.ConnectorCapabilities, got.Labels)
@@ -239,7 +239,7 @@ func TestClusterModelFromWaitForRunning(t *testing.T) {
 		{"a configured true is kept", types.BoolValue(true), true},
 	}
 	for _, c := range cases {
-		prior := clusterModel{clusterFields: nullClusterFields(), WaitForRunning: c.prior}
+		prior := clusterModel{clusterValues: nullClusterValues(), WaitForRunning: c.prior}
 		if got := clusterModelFrom(fullCluster(), prior).WaitForRunning; !got.Equal(types.BoolValue(c.want)) {
 			t.Errorf("%s: wait_for_running = %v, want %v", c.name, got, c.want)
 		}

@@ -36,15 +36,14 @@ func TestCloudTypeValue(t *testing.T) {
 	}
 }
 
-func TestCloudReadFrom(t *testing.T) {
-	m := cloudValues{CloudType: types.StringValue("gcp")}
-	m.readFrom(&astra.Cloud{
+func TestCloudFrom(t *testing.T) {
+	m := cloudFrom(&astra.Cloud{
 		ID: testCloudID, Name: "GCP", CloudType: "GCP", CredentialID: testCredentialID, State: "discovering",
 		StateUnready: []string{"listing clusters"}, Metadata: astra.Metadata{CreatedBy: "system"},
-	})
+	}, cloudValues{CloudType: types.StringValue("gcp")})
 	if m.ID.ValueString() != testCloudID || m.Name.ValueString() != "GCP" || m.CloudType.ValueString() != "gcp" ||
 		m.CredentialID.ValueString() != testCredentialID || !m.DefaultBucketID.IsNull() || m.State.ValueString() != "discovering" {
-		t.Fatalf("readFrom = %+v", m)
+		t.Fatalf("cloudFrom = %+v", m)
 	}
 	if len(m.StateUnready.Elements()) != 1 {
 		t.Errorf("state_unready = %v", m.StateUnready)
@@ -62,9 +61,9 @@ func TestCloudRequests(t *testing.T) {
 	}
 
 	current := &astra.Cloud{ID: testCloudID, Name: "gcp-prod", CloudType: "GCP", CredentialID: "old", DefaultBucketID: "kept"}
-	applyCloudUpdate(current, plan)
+	applyCloudPlan(current, plan)
 	if current.CredentialID != testCredentialID || current.DefaultBucketID != "kept" || current.Name != "gcp-prod" {
-		t.Fatalf("applyCloudUpdate = %+v: only the planned in-place arguments may change", current)
+		t.Fatalf("applyCloudPlan = %+v: only the planned in-place arguments may change", current)
 	}
 }
 

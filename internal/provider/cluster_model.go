@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"slices"
-
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -10,8 +8,8 @@ import (
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 )
 
-// clusterFields are the attributes astra_cluster shares with the astra_cluster data source.
-type clusterFields struct {
+// clusterValues are the attributes astra_cluster shares with the astra_cluster data source.
+type clusterValues struct {
 	ID                    types.String `tfsdk:"id"`
 	CloudID               types.String `tfsdk:"cloud_id"`
 	Name                  types.String `tfsdk:"name"`
@@ -28,14 +26,26 @@ type clusterFields struct {
 // clusterModel is the astra_cluster resource: the shared fields plus what only the
 // resource has.
 type clusterModel struct {
-	clusterFields
+	clusterValues
 	WaitForRunning types.Bool     `tfsdk:"wait_for_running"`
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`
 }
 
+// clusterAPIFields maps the request members the server may name in invalidFields to the
+// arguments they come from.
+var clusterAPIFields = map[string]string{
+	"name":                  "name",
+	"credentialID":          "credential_id",
+	"privateRouteID":        "private_route_id",
+	"connectorCapabilities": "connector_capabilities",
+	"accHost":               "acc_host",
+	"metadata":              "labels",
+	"metadata.labels":       "labels",
+}
+
 // clusterCreateRequest builds the POST body from the plan. accHost is sent only when
 // true: the API's only value is "true".
-func clusterCreateRequest(plan clusterFields) astra.ClusterCreate {
+func clusterCreateRequest(plan clusterValues) astra.ClusterCreate {
 	return astra.ClusterCreate{
 		Name:                  attrs.StringOrEmpty(plan.Name),
 		CredentialID:          attrs.StringOrEmpty(plan.CredentialID),
@@ -50,7 +60,7 @@ func clusterCreateRequest(plan clusterFields) astra.ClusterCreate {
 // applyClusterPlan changes, on the object read from the service, only the fields the
 // resource manages, so the PUT sends everything else back as it was read (read-only
 // labels and fields the provider does not know included).
-func applyClusterPlan(current *astra.Cluster, plan clusterFields) {
+func applyClusterPlan(current *astra.Cluster, plan clusterValues) {
 	// An argument left out of the configuration plans the value read before, so what is
 	// sent is what the cluster has; an unknown (never expected at apply) sends it unchanged.
 	setString := func(dst *string, v types.String) {
@@ -75,11 +85,11 @@ func applyClusterPlan(current *astra.Cluster, plan clusterFields) {
 	current.Metadata.Labels = attrs.MergeLabels(current.Metadata.Labels, attrs.LabelsFromMap(plan.Labels))
 }
 
-// clusterFieldsFrom converts the service's cluster for state. prior is what the state or
+// clusterFrom converts the service's cluster for state. prior is what the state or
 // plan held before, so that values the service reports as "nothing" ([] capabilities,
 // absent accHost, no user labels) keep the user's spelling of nothing and plan no change.
-func clusterFieldsFrom(c *astra.Cluster, prior clusterFields) clusterFields {
-	return clusterFields{
+func clusterFrom(c *astra.Cluster, prior clusterValues) clusterValues {
+	return clusterValues{
 		ID:                         types.StringValue(c.ID),
 		CloudID:                    types.StringValue(c.CloudID),
 		Name:                       types.StringValue(c.Name),
@@ -99,7 +109,7 @@ func clusterFieldsFrom(c *astra.Cluster, prior clusterFields) clusterFields {
 // wait_for_running takes its default.
 func clusterModelFrom(c *astra.Cluster, prior clusterModel) clusterModel {
 	out := clusterModel{
-		clusterFields:  clusterFieldsFrom(c, prior.clusterFields),
+		clusterValues:  clusterFrom(c, prior.clusterValues),
 		WaitForRunning: prior.WaitForRunning,
 		Timeouts:       prior.Timeouts,
 	}
@@ -127,11 +137,4 @@ func accHostValue(b *astra.Bool, prior types.Bool) types.Bool {
 		return types.BoolNull()
 	}
 	return types.BoolValue(false)
-}
-
-// sortedStrings reads a set for a request in a stable order.
-func sortedStrings(v types.Set) []string {
-	out := attrs.Strings(v)
-	slices.Sort(out)
-	return out
 }

@@ -35,8 +35,14 @@ type managedClusterModel struct {
 	WaitForRunning types.Bool     `tfsdk:"wait_for_running"`
 }
 
-// managedClusterValuesFrom converts the service's managed view of a cluster for state.
-func managedClusterValuesFrom(m *astra.ManagedCluster) managedClusterValues {
+// managedClusterAPIFields maps the API's field names in invalidFields to attributes.
+var managedClusterAPIFields = map[string]string{
+	"id": "cluster_id", "defaultStorageClass": "default_storage_class",
+	"tridentManagedStateDesired": "trident_managed_state_desired", "defaultBucketID": "default_bucket_id",
+}
+
+// managedClusterFrom converts the service's managed view of a cluster for state.
+func managedClusterFrom(m *astra.ManagedCluster) managedClusterValues {
 	return managedClusterValues{
 		ID:                         types.StringValue(m.ID),
 		ClusterID:                  types.StringValue(m.ID),

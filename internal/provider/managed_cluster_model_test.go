@@ -14,9 +14,9 @@ import (
 
 const testStorageClassID = "8f7e6d5c-4b3a-4c2d-9e1f-0a9b8c7d6e5f"
 
-func TestManagedClusterValuesFrom(t *testing.T) {
+func TestManagedClusterFrom(t *testing.T) {
 	inUse := astra.Bool(true)
-	m := managedClusterValuesFrom(&astra.ManagedCluster{
+	m := managedClusterFrom(&astra.ManagedCluster{
 		ID:       testClusterID,
 		Metadata: astra.Metadata{CreatedBy: "u-1"},
 		ClusterStatus: astra.ClusterStatus{

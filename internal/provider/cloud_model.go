@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -30,21 +29,25 @@ type cloudModel struct {
 	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
 
-// cloudTypes are the values of cloud_type, as the published schema spells them.
-var cloudTypes = []string{astra.CloudTypePrivate, astra.CloudTypeGCP, astra.CloudTypeAzure, astra.CloudTypeAWS}
+// cloudAPIFields maps the API's field names in invalidFields to attributes.
+var cloudAPIFields = map[string]string{
+	"name": "name", "cloudType": "cloud_type", "credentialID": "credential_id", "defaultBucketID": "default_bucket_id",
+}
 
-// readFrom copies the service's answer. cloud_type keeps the casing the configuration (or
-// state) already has when the service answers another ("GCP" for "gcp"); with nothing to
-// keep (import, data sources) it is the schema's lowercase spelling.
-func (m *cloudValues) readFrom(c *astra.Cloud) {
-	m.ID = types.StringValue(c.ID)
-	m.Name = types.StringValue(c.Name)
-	m.CloudType = cloudTypeValue(c.CloudType, m.CloudType)
-	m.CredentialID = attrs.OptionalString(c.CredentialID)
-	m.DefaultBucketID = attrs.OptionalString(c.DefaultBucketID)
-	m.State = attrs.OptionalString(c.State)
-	m.StateUnready = attrs.StringList(c.StateUnready)
-	m.Metadata = attrs.MetadataValue(c.Metadata)
+// cloudFrom converts the service's answer. cloud_type keeps the casing prior (the
+// configuration, plan or state) already has when the service answers another ("GCP" for
+// "gcp"); with nothing to keep (import, data sources) it is the schema's lowercase spelling.
+func cloudFrom(c *astra.Cloud, prior cloudValues) cloudValues {
+	return cloudValues{
+		ID:              types.StringValue(c.ID),
+		Name:            types.StringValue(c.Name),
+		CloudType:       cloudTypeValue(c.CloudType, prior.CloudType),
+		CredentialID:    attrs.OptionalString(c.CredentialID),
+		DefaultBucketID: attrs.OptionalString(c.DefaultBucketID),
+		State:           attrs.OptionalString(c.State),
+		StateUnready:    attrs.StringList(c.StateUnready),
+		Metadata:        attrs.MetadataValue(c.Metadata),
+	}
 }
 
 // cloudTypeValue is the cloud_type to store for the service's answer.
@@ -71,10 +74,10 @@ func cloudCreateRequest(m cloudValues) astra.CloudCreate {
 	}
 }
 
-// applyCloudUpdate sets the in-place arguments of the plan on the cloud read from the
+// applyCloudPlan sets the in-place arguments of the plan on the cloud read from the
 // service, so the PUT carries everything else unchanged. Unknown values (unset optional
 // arguments) leave the service's value alone.
-func applyCloudUpdate(c *astra.Cloud, plan cloudValues) {
+func applyCloudPlan(c *astra.Cloud, plan cloudValues) {
 	if s := attrs.StringOrEmpty(plan.CredentialID); s != "" {
 		c.CredentialID = s
 	}
@@ -93,17 +96,4 @@ func cloudRunning(c *astra.Cloud) (bool, error) {
 		return false, &astra.TerminalStateError{What: "cloud " + c.ID, State: c.State, Reasons: c.StateUnready}
 	}
 	return false, nil
-}
-
-// cloudNames lists "name (id)" of clouds, sorted, for errors that say what exists.
-func cloudNames(clouds []astra.Cloud) string {
-	names := make([]string, 0, len(clouds))
-	for _, c := range clouds {
-		names = append(names, c.Name+" ("+c.ID+")")
-	}
-	if len(names) == 0 {
-		return "none"
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
 }

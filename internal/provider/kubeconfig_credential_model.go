@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
@@ -21,6 +23,9 @@ type kubeconfigCredentialModel struct {
 	Metadata            types.Object `tfsdk:"metadata"`
 }
 
+// kubeconfigCredentialAPIFields maps the API's field names in invalidFields to attributes.
+var kubeconfigCredentialAPIFields = map[string]string{"name": "name", "keyStore": "kubeconfig", "keyStore.base64": "kubeconfig"}
+
 // credentialKeyTypeKubeconfig is the keyType of the credentials this resource manages.
 const credentialKeyTypeKubeconfig = "kubeconfig"
 
@@ -28,19 +33,21 @@ const credentialKeyTypeKubeconfig = "kubeconfig"
 // of a service-account credential, say), which this resource cannot manage.
 var errNotKubeconfigCredential = errors.New("not a kubeconfig credential")
 
-// readFrom copies what the service reports. The kubeconfig itself is never returned by
-// the service, so the kubeconfig arguments keep what the model already holds.
-func (m *kubeconfigCredentialModel) readFrom(c *astra.Credential) error {
+// kubeconfigCredentialFrom converts what the service reports. The kubeconfig itself is
+// never returned by the service, so the kubeconfig arguments keep what prior (the plan, or
+// the state) holds.
+func kubeconfigCredentialFrom(c *astra.Credential, prior kubeconfigCredentialModel) (kubeconfigCredentialModel, error) {
 	if c.KeyType != "" && !strings.EqualFold(c.KeyType, credentialKeyTypeKubeconfig) {
-		return errNotKubeconfigCredential
+		return prior, errNotKubeconfigCredential
 	}
-	m.ID = types.StringValue(c.ID)
-	m.Name = types.StringValue(c.Name)
-	m.Valid = attrs.OptionalBool(c.Valid)
-	m.Metadata = attrs.MetadataValue(c.Metadata)
+	out := prior
+	out.ID = types.StringValue(c.ID)
+	out.Name = types.StringValue(c.Name)
+	out.Valid = attrs.OptionalBool(c.Valid)
+	out.Metadata = attrs.MetadataValue(c.Metadata)
 	// Write-only values are never kept in state.
-	m.KubeconfigWO = types.StringNull()
-	return nil
+	out.KubeconfigWO = types.StringNull()
+	return out, nil
 }
 
 // kubeconfigText is the kubeconfig a create or update sends: the `kubeconfig` argument from
@@ -70,4 +77,27 @@ func mergeCredentialLabels(read, built []astra.Label) []astra.Label {
 		}
 	}
 	return out
+}
+
+// kubeconfigCredentialCreateRequest is the body for the kubeconfig of the plan or the
+// configuration: the POST body, and the PUT body of a rotation (the API replaces the whole
+// credential).
+func kubeconfigCredentialCreateRequest(plan, cfg kubeconfigCredentialModel, diags *diag.Diagnostics) (astra.CredentialCreate, bool) {
+	text, ok := kubeconfigText(plan, cfg)
+	if !ok {
+		diags.AddError("No kubeconfig", "Neither kubeconfig nor kubeconfig_wo holds a value at apply time. Set exactly one of them.")
+		return astra.CredentialCreate{}, false
+	}
+	// The body holds the kubeconfig as JSON, base64-encoded, as the API requires. Errors
+	// name what is wrong, never the content.
+	body, err := astra.KubeconfigCredential(plan.Name.ValueString(), []byte(text))
+	if err != nil {
+		attr := "kubeconfig"
+		if plan.Kubeconfig.IsNull() {
+			attr = "kubeconfig_wo"
+		}
+		diags.AddAttributeError(path.Root(attr), "Invalid kubeconfig", err.Error())
+		return astra.CredentialCreate{}, false
+	}
+	return body, true
 }

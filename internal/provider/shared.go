@@ -1,0 +1,96 @@
+package provider
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
+)
+
+// Helpers every object uses: value tests, plan-time problems, API version comparison and
+// the schema pieces the resources and data sources share. What one object alone needs
+// stays in that object's files.
+
+// isSet reports whether a value is known and not null: an argument the configuration gives.
+func isSet(v interface {
+	IsNull() bool
+	IsUnknown() bool
+}) bool {
+	return !v.IsNull() && !v.IsUnknown()
+}
+
+// known reports whether a configuration value can be checked now: unknown values are
+// checked again at apply time, when they are known.
+func known(v interface{ IsUnknown() bool }) bool { return !v.IsUnknown() }
+
+// attrProblem is a plan-time error on one argument.
+type attrProblem struct {
+	attr, summary, detail string
+}
+
+// addProblems reports each problem on its argument, so the CLI points at the line.
+func addProblems(diags *diag.Diagnostics, problems []attrProblem) {
+	for _, p := range problems {
+		diags.AddAttributeError(path.Root(p.attr), p.summary, p.detail)
+	}
+}
+
+// withoutProblem drops the problem with this attribute and summary.
+func withoutProblem(problems []attrProblem, attr, summary string) []attrProblem {
+	out := problems[:0:0]
+	for _, p := range problems {
+		if p.attr != attr || p.summary != summary {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// versionAtLeast compares cluster resource versions "1.N".
+func versionAtLeast(version, minimum string) bool {
+	return minorVersion(version) >= minorVersion(minimum)
+}
+
+func minorVersion(v string) int {
+	_, minor, _ := strings.Cut(v, ".")
+	n, err := strconv.Atoi(minor)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// sortedStrings reads a set for a request in a stable order.
+func sortedStrings(v types.Set) []string {
+	out := attrs.Strings(v)
+	slices.Sort(out)
+	return out
+}
+
+// Sentences the attribute descriptions end with, the same for every object.
+const (
+	forcesReplacement = " Changing this forces a new resource."
+	updatedInPlace    = " Updated in place."
+)
+
+// keepsServiceValue is appended to the description of an Optional+Computed argument.
+const keepsServiceValue = " Left out of the configuration, it keeps the value Astra Control reports (after an import too), so it never plans a change."
+
+// computedString, computedBool and computedStrings are attributes only the service sets.
+func computedString(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+}
+
+func computedBool(desc string) schema.BoolAttribute {
+	return schema.BoolAttribute{Computed: true, MarkdownDescription: desc}
+}
+
+func computedStrings(desc string) schema.ListAttribute {
+	return schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: desc}
+}
