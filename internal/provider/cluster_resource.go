@@ -234,7 +234,7 @@ func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportSt
 // recordAnswer writes the model converted from the service's answer to state. The
 // conversion starts from prior (the plan, or the state), so what the service reports as
 // "nothing" keeps the configuration's spelling of it. The answer's digest goes to private
-// state, so a later read of the same answer can keep the state (unchanged_answers.go).
+// state, so a later read of the same answer can keep the state (known_reads.go).
 func (r *clusterResource) recordAnswer(ctx context.Context, prior clusterModel, answer *astra.Cluster, state *tfsdk.State,
 	private privateKeys, diags *diag.Diagnostics) {
 	diags.Append(state.Set(ctx, clusterModelFrom(answer, prior))...)

@@ -23,7 +23,7 @@ import (
 type answersFixture struct {
 	sim       *astrasim.Sim
 	client    *astra.Client
-	fast      *unchangedAnswers
+	fast      *knownAnswers
 	framework tfprotov6.ProviderServer
 	schema    *tfprotov6.Schema
 	typ       tftypes.Type
@@ -73,7 +73,7 @@ func newAnswersFixture(t *testing.T) *answersFixture {
 		t.Fatal(err)
 	}
 	var ok bool
-	if f.fast, ok = fast.(*unchangedAnswers); !ok {
+	if f.fast, ok = fast.(*knownAnswers); !ok {
 		t.Fatalf("NewServer served %T, not the shortcuts", fast)
 	}
 	if f.framework, err = providerserver.NewProtocol6WithError(New("test")())(); err != nil {
@@ -133,11 +133,11 @@ func (f *answersFixture) config() tftypes.Value {
 	})
 }
 
-// TestUnchangedRead_answersAsTheFramework proves the read shortcut answers exactly what the
+// TestKnownAnswers_unchangedRead proves the read shortcut answers exactly what the
 // framework answers when it applies, and leaves every other read to the framework: an
 // object changed on the service, a state changed since it was recorded, a record another
 // release wrote, no identity (older CLIs), no record.
-func TestUnchangedRead_answersAsTheFramework(t *testing.T) {
+func TestKnownAnswers_unchangedRead(t *testing.T) {
 	f := newAnswersFixture(t)
 	ctx := context.Background()
 	if _, ok := recordedAnswer(f.private); !ok {
@@ -200,11 +200,11 @@ func TestUnchangedRead_answersAsTheFramework(t *testing.T) {
 	}
 }
 
-// TestUnchangedPlan_answersAsTheFramework proves the plan shortcut answers exactly what the
+// TestKnownAnswers_unchangedPlan proves the plan shortcut answers exactly what the
 // framework answers for a plan that proposes the prior state, and leaves to the framework
 // the plans it cannot answer: a default that changes a value, a proposed change, an
 // argument the resource's plan checks refuse, no identity.
-func TestUnchangedPlan_answersAsTheFramework(t *testing.T) {
+func TestKnownAnswers_unchangedPlan(t *testing.T) {
 	f := newAnswersFixture(t)
 	ctx := context.Background()
 	noWait := testutil.WithAttributes(t, f.state, map[string]tftypes.Value{"wait_for_running": tftypes.NewValue(tftypes.Bool, false)})
@@ -230,7 +230,7 @@ func TestUnchangedPlan_answersAsTheFramework(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			req := &tfprotov6.PlanResourceChangeRequest{TypeName: "astra_cluster", PriorState: f.dynamic(t, c.prior),
 				ProposedNewState: f.dynamic(t, c.proposed), Config: f.dynamic(t, c.config), PriorIdentity: c.identity, PriorPrivate: f.private}
-			got := f.fast.unchangedPlan(req)
+			got := f.fast.knownPlan(req)
 			if (got != nil) != c.shortcuts {
 				t.Fatalf("shortcut taken: %v, want %v", got != nil, c.shortcuts)
 			}
@@ -250,18 +250,25 @@ func TestUnchangedPlan_answersAsTheFramework(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if !bytes.Equal(got.PlannedState.MsgPack, want.PlannedState.MsgPack) {
-				t.Errorf("planned state differs from the framework's")
-			}
-			if !reflect.DeepEqual(identityBytes(got.PlannedIdentity), identityBytes(want.PlannedIdentity)) {
-				t.Errorf("planned identity differs from the framework's")
-			}
-			if !samePrivate(got.PlannedPrivate, want.PlannedPrivate) || len(got.RequiresReplace) != len(want.RequiresReplace) ||
-				testutil.DiagnosticsText(got.Diagnostics) != testutil.DiagnosticsText(want.Diagnostics) {
-				t.Errorf("got private %q, replace %v, diagnostics %q; the framework: %q, %v, %q", got.PlannedPrivate, got.RequiresReplace,
-					testutil.DiagnosticsText(got.Diagnostics), want.PlannedPrivate, want.RequiresReplace, testutil.DiagnosticsText(want.Diagnostics))
-			}
+			samePlan(t, got, want)
 		})
+	}
+}
+
+// samePlan compares a plan with the framework's: the same planned state, identity, private
+// state, replacements and diagnostics.
+func samePlan(t *testing.T, got, want *tfprotov6.PlanResourceChangeResponse) {
+	t.Helper()
+	if !bytes.Equal(got.PlannedState.MsgPack, want.PlannedState.MsgPack) {
+		t.Errorf("planned state differs from the framework's")
+	}
+	if !reflect.DeepEqual(identityBytes(got.PlannedIdentity), identityBytes(want.PlannedIdentity)) {
+		t.Errorf("planned identity differs from the framework's")
+	}
+	if !samePrivate(got.PlannedPrivate, want.PlannedPrivate) || len(got.RequiresReplace) != len(want.RequiresReplace) ||
+		testutil.DiagnosticsText(got.Diagnostics) != testutil.DiagnosticsText(want.Diagnostics) {
+		t.Errorf("got private %q, replace %v, diagnostics %q; the framework: %q, %v, %q", got.PlannedPrivate, got.RequiresReplace,
+			testutil.DiagnosticsText(got.Diagnostics), want.PlannedPrivate, want.RequiresReplace, testutil.DiagnosticsText(want.Diagnostics))
 	}
 }
 
@@ -321,10 +328,10 @@ func withRecord(t *testing.T, private []byte, edit func(*answerRecord)) []byte {
 	return out
 }
 
-// TestUnchangedRead_afterCreate proves the state a create writes is the state a read of the
+// TestKnownAnswers_readAfterCreate proves the state a create writes is the state a read of the
 // same answer writes, so the first plan after an apply can take the read shortcut and
 // answers as the framework does.
-func TestUnchangedRead_afterCreate(t *testing.T) {
+func TestKnownAnswers_readAfterCreate(t *testing.T) {
 	f := newAnswersFixture(t)
 	ctx := context.Background()
 	body, err := astra.KubeconfigCredential("created", astrasim.TestKubeconfig("created", "https://created.k8s.example:6443"))
@@ -354,4 +361,66 @@ func TestUnchangedRead_afterCreate(t *testing.T) {
 		t.Fatalf("the read after create did not take the shortcut (private state %q)", created.Private)
 	}
 	sameRead(t, got, f.frameworkRead(t, req))
+}
+
+// TestKnownAnswers_createPlan proves the plan of a create answered without the
+// framework is the framework's, whatever the configuration leaves out or leaves unknown,
+// and that a configuration the resource's plan checks refuse goes to the framework.
+func TestKnownAnswers_createPlan(t *testing.T) {
+	f := newAnswersFixture(t)
+	ctx := context.Background()
+	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+	timeoutsType := f.typ.(tftypes.Object).AttributeTypes["timeouts"].(tftypes.Object)
+	full := testutil.WithAttributes(t, f.config(), map[string]tftypes.Value{
+		"name":             str("full"),
+		"labels":           tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{"team": str("a")}),
+		"wait_for_running": tftypes.NewValue(tftypes.Bool, false),
+		"timeouts":         testutil.NullObject(timeoutsType, map[string]tftypes.Value{"create": str("5m")}),
+	})
+	nullIdentity := func() *tfprotov6.ResourceIdentityData {
+		dv, err := tfprotov6.NewDynamicValue(f.fast.plans["astra_cluster"].identityType, tftypes.NewValue(f.fast.plans["astra_cluster"].identityType, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &tfprotov6.ResourceIdentityData{IdentityData: &dv}
+	}
+	cases := []struct {
+		name             string
+		config           tftypes.Value
+		identity         *tfprotov6.ResourceIdentityData
+		shortcuts        bool
+		frameworkRefuses string
+	}{
+		{name: "cloud and credential", config: f.config(), shortcuts: true},
+		{name: "every argument", config: full, shortcuts: true},
+		{name: "a null prior identity", config: f.config(), identity: nullIdentity(), shortcuts: true},
+		{name: "a credential known at apply", shortcuts: true, config: testutil.WithAttributes(t, f.config(),
+			map[string]tftypes.Value{"credential_id": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})},
+		{name: "the plan checks refuse", frameworkRefuses: missingCredential, config: testutil.WithAttributes(t, f.config(),
+			map[string]tftypes.Value{"credential_id": tftypes.NewValue(tftypes.String, nil)})},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req := &tfprotov6.PlanResourceChangeRequest{TypeName: "astra_cluster", PriorState: f.dynamic(t, tftypes.NewValue(f.typ, nil)),
+				ProposedNewState: f.dynamic(t, c.config), Config: f.dynamic(t, c.config), PriorIdentity: c.identity}
+			got := f.fast.knownPlan(req)
+			if (got != nil) != c.shortcuts {
+				t.Fatalf("shortcut taken: %v, want %v", got != nil, c.shortcuts)
+			}
+			want, err := f.framework.PlanResourceChange(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.frameworkRefuses != "" {
+				if !strings.Contains(testutil.DiagnosticsText(want.Diagnostics), c.frameworkRefuses) {
+					t.Fatalf("the framework's plan says %q, want %q", testutil.DiagnosticsText(want.Diagnostics), c.frameworkRefuses)
+				}
+				return
+			}
+			if len(want.Diagnostics) > 0 {
+				t.Fatalf("plan: %s", testutil.DiagnosticsText(want.Diagnostics))
+			}
+			samePlan(t, got, want)
+		})
+	}
 }
