@@ -3,12 +3,12 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 	"os"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/astra-control/terraform-provider-astra/internal/provider"
 )
@@ -25,10 +25,17 @@ func main() {
 		quietLogsUnlessAsked(os.LookupEnv, os.Setenv)
 	}
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: "registry.terraform.io/astra-control/astra",
-		Debug:   debug,
-	})
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	err := tf6server.Serve("registry.terraform.io/astra-control/astra", func() tfprotov6.ProviderServer {
+		server, err := provider.NewServer(provider.New(version)())()
+		if err != nil {
+			log.Fatal(err)
+		}
+		return server
+	}, opts...)
 	if err != nil {
 		log.Fatal(err)
 	}

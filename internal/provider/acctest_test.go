@@ -24,7 +24,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
@@ -32,7 +31,7 @@ import (
 // testAccProtoV6ProviderFactories serves p under the local name "astra" for resource.TestCase.
 func testAccProtoV6ProviderFactories(p provider.Provider) map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
-		typeName: providerserver.NewProtocol6WithError(p),
+		typeName: NewServer(p),
 	}
 }
 

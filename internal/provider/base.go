@@ -15,6 +15,7 @@ import (
 // providerData is what the provider's Configure hands to every resource and data source:
 // the client (or the reason there is none) and the schedule waits poll on.
 type providerData struct {
+	version string // the provider's release, for records that a later release must not trust
 	clients *config.Clients
 	wait    astra.Schedule
 	claims  *claimSet // objects created or adopted in this run (see adoption.go)

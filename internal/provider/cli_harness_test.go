@@ -26,7 +26,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
@@ -126,7 +126,14 @@ func (h *cliHarness) serveProvider() string {
 	ctx, cancel := context.WithCancel(context.Background())
 	reattach := make(chan *plugin.ReattachConfig, 1)
 	closed := make(chan struct{})
-	server := providerserver.NewProtocol6(New("test", WithWaitSchedule(accWaitSchedule), WithRetryWait(time.Millisecond, 10*time.Millisecond))())
+	newServer := NewServer(New("test", WithWaitSchedule(accWaitSchedule), WithRetryWait(time.Millisecond, 10*time.Millisecond))())
+	server := func() tfprotov6.ProviderServer {
+		s, err := newServer()
+		if err != nil {
+			panic(err)
+		}
+		return s
+	}
 	go func() {
 		err := tf6server.Serve("registry.terraform.io/hashicorp/astra", server,
 			tf6server.WithDebug(ctx, reattach, closed), tf6server.WithGoPluginLogger(hclog.NewNullLogger()),

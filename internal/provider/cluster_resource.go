@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
@@ -51,12 +52,19 @@ func (r *clusterResource) Schema(ctx context.Context, _ resource.SchemaRequest, 
 // depends on capabilities a configuration may leave to the cluster's current value, so
 // ModifyPlan checks that part.
 func (r *clusterResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var cfg clusterModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
+	// Read without the framework's reflection over the whole model: a fleet's validation
+	// then costs a fraction of a plan.
+	var attributes map[string]tftypes.Value
+	if err := req.Config.Raw.As(&attributes); err != nil {
+		resp.Diagnostics.AddError("Cannot read the configuration", err.Error()+". This is a bug in the provider; please report it.")
 		return
 	}
-	addProblems(&resp.Diagnostics, clusterConfigProblems(cfg.clusterValues))
+	cfg, ok := clusterValuesFromRaw(attributes)
+	if !ok {
+		resp.Diagnostics.AddError("Cannot read the configuration", "The cluster's arguments have unexpected types. This is a bug in the provider; please report it.")
+		return
+	}
+	addProblems(&resp.Diagnostics, clusterConfigProblems(cfg))
 }
 
 // ModifyPlan applies the credential rule to what the cluster will have (an argument left
@@ -75,16 +83,7 @@ func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	effective := effectiveClusterArgs(cfg.clusterValues, prior.clusterValues)
-	addProblems(&resp.Diagnostics, clusterCredentialProblems(effective))
-	client := r.configuredClient()
-	if client == nil {
-		return
-	}
-	// Versions gate what the configuration sends; a credential kept from the cluster counts.
-	gated := withoutUnchangedArgs(cfg.clusterValues, prior.clusterValues)
-	gated.CredentialID = effective.CredentialID
-	addProblems(&resp.Diagnostics, clusterVersionProblems(client.ClusterVersion(), gated))
+	addProblems(&resp.Diagnostics, clusterPlanProblems(cfg.clusterValues, prior.clusterValues, r.configuredClient()))
 }
 
 func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -113,10 +112,10 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	// The cluster exists: record it before waiting, so a failed wait taints it instead of
 	// orphaning it.
 	if !plan.WaitForRunning.ValueBool() {
-		r.recordAnswer(ctx, plan, cluster, &resp.State, &resp.Diagnostics)
+		r.recordAnswer(ctx, plan, cluster, &resp.State, resp.Private, &resp.Diagnostics)
 		return
 	}
-	r.recordAndWait(ctx, opCtx, client, timeout, plan, cluster, &resp.State, &resp.Diagnostics,
+	r.recordAndWait(ctx, opCtx, client, timeout, plan, cluster, &resp.State, resp.Private, &resp.Diagnostics,
 		"Cluster did not reach running", taintedAftermath(cluster.ID, plan.clusterValues))
 }
 
@@ -134,7 +133,7 @@ func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if cluster == nil {
 		return
 	}
-	r.recordAnswer(ctx, state, cluster, &resp.State, &resp.Diagnostics)
+	r.recordAnswer(ctx, state, cluster, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 // Update changes the managed arguments on the object as read and PUTs all of it back, so
@@ -174,9 +173,9 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	// A new credential makes Astra Control collect the cluster again.
 	if plan.CredentialID.Equal(prior.CredentialID) || !plan.WaitForRunning.ValueBool() {
-		r.recordAnswer(ctx, plan, updated, &resp.State, &resp.Diagnostics)
+		r.recordAnswer(ctx, plan, updated, &resp.State, resp.Private, &resp.Diagnostics)
 	} else {
-		r.recordAndWait(ctx, opCtx, client, timeout, plan, updated, &resp.State, &resp.Diagnostics,
+		r.recordAndWait(ctx, opCtx, client, timeout, plan, updated, &resp.State, resp.Private, &resp.Diagnostics,
 			"Cluster did not reach running after its credential changed",
 			"The new settings are applied and recorded in state. Check that the credential's kubeconfig reaches the cluster.")
 	}
@@ -234,22 +233,25 @@ func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportSt
 
 // recordAnswer writes the model converted from the service's answer to state. The
 // conversion starts from prior (the plan, or the state), so what the service reports as
-// "nothing" keeps the configuration's spelling of it.
-func (r *clusterResource) recordAnswer(ctx context.Context, prior clusterModel, answer *astra.Cluster, state *tfsdk.State, diags *diag.Diagnostics) {
+// "nothing" keeps the configuration's spelling of it. The answer's digest goes to private
+// state, so a later read of the same answer can keep the state (known_reads.go).
+func (r *clusterResource) recordAnswer(ctx context.Context, prior clusterModel, answer *astra.Cluster, state *tfsdk.State,
+	private privateKeys, diags *diag.Diagnostics) {
 	diags.Append(state.Set(ctx, clusterModelFrom(answer, prior))...)
+	recordAnswerDigest(ctx, private, r.data, answer, *state, diags)
 }
 
 // recordAndWait records the service's answer in state, then waits until the cluster is
 // running and records what it last saw. opCtx bounds the wait: the whole operation shares
 // its deadline (timeout, named in the error).
 func (r *clusterResource) recordAndWait(ctx, opCtx context.Context, client *astra.Client, timeout time.Duration, plan clusterModel,
-	answer *astra.Cluster, state *tfsdk.State, diags *diag.Diagnostics, summary, aftermath string) {
-	if r.recordAnswer(ctx, plan, answer, state, diags); diags.HasError() {
+	answer *astra.Cluster, state *tfsdk.State, private privateKeys, diags *diag.Diagnostics, summary, aftermath string) {
+	if r.recordAnswer(ctx, plan, answer, state, private, diags); diags.HasError() {
 		return
 	}
 	final, err := r.waitRunning(opCtx, client, plan.CloudID.ValueString(), answer)
 	if final != answer && final != nil {
-		r.recordAnswer(ctx, plan, final, state, diags)
+		r.recordAnswer(ctx, plan, final, state, private, diags)
 	}
 	if err != nil {
 		addWaitError(diags, summary, err, timeout, aftermath)

@@ -1,11 +1,14 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 )
 
@@ -122,4 +125,42 @@ func withoutUnchangedArgs(cfg, prior clusterValues) clusterValues {
 		out.ConnectorCapabilities = types.SetNull(types.StringType)
 	}
 	return out
+}
+
+// clusterPlanProblems is what ModifyPlan reports: the credential rule on the arguments the
+// cluster will have, and, with a client, the arguments its api_version does not have.
+func clusterPlanProblems(cfg, prior clusterValues, client *astra.Client) []attrProblem {
+	effective := effectiveClusterArgs(cfg, prior)
+	problems := clusterCredentialProblems(effective)
+	if client == nil {
+		return problems
+	}
+	// Versions gate what the configuration sends; a credential kept from the cluster counts.
+	gated := withoutUnchangedArgs(cfg, prior)
+	gated.CredentialID = effective.CredentialID
+	return append(problems, clusterVersionProblems(client.ClusterVersion(), gated)...)
+}
+
+// clusterValuesFromRaw reads the arguments clusterPlanProblems looks at (credential, route,
+// capabilities, cluster type) from a state as the protocol carries it, without the
+// framework's reflection; the other fields stay null.
+func clusterValuesFromRaw(attributes map[string]tftypes.Value) (clusterValues, bool) {
+	ctx := context.Background()
+	var out clusterValues
+	for name, dst := range map[string]*types.String{"credential_id": &out.CredentialID,
+		"private_route_id": &out.PrivateRouteID, "cluster_type": &out.ClusterType} {
+		v, err := types.StringType.ValueFromTerraform(ctx, attributes[name])
+		s, ok := v.(types.String)
+		if err != nil || !ok {
+			return clusterValues{}, false
+		}
+		*dst = s
+	}
+	v, err := types.SetType{ElemType: types.StringType}.ValueFromTerraform(ctx, attributes["connector_capabilities"])
+	set, ok := v.(types.Set)
+	if err != nil || !ok {
+		return clusterValues{}, false
+	}
+	out.ConnectorCapabilities = set
+	return out, true
 }

@@ -4,6 +4,7 @@ package provider
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -28,6 +29,9 @@ type astraProvider struct {
 	// version is the release version ("dev" for local builds, "test" in tests).
 	version string
 	opts    options
+	// configured is what Configure handed to resources, for the plans answered without
+	// the framework (unchanged_plan.go).
+	configured atomic.Pointer[providerData]
 }
 
 // options are settings only tests change: how fast waits poll and retries back off.
@@ -79,7 +83,7 @@ func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data := &providerData{wait: p.opts.wait, claims: newClaimSet()}
+	data := &providerData{version: p.version, wait: p.opts.wait, claims: newClaimSet()}
 	if m.HasUnknown() {
 		data.clients = config.Deferred()
 	} else {
@@ -92,6 +96,7 @@ func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		resolved.Client.RetryWaitMin, resolved.Client.RetryWaitMax = p.opts.retryMin, p.opts.retryMax
 		data.clients = config.NewClients(resolved)
 	}
+	p.configured.Store(data)
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ListResourceData = data

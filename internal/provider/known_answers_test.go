@@ -1,0 +1,426 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+	"github.com/astra-control/terraform-provider-astra/internal/testutil"
+)
+
+// answersFixture is one registered cluster, the provider served with the shortcuts and the
+// same provider served by the framework alone, both configured for the simulator, and the
+// cluster's state as the framework read it.
+type answersFixture struct {
+	sim       *astrasim.Sim
+	client    *astra.Client
+	fast      *knownAnswers
+	framework tfprotov6.ProviderServer
+	schema    *tfprotov6.Schema
+	typ       tftypes.Type
+	clusterID string
+	cloudID   string
+	credID    string
+	state     tftypes.Value
+	identity  *tfprotov6.ResourceIdentityData
+	private   []byte
+}
+
+func newAnswersFixture(t *testing.T) *answersFixture {
+	t.Helper()
+	ctx := context.Background()
+	sim, url, stop, err := astrasim.Serve(astrasim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	client, err := astra.New(astra.Config{Endpoint: url, AccountID: sim.AccountID(), Token: astrasim.DefaultToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := astra.KubeconfigCredential("answers", astrasim.TestKubeconfig("answers", "https://answers.k8s.example:6443"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cred, err := client.CreateCredential(ctx, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &answersFixture{sim: sim, client: client, cloudID: sim.Seeds().PrivateCloudID, credID: cred.ID}
+	cluster, err := client.CreateCluster(ctx, f.cloudID, astra.ClusterCreate{CredentialID: cred.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.clusterID = cluster.ID
+	clearAstraEnvironment(t)
+	t.Setenv("ASTRA_ENDPOINT", url)
+	t.Setenv("ASTRA_ACCOUNT_ID", sim.AccountID())
+	t.Setenv("ASTRA_API_TOKEN", astrasim.DefaultToken)
+	t.Setenv("ASTRA_ALLOW_PLAINTEXT_ENDPOINT", "true")
+	t.Setenv("ASTRA_READ_MAX_AGE", "0s") // every read asks the service, so a change is seen at once
+
+	fast, err := NewServer(New("test")())()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ok bool
+	if f.fast, ok = fast.(*knownAnswers); !ok {
+		t.Fatalf("NewServer served %T, not the shortcuts", fast)
+	}
+	if f.framework, err = providerserver.NewProtocol6WithError(New("test")())(); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []tfprotov6.ProviderServer{f.fast, f.framework} {
+		schemas, err := s.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+		if err != nil || len(schemas.Diagnostics) > 0 {
+			t.Fatalf("schema: %v %s", err, testutil.DiagnosticsText(schemas.Diagnostics))
+		}
+		f.schema, f.typ = schemas.ResourceSchemas["astra_cluster"], schemas.ResourceSchemas["astra_cluster"].ValueType()
+		config, err := tfprotov6.NewDynamicValue(schemas.Provider.ValueType(), testutil.NullObject(schemas.Provider.ValueType(), nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: &config})
+		if err != nil || len(resp.Diagnostics) > 0 {
+			t.Fatalf("configure: %v %s", err, testutil.DiagnosticsText(resp.Diagnostics))
+		}
+	}
+	imported, err := f.framework.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: "astra_cluster", ID: f.clusterID})
+	if err != nil || len(imported.Diagnostics) > 0 || len(imported.ImportedResources) != 1 {
+		t.Fatalf("import: %v %s", err, testutil.DiagnosticsText(imported.Diagnostics))
+	}
+	read := f.frameworkRead(t, &tfprotov6.ReadResourceRequest{TypeName: "astra_cluster", CurrentState: imported.ImportedResources[0].State,
+		CurrentIdentity: imported.ImportedResources[0].Identity})
+	f.identity, f.private = read.NewIdentity, read.Private
+	if f.state, err = read.NewState.Unmarshal(f.typ); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *answersFixture) frameworkRead(t *testing.T, req *tfprotov6.ReadResourceRequest) *tfprotov6.ReadResourceResponse {
+	t.Helper()
+	resp, err := f.framework.ReadResource(context.Background(), req)
+	if err != nil || len(resp.Diagnostics) > 0 {
+		t.Fatalf("read: %v %s", err, testutil.DiagnosticsText(resp.Diagnostics))
+	}
+	return resp
+}
+
+func (f *answersFixture) dynamic(t *testing.T, v tftypes.Value) *tfprotov6.DynamicValue {
+	t.Helper()
+	dv, err := tfprotov6.NewDynamicValue(f.typ, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &dv
+}
+
+// config is the configuration of the fixture's cluster: its cloud and credential.
+func (f *answersFixture) config() tftypes.Value {
+	return testutil.NullObject(f.typ, map[string]tftypes.Value{
+		"cloud_id":      tftypes.NewValue(tftypes.String, f.cloudID),
+		"credential_id": tftypes.NewValue(tftypes.String, f.credID),
+	})
+}
+
+// TestKnownAnswers_unchangedRead proves the read shortcut answers exactly what the
+// framework answers when it applies, and leaves every other read to the framework: an
+// object changed on the service, a state changed since it was recorded, a record another
+// release wrote, no identity (older CLIs), no record.
+func TestKnownAnswers_unchangedRead(t *testing.T) {
+	f := newAnswersFixture(t)
+	ctx := context.Background()
+	if _, ok := recordedAnswer(f.private); !ok {
+		t.Fatalf("the framework's read recorded no answer in private state %q", f.private)
+	}
+	relabeled := testutil.WithAttributes(t, f.state, map[string]tftypes.Value{
+		"labels": tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{"team": tftypes.NewValue(tftypes.String, "a")}),
+	})
+	cases := []struct {
+		name      string
+		req       *tfprotov6.ReadResourceRequest
+		change    func(t *testing.T) // on the service, before the read
+		shortcuts bool
+	}{
+		{name: "unchanged", shortcuts: true,
+			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity, Private: f.private}},
+		{name: "state changed since recorded",
+			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, relabeled), CurrentIdentity: f.identity, Private: f.private}},
+		{name: "no identity",
+			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), Private: f.private}},
+		{name: "recorded by another release",
+			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity,
+				Private: withRecord(t, f.private, func(r *answerRecord) { r.Provider = "0.9.0" })}},
+		{name: "no record",
+			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity}},
+		{name: "object changed on the service",
+			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity, Private: f.private},
+			change: func(t *testing.T) {
+				c, err := f.client.GetCluster(ctx, f.cloudID, f.clusterID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.Metadata.Labels = append(c.Metadata.Labels, astra.Label{Name: "changed", Value: "outside"})
+				if _, err := f.client.UpdateCluster(ctx, f.cloudID, c); err != nil {
+					t.Fatal(err)
+				}
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.req.TypeName = "astra_cluster"
+			if c.change != nil {
+				c.change(t)
+			}
+			got := f.fast.unchangedRead(ctx, c.req)
+			if (got != nil) != c.shortcuts {
+				t.Fatalf("shortcut taken: %v, want %v", got != nil, c.shortcuts)
+			}
+			want := f.frameworkRead(t, c.req)
+			if got == nil {
+				// The wrapper passes it on: its answer is the framework's.
+				served, err := f.fast.ReadResource(ctx, c.req)
+				if err != nil || len(served.Diagnostics) > 0 {
+					t.Fatalf("read: %v %s", err, testutil.DiagnosticsText(served.Diagnostics))
+				}
+				got = served
+			}
+			sameRead(t, got, want)
+		})
+	}
+}
+
+// TestKnownAnswers_unchangedPlan proves the plan shortcut answers exactly what the
+// framework answers for a plan that proposes the prior state, and leaves to the framework
+// the plans it cannot answer: a default that changes a value, a proposed change, an
+// argument the resource's plan checks refuse, no identity.
+func TestKnownAnswers_unchangedPlan(t *testing.T) {
+	f := newAnswersFixture(t)
+	ctx := context.Background()
+	noWait := testutil.WithAttributes(t, f.state, map[string]tftypes.Value{"wait_for_running": tftypes.NewValue(tftypes.Bool, false)})
+	renamed := testutil.WithAttributes(t, f.state, map[string]tftypes.Value{"name": tftypes.NewValue(tftypes.String, "renamed")})
+	noCredential := testutil.WithAttributes(t, f.state, map[string]tftypes.Value{"credential_id": tftypes.NewValue(tftypes.String, nil)})
+	cases := []struct {
+		name             string
+		prior, proposed  tftypes.Value
+		config           tftypes.Value
+		identity         *tfprotov6.ResourceIdentityData
+		shortcuts        bool
+		frameworkRefuses string
+	}{
+		{name: "unchanged", prior: f.state, proposed: f.state, config: f.config(), identity: f.identity, shortcuts: true},
+		{name: "a default changes a value", prior: noWait, proposed: noWait, config: f.config(), identity: f.identity},
+		{name: "a proposed change", prior: f.state, proposed: renamed, config: f.config(), identity: f.identity},
+		{name: "no identity", prior: f.state, proposed: f.state, config: f.config()},
+		{name: "the plan checks refuse", prior: noCredential, proposed: noCredential, identity: f.identity,
+			config:           testutil.WithAttributes(t, f.config(), map[string]tftypes.Value{"credential_id": tftypes.NewValue(tftypes.String, nil)}),
+			frameworkRefuses: missingCredential},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req := &tfprotov6.PlanResourceChangeRequest{TypeName: "astra_cluster", PriorState: f.dynamic(t, c.prior),
+				ProposedNewState: f.dynamic(t, c.proposed), Config: f.dynamic(t, c.config), PriorIdentity: c.identity, PriorPrivate: f.private}
+			got := f.fast.knownPlan(req)
+			if (got != nil) != c.shortcuts {
+				t.Fatalf("shortcut taken: %v, want %v", got != nil, c.shortcuts)
+			}
+			want, err := f.framework.PlanResourceChange(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.frameworkRefuses != "" {
+				if !strings.Contains(testutil.DiagnosticsText(want.Diagnostics), c.frameworkRefuses) {
+					t.Fatalf("the framework's plan says %q, want %q", testutil.DiagnosticsText(want.Diagnostics), c.frameworkRefuses)
+				}
+			} else if len(want.Diagnostics) > 0 {
+				t.Fatalf("plan: %s", testutil.DiagnosticsText(want.Diagnostics))
+			}
+			if got == nil {
+				if got, err = f.fast.PlanResourceChange(ctx, req); err != nil {
+					t.Fatal(err)
+				}
+			}
+			samePlan(t, got, want)
+		})
+	}
+}
+
+// samePlan compares a plan with the framework's: the same planned state, identity, private
+// state, replacements and diagnostics.
+func samePlan(t *testing.T, got, want *tfprotov6.PlanResourceChangeResponse) {
+	t.Helper()
+	if !bytes.Equal(got.PlannedState.MsgPack, want.PlannedState.MsgPack) {
+		t.Errorf("planned state differs from the framework's")
+	}
+	if !reflect.DeepEqual(identityBytes(got.PlannedIdentity), identityBytes(want.PlannedIdentity)) {
+		t.Errorf("planned identity differs from the framework's")
+	}
+	if !samePrivate(got.PlannedPrivate, want.PlannedPrivate) || len(got.RequiresReplace) != len(want.RequiresReplace) ||
+		testutil.DiagnosticsText(got.Diagnostics) != testutil.DiagnosticsText(want.Diagnostics) {
+		t.Errorf("got private %q, replace %v, diagnostics %q; the framework: %q, %v, %q", got.PlannedPrivate, got.RequiresReplace,
+			testutil.DiagnosticsText(got.Diagnostics), want.PlannedPrivate, want.RequiresReplace, testutil.DiagnosticsText(want.Diagnostics))
+	}
+}
+
+func sameRead(t *testing.T, got, want *tfprotov6.ReadResourceResponse) {
+	t.Helper()
+	if !bytes.Equal(got.NewState.MsgPack, want.NewState.MsgPack) {
+		t.Errorf("new state differs from the framework's")
+	}
+	if !reflect.DeepEqual(identityBytes(got.NewIdentity), identityBytes(want.NewIdentity)) {
+		t.Errorf("new identity differs from the framework's")
+	}
+	if !samePrivate(got.Private, want.Private) {
+		t.Errorf("private state %q, the framework's %q", got.Private, want.Private)
+	}
+}
+
+func identityBytes(id *tfprotov6.ResourceIdentityData) []byte {
+	if id == nil || id.IdentityData == nil {
+		return nil
+	}
+	return id.IdentityData.MsgPack
+}
+
+// samePrivate compares private states as the documents they hold: the framework re-encodes
+// what it passes through.
+func samePrivate(a, b []byte) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	var x, y map[string]json.RawMessage
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// withRecord is private state with its answer record edited.
+func withRecord(t *testing.T, private []byte, edit func(*answerRecord)) []byte {
+	t.Helper()
+	var keys map[string][]byte
+	if err := json.Unmarshal(private, &keys); err != nil {
+		t.Fatal(err)
+	}
+	record, ok := recordedAnswer(private)
+	if !ok {
+		t.Fatalf("no answer record in %q", private)
+	}
+	edit(&record)
+	var err error
+	if keys[answerKey], err = json.Marshal(record); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.Marshal(keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestKnownAnswers_readAfterCreate proves the state a create writes is the state a read of the
+// same answer writes, so the first plan after an apply can take the read shortcut and
+// answers as the framework does.
+func TestKnownAnswers_readAfterCreate(t *testing.T) {
+	f := newAnswersFixture(t)
+	ctx := context.Background()
+	body, err := astra.KubeconfigCredential("created", astrasim.TestKubeconfig("created", "https://created.k8s.example:6443"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cred, err := f.client.CreateCredential(ctx, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := testutil.WithAttributes(t, f.config(), map[string]tftypes.Value{"credential_id": tftypes.NewValue(tftypes.String, cred.ID)})
+	planned, err := f.fast.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: "astra_cluster",
+		PriorState: f.dynamic(t, tftypes.NewValue(f.typ, nil)), ProposedNewState: f.dynamic(t, config), Config: f.dynamic(t, config)})
+	if err != nil || len(planned.Diagnostics) > 0 {
+		t.Fatalf("plan: %v %s", err, testutil.DiagnosticsText(planned.Diagnostics))
+	}
+	created, err := f.fast.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{TypeName: "astra_cluster",
+		PriorState: f.dynamic(t, tftypes.NewValue(f.typ, nil)), PlannedState: planned.PlannedState, Config: f.dynamic(t, config),
+		PlannedPrivate: planned.PlannedPrivate, PlannedIdentity: planned.PlannedIdentity})
+	if err != nil || len(created.Diagnostics) > 0 {
+		t.Fatalf("create: %v %s", err, testutil.DiagnosticsText(created.Diagnostics))
+	}
+	req := &tfprotov6.ReadResourceRequest{TypeName: "astra_cluster", CurrentState: created.NewState,
+		CurrentIdentity: created.NewIdentity, Private: created.Private}
+	got := f.fast.unchangedRead(ctx, req)
+	if got == nil {
+		t.Fatalf("the read after create did not take the shortcut (private state %q)", created.Private)
+	}
+	sameRead(t, got, f.frameworkRead(t, req))
+}
+
+// TestKnownAnswers_createPlan proves the plan of a create answered without the
+// framework is the framework's, whatever the configuration leaves out or leaves unknown,
+// and that a configuration the resource's plan checks refuse goes to the framework.
+func TestKnownAnswers_createPlan(t *testing.T) {
+	f := newAnswersFixture(t)
+	ctx := context.Background()
+	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+	timeoutsType := f.typ.(tftypes.Object).AttributeTypes["timeouts"].(tftypes.Object)
+	full := testutil.WithAttributes(t, f.config(), map[string]tftypes.Value{
+		"name":             str("full"),
+		"labels":           tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{"team": str("a")}),
+		"wait_for_running": tftypes.NewValue(tftypes.Bool, false),
+		"timeouts":         testutil.NullObject(timeoutsType, map[string]tftypes.Value{"create": str("5m")}),
+	})
+	nullIdentity := func() *tfprotov6.ResourceIdentityData {
+		dv, err := tfprotov6.NewDynamicValue(f.fast.plans["astra_cluster"].identityType, tftypes.NewValue(f.fast.plans["astra_cluster"].identityType, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &tfprotov6.ResourceIdentityData{IdentityData: &dv}
+	}
+	cases := []struct {
+		name             string
+		config           tftypes.Value
+		identity         *tfprotov6.ResourceIdentityData
+		shortcuts        bool
+		frameworkRefuses string
+	}{
+		{name: "cloud and credential", config: f.config(), shortcuts: true},
+		{name: "every argument", config: full, shortcuts: true},
+		{name: "a null prior identity", config: f.config(), identity: nullIdentity(), shortcuts: true},
+		{name: "a credential known at apply", shortcuts: true, config: testutil.WithAttributes(t, f.config(),
+			map[string]tftypes.Value{"credential_id": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})},
+		{name: "the plan checks refuse", frameworkRefuses: missingCredential, config: testutil.WithAttributes(t, f.config(),
+			map[string]tftypes.Value{"credential_id": tftypes.NewValue(tftypes.String, nil)})},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req := &tfprotov6.PlanResourceChangeRequest{TypeName: "astra_cluster", PriorState: f.dynamic(t, tftypes.NewValue(f.typ, nil)),
+				ProposedNewState: f.dynamic(t, c.config), Config: f.dynamic(t, c.config), PriorIdentity: c.identity}
+			got := f.fast.knownPlan(req)
+			if (got != nil) != c.shortcuts {
+				t.Fatalf("shortcut taken: %v, want %v", got != nil, c.shortcuts)
+			}
+			want, err := f.framework.PlanResourceChange(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.frameworkRefuses != "" {
+				if !strings.Contains(testutil.DiagnosticsText(want.Diagnostics), c.frameworkRefuses) {
+					t.Fatalf("the framework's plan says %q, want %q", testutil.DiagnosticsText(want.Diagnostics), c.frameworkRefuses)
+				}
+				return
+			}
+			if len(want.Diagnostics) > 0 {
+				t.Fatalf("plan: %s", testutil.DiagnosticsText(want.Diagnostics))
+			}
+			samePlan(t, got, want)
+		})
+	}
+}
