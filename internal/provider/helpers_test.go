@@ -285,14 +285,14 @@ func (a *accTarget) managedDefaultIs(name string) resource.TestCheckFunc {
 	}
 }
 
-// clusterManagedStateIs checks the cluster's managedState as Astra Control reports it.
-func (a *accTarget) clusterManagedStateIs(cloudID, id string, want string) error {
+// clusterUnmanaged checks Astra Control reports the cluster unmanaged (and not gone).
+func (a *accTarget) clusterUnmanaged(cloudID, id string) error {
 	c, err := a.client.GetCluster(testContext(), cloudID, id)
 	if err != nil {
 		return err
 	}
-	if c.ManagedState != want {
-		return fmt.Errorf("cluster %s is %s, want %s", id, c.ManagedState, want)
+	if c.ManagedState != "unmanaged" {
+		return fmt.Errorf("cluster %s is %s, want unmanaged", id, c.ManagedState)
 	}
 	return nil
 }

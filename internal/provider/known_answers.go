@@ -38,11 +38,12 @@ func NewServer(p provider.Provider) func() (tfprotov6.ProviderServer, error) {
 }
 
 // frameworkServer is everything the framework's server implements, so the wrapper hides
-// none of the optional protocol interfaces.
+// none of the optional protocol interfaces. They are deprecated only because they are to
+// merge into ProviderServer; until then tf6server asks for each by name.
 type frameworkServer interface {
-	tfprotov6.ProviderServerWithListResource
-	tfprotov6.ProviderServerWithActions
-	tfprotov6.ProviderServerWithStateStores
+	tfprotov6.ProviderServerWithListResource //nolint:staticcheck // see above
+	tfprotov6.ProviderServerWithActions      //nolint:staticcheck // see above
+	tfprotov6.ProviderServerWithStateStores  //nolint:staticcheck // see above
 }
 
 type knownAnswers struct {

@@ -105,7 +105,7 @@ func TestAccManagedCluster_private(t *testing.T) {
 				Config:           unmanaged,
 				ConfigPlanChecks: planned(managedAddr, plancheck.ResourceActionDestroy),
 				// Destroy waited for the unmanage: the cluster is unmanaged, not deleting.
-				Check: func(*terraform.State) error { return a.clusterManagedStateIs("", clusterID, "unmanaged") },
+				Check: func(*terraform.State) error { return a.clusterUnmanaged("", clusterID) },
 			},
 		},
 	})
@@ -141,7 +141,7 @@ func TestAccManagedCluster_publicCloud(t *testing.T) {
 	a.requireSim("the seeded GCP cloud and its discovered cluster")
 	gcp := a.sim.Seeds().GCP
 	a.test(resource.TestCase{
-		CheckDestroy: func(*terraform.State) error { return a.clusterManagedStateIs(gcp.CloudID, gcp.ClusterID, "unmanaged") },
+		CheckDestroy: func(*terraform.State) error { return a.clusterUnmanaged(gcp.CloudID, gcp.ClusterID) },
 		Steps: []resource.TestStep{
 			{
 				Config: a.config(publicManagedHCL(gcp.CloudID, gcp.ClusterName, "managed")),
@@ -186,7 +186,7 @@ func TestAccManagedCluster_failed(t *testing.T) {
 	aws := a.sim.Seeds().AWS
 	start := time.Now()
 	a.test(resource.TestCase{
-		CheckDestroy: func(*terraform.State) error { return a.clusterManagedStateIs(aws.CloudID, aws.ClusterID, "unmanaged") },
+		CheckDestroy: func(*terraform.State) error { return a.clusterUnmanaged(aws.CloudID, aws.ClusterID) },
 		Steps: []resource.TestStep{{
 			PreConfig: func() {
 				if err := a.sim.FailCluster(aws.ClusterID, "node pool lost quorum"); err != nil {

@@ -108,7 +108,7 @@ func TestAccExamplePublicCloud(t *testing.T) {
 	gcp := a.sim.Seeds().GCP
 	hcl := a.exampleHCL("public-cloud")
 	a.test(resource.TestCase{
-		CheckDestroy: func(*terraform.State) error { return a.clusterManagedStateIs(gcp.CloudID, gcp.ClusterID, "unmanaged") },
+		CheckDestroy: func(*terraform.State) error { return a.clusterUnmanaged(gcp.CloudID, gcp.ClusterID) },
 		Steps: []resource.TestStep{
 			{
 				Config: hcl,

@@ -28,7 +28,7 @@ func TestAccCreateWithLostAnswer(t *testing.T) {
 	)
 	a.test(resource.TestCase{
 		CheckDestroy: func(*terraform.State) error {
-			return a.clusterManagedStateIs(seeds.GCP.CloudID, seeds.GCP.ClusterID, "unmanaged")
+			return a.clusterUnmanaged(seeds.GCP.CloudID, seeds.GCP.ClusterID)
 		},
 		Steps: []resource.TestStep{
 			{

@@ -12,7 +12,10 @@ import (
 
 // NullObject is an object of type t with every attribute null but those given.
 func NullObject(t tftypes.Type, set map[string]tftypes.Value) tftypes.Value {
-	obj := t.(tftypes.Object)
+	obj, ok := t.(tftypes.Object)
+	if !ok {
+		panic("NullObject of " + t.String() + ", not an object type")
+	}
 	values := map[string]tftypes.Value{}
 	for name, at := range obj.AttributeTypes {
 		values[name] = tftypes.NewValue(at, nil)
