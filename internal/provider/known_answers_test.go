@@ -206,7 +206,6 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 // argument the resource's plan checks refuse, no identity.
 func TestKnownAnswers_unchangedPlan(t *testing.T) {
 	f := newAnswersFixture(t)
-	ctx := context.Background()
 	noWait := testutil.WithAttributes(t, f.state, map[string]tftypes.Value{"wait_for_running": tftypes.NewValue(tftypes.Bool, false)})
 	renamed := testutil.WithAttributes(t, f.state, map[string]tftypes.Value{"name": tftypes.NewValue(tftypes.String, "renamed")})
 	noCredential := testutil.WithAttributes(t, f.state, map[string]tftypes.Value{"credential_id": tftypes.NewValue(tftypes.String, nil)})
@@ -230,29 +229,37 @@ func TestKnownAnswers_unchangedPlan(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			req := &tfprotov6.PlanResourceChangeRequest{TypeName: "astra_cluster", PriorState: f.dynamic(t, c.prior),
 				ProposedNewState: f.dynamic(t, c.proposed), Config: f.dynamic(t, c.config), PriorIdentity: c.identity, PriorPrivate: f.private}
-			got := f.fast.knownPlan(req)
-			if (got != nil) != c.shortcuts {
-				t.Fatalf("shortcut taken: %v, want %v", got != nil, c.shortcuts)
-			}
-			want, err := f.framework.PlanResourceChange(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.frameworkRefuses != "" {
-				if !strings.Contains(testutil.DiagnosticsText(want.Diagnostics), c.frameworkRefuses) {
-					t.Fatalf("the framework's plan says %q, want %q", testutil.DiagnosticsText(want.Diagnostics), c.frameworkRefuses)
-				}
-			} else if len(want.Diagnostics) > 0 {
-				t.Fatalf("plan: %s", testutil.DiagnosticsText(want.Diagnostics))
-			}
-			if got == nil {
-				if got, err = f.fast.PlanResourceChange(ctx, req); err != nil {
-					t.Fatal(err)
-				}
-			}
-			samePlan(t, got, want)
+			f.checkPlan(t, req, c.shortcuts, c.frameworkRefuses)
 		})
 	}
+}
+
+// checkPlan asserts whether the plan shortcut takes req, and that what the wrapper serves
+// is the framework's plan; refuses is an error the framework must report instead.
+func (f *answersFixture) checkPlan(t *testing.T, req *tfprotov6.PlanResourceChangeRequest, shortcuts bool, refuses string) {
+	t.Helper()
+	ctx := context.Background()
+	got := f.fast.knownPlan(req)
+	if (got != nil) != shortcuts {
+		t.Fatalf("shortcut taken: %v, want %v", got != nil, shortcuts)
+	}
+	want, err := f.framework.PlanResourceChange(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if refuses != "" {
+		if !strings.Contains(testutil.DiagnosticsText(want.Diagnostics), refuses) {
+			t.Fatalf("the framework's plan says %q, want %q", testutil.DiagnosticsText(want.Diagnostics), refuses)
+		}
+	} else if len(want.Diagnostics) > 0 {
+		t.Fatalf("plan: %s", testutil.DiagnosticsText(want.Diagnostics))
+	}
+	if got == nil { // the wrapper passes it on
+		if got, err = f.fast.PlanResourceChange(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	samePlan(t, got, want)
 }
 
 // samePlan compares a plan with the framework's: the same planned state, identity, private
@@ -368,7 +375,6 @@ func TestKnownAnswers_readAfterCreate(t *testing.T) {
 // and that a configuration the resource's plan checks refuse goes to the framework.
 func TestKnownAnswers_createPlan(t *testing.T) {
 	f := newAnswersFixture(t)
-	ctx := context.Background()
 	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 	timeoutsType := f.typ.(tftypes.Object).AttributeTypes["timeouts"].(tftypes.Object)
 	full := testutil.WithAttributes(t, f.config(), map[string]tftypes.Value{
@@ -403,24 +409,7 @@ func TestKnownAnswers_createPlan(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			req := &tfprotov6.PlanResourceChangeRequest{TypeName: "astra_cluster", PriorState: f.dynamic(t, tftypes.NewValue(f.typ, nil)),
 				ProposedNewState: f.dynamic(t, c.config), Config: f.dynamic(t, c.config), PriorIdentity: c.identity}
-			got := f.fast.knownPlan(req)
-			if (got != nil) != c.shortcuts {
-				t.Fatalf("shortcut taken: %v, want %v", got != nil, c.shortcuts)
-			}
-			want, err := f.framework.PlanResourceChange(ctx, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.frameworkRefuses != "" {
-				if !strings.Contains(testutil.DiagnosticsText(want.Diagnostics), c.frameworkRefuses) {
-					t.Fatalf("the framework's plan says %q, want %q", testutil.DiagnosticsText(want.Diagnostics), c.frameworkRefuses)
-				}
-				return
-			}
-			if len(want.Diagnostics) > 0 {
-				t.Fatalf("plan: %s", testutil.DiagnosticsText(want.Diagnostics))
-			}
-			samePlan(t, got, want)
+			f.checkPlan(t, req, c.shortcuts, c.frameworkRefuses)
 		})
 	}
 }
