@@ -40,9 +40,12 @@ func (b *bench) report() string {
 		"times and its median shown; an apply once. The machine may be shared: compare figures within a row.\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), b.cliVersion(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), b.repeat)
 	s.WriteString("Providers: **astra** (this provider, defaults); **anchors** (the same provider switched to the anchors' " +
-		"strategy: 10 s polling and one GET per read, `read_max_age = 0s`); **same-schema floor** (serves `astra_cluster`'s " +
-		"schema, taken from the provider at run time, calls nothing, answers reads with the prior state); **trivial floor** " +
-		"(one resource with one string). Every provider runs with the SDK, framework and provider log levels OFF, as this provider sets them when neither TF_LOG nor TF_LOG_PROVIDER is set.\n\n")
+		"strategy: 10 s polling and one GET per read, `read_max_age = 0s`, and served by the framework alone, as the anchors " +
+		"are, without this provider's answers to unchanged reads and plans and to creates' plans); **same-schema floor** " +
+		"(serves `astra_cluster`'s schema, taken from the provider at run time with its plan modifiers and validators, " +
+		"calls nothing, answers reads with the prior state); **trivial floor** (one resource with one string). Every " +
+		"provider runs with the SDK, framework and provider log levels OFF, as this provider sets them when neither TF_LOG " +
+		"nor TF_LOG_PROVIDER is set.\n\n")
 
 	s.WriteString("## Create latency (one cluster, discovery takes T)\n\n")
 	s.WriteString("| T | provider | apply wall | wall − T − wall at T=0 (detection overhead) | GETs |\n|---|---|---|---|---|\n")
