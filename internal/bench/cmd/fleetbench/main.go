@@ -37,6 +37,9 @@ type result struct {
 	requests int
 	gets     int
 	rssKiB   int64
+	// cpu is the CPU time of the CLI with the providers it ran and reaped; providerCPU the
+	// providers' part, sampled from /proc (a process's last few milliseconds may be missed).
+	cpu, providerCPU time.Duration
 }
 
 type bench struct {
@@ -237,6 +240,7 @@ func (b *bench) run(v *variant, dir string, args ...string) result {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var peak int64
+	providerTicks := map[int]int64{} // pid -> user+system clock ticks, last seen
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -246,7 +250,10 @@ func (b *bench) run(v *variant, dir string, args ...string) result {
 			if err != nil {
 				log.Fatalf("%s %s in %s: %v\n%s", b.cli, strings.Join(args, " "), dir, err, out.String())
 			}
-			r := result{wall: wall, rssKiB: peak}
+			r := result{wall: wall, rssKiB: peak, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
+			for _, ticks := range providerTicks {
+				r.providerCPU += time.Duration(ticks) * time.Second / clockTicks
+			}
 			for k, n := range b.sim.Counts() {
 				r.requests += n
 				if strings.HasPrefix(k, "GET ") {
@@ -255,15 +262,19 @@ func (b *bench) run(v *variant, dir string, args ...string) result {
 			}
 			return r
 		case <-tick.C:
-			if kib := providerPeak(cmd.Process.Pid); kib > peak {
+			if kib := providerPeak(cmd.Process.Pid, providerTicks); kib > peak {
 				peak = kib
 			}
 		}
 	}
 }
 
-// providerPeak is the largest VmHWM among the CLI's provider child processes.
-func providerPeak(pid int) int64 {
+// clockTicks is the unit of /proc/<pid>/stat's CPU times (USER_HZ, 100 on Linux).
+const clockTicks = 100
+
+// providerPeak is the largest VmHWM among the CLI's provider child processes; it also
+// notes each one's CPU ticks so far in ticks.
+func providerPeak(pid int, ticks map[int]int64) int64 {
 	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
 	var peak int64
 	for _, t := range tasks {
@@ -272,6 +283,18 @@ func providerPeak(pid int) int64 {
 			comm, _ := os.ReadFile("/proc/" + child + "/comm")
 			if !strings.HasPrefix(string(comm), "terraform-provi") {
 				continue
+			}
+			if stat, err := os.ReadFile("/proc/" + child + "/stat"); err == nil {
+				// Fields after the command's closing parenthesis; utime and stime are 14 and 15.
+				if i := strings.LastIndexByte(string(stat), ')'); i > 0 {
+					if f := strings.Fields(string(stat)[i+1:]); len(f) > 12 {
+						u, _ := strconv.ParseInt(f[11], 10, 64)
+						sys, _ := strconv.ParseInt(f[12], 10, 64)
+						if id, err := strconv.Atoi(child); err == nil {
+							ticks[id] = u + sys
+						}
+					}
+				}
 			}
 			status, _ := os.ReadFile("/proc/" + child + "/status")
 			for _, line := range strings.Split(string(status), "\n") {

@@ -36,7 +36,8 @@ func (b *bench) report() string {
 	fmt.Fprintf(&s, "# Benchmarks\n\n")
 	fmt.Fprintf(&s, "Written by `make bench` (`go run ./internal/bench/cmd/fleetbench`) on %s: %s, %s/%s, %d CPUs; "+
 		"all figures from this one run. The CLI runs with its default parallelism against the in-process simulator; "+
-		"\"requests\" are the HTTP requests the simulator counted, \"latency\" a delay added to every answer. A plan is run %d "+
+		"\"requests\" are the HTTP requests the simulator counted, \"latency\" a delay added to every answer, \"CPU\" the "+
+		"CPU time of the CLI and the providers it ran, the provider's part in parentheses. A plan is run %d "+
 		"times and its median shown; an apply once. The machine may be shared: compare figures within a row.\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), b.cliVersion(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), b.repeat)
 	s.WriteString("Providers: **astra** (this provider, defaults); **anchors** (the same provider switched to the anchors' " +
@@ -66,20 +67,30 @@ func (b *bench) report() string {
 	for _, scenario := range []string{"apply", "plan"} {
 		fmt.Fprintf(&s, "\n## %s of N clusters\n\n", map[string]string{"apply": "Apply (create)", "plan": "Plan (refresh)"}[scenario])
 		s.WriteString("| latency | N | trivial floor | same-schema floor | astra | anchors | astra / trivial | astra / same-schema | " +
-			"anchors / same-schema | astra requests | anchors requests | astra peak RSS |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+			"anchors / same-schema | astra requests | anchors requests | astra peak RSS | CPU: trivial / same-schema / astra (provider part) |\n" +
+			"|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 		for _, r := range b.rows {
 			if r.scenario != scenario {
 				continue
 			}
-			fmt.Fprintf(&s, "| %v | %d | %s | %s | %s | %s | %s | %s | %s | %d | %d | %d MiB |\n", r.latency, r.n,
+			fmt.Fprintf(&s, "| %v | %d | %s | %s | %s | %s | %s | %s | %s | %d | %d | %d MiB | %s |\n", r.latency, r.n,
 				secs(r.res["trivial"].wall), secs(r.res["schema"].wall), secs(r.res["ours"].wall), secs(r.res["anchors"].wall),
 				ratio(r.res["ours"], r.res["trivial"]), ratio(r.res["ours"], r.res["schema"]), ratio(r.res["anchors"], r.res["schema"]),
-				r.res["ours"].requests, r.res["anchors"].requests, r.res["ours"].rssKiB/1024)
+				r.res["ours"].requests, r.res["anchors"].requests, r.res["ours"].rssKiB/1024, cpuSplit(r.res))
 		}
 	}
 	b.goals(&s)
 	s.WriteString("\n![astra and anchors, wall time as a multiple of the same-schema floor](BENCHMARKS.svg)\n")
 	return s.String()
+}
+
+// cpuSplit is each variant's CPU time, with the provider's part in parentheses.
+func cpuSplit(res map[string]result) string {
+	var parts []string
+	for _, key := range []string{"trivial", "schema", "ours"} {
+		parts = append(parts, fmt.Sprintf("%s (%s)", secs(res[key].cpu), secs(res[key].providerCPU)))
+	}
+	return strings.Join(parts, " / ")
 }
 
 // chart draws, for every apply and plan row, the wall time of astra and of the anchors'
