@@ -33,10 +33,10 @@ type refreshFixture struct {
 	sim      *astrasim.Sim
 }
 
-// BenchmarkClusterRefresh measures one cluster's refresh and plan with the provider and with
-// the same-schema floor (the same schema, plan modifiers and validators, no API and no
-// resource code), on the same state. The difference is what the provider's own code and its
-// API client add per cluster; `make bench` prints both.
+// BenchmarkClusterRefresh measures one cluster's refresh and plan with the provider, with the
+// same provider served by the framework alone (no known answers), and with the same-schema
+// floor (the same schema, plan modifiers and validators, no API and no resource code), on
+// the same state; `make bench` prints the three.
 func BenchmarkClusterRefresh(b *testing.B) {
 	sim, url, stop, err := astrasim.Serve(astrasim.Options{})
 	if err != nil {
@@ -72,6 +72,8 @@ func BenchmarkClusterRefresh(b *testing.B) {
 		fixture *refreshFixture
 	}{
 		{"astra", ours},
+		// The same provider served by the framework alone, without its known answers.
+		{"astra-framework-alone", newRefreshFixture(b, providerserver.NewProtocol6WithError(astraprovider.New("bench")()), nil, cloudID, cred.ID, cluster.ID)},
 		{"same-schema-floor", newRefreshFixture(b, providerserver.NewProtocol6WithError(floor.SameSchema()), ours, cloudID, cred.ID, cluster.ID)},
 	}
 	for _, c := range cases {
