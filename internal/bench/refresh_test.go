@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 	"github.com/astra-control/terraform-provider-astra/internal/bench/floor"
 	astraprovider "github.com/astra-control/terraform-provider-astra/internal/provider"
@@ -38,34 +37,9 @@ type refreshFixture struct {
 // floor (the same schema, plan modifiers and validators, no API and no resource code), on
 // the same state; `make bench` prints the three.
 func BenchmarkClusterRefresh(b *testing.B) {
-	sim, url, stop, err := astrasim.Serve(astrasim.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(stop)
-	client, err := astra.New(astra.Config{Endpoint: url, AccountID: sim.AccountID(), Token: astrasim.DefaultToken})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	body, err := astra.KubeconfigCredential("refresh", astrasim.TestKubeconfig("refresh", "https://refresh.k8s.example:6443"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	cred, err := client.CreateCredential(ctx, body)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cloudID := sim.Seeds().PrivateCloudID
-	cluster, err := client.CreateCluster(ctx, cloudID, astra.ClusterCreate{CredentialID: cred.ID})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Setenv("ASTRA_ENDPOINT", url)
-	b.Setenv("ASTRA_ACCOUNT_ID", sim.AccountID())
-	b.Setenv("ASTRA_API_TOKEN", astrasim.DefaultToken)
-	b.Setenv("ASTRA_ALLOW_PLAINTEXT_ENDPOINT", "true")
-	ours := newRefreshFixture(b, astraprovider.NewServer(astraprovider.New("bench")()), nil, cloudID, cred.ID, cluster.ID)
+	c := testutil.NewSimCluster(b, "refresh")
+	sim, cloudID, credID, clusterID := c.Sim, c.CloudID, c.CredentialID, c.ClusterID
+	ours := newRefreshFixture(b, astraprovider.NewServer(astraprovider.New("bench")()), nil, cloudID, credID, clusterID)
 	ours.sim = sim
 	cases := []struct {
 		name    string
@@ -73,8 +47,8 @@ func BenchmarkClusterRefresh(b *testing.B) {
 	}{
 		{"astra", ours},
 		// The same provider served by the framework alone, without its known answers.
-		{"astra-framework-alone", newRefreshFixture(b, providerserver.NewProtocol6WithError(astraprovider.New("bench")()), nil, cloudID, cred.ID, cluster.ID)},
-		{"same-schema-floor", newRefreshFixture(b, providerserver.NewProtocol6WithError(floor.SameSchema()), ours, cloudID, cred.ID, cluster.ID)},
+		{"astra-framework-alone", newRefreshFixture(b, providerserver.NewProtocol6WithError(astraprovider.New("bench")()), nil, cloudID, credID, clusterID)},
+		{"same-schema-floor", newRefreshFixture(b, providerserver.NewProtocol6WithError(floor.SameSchema()), ours, cloudID, credID, clusterID)},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

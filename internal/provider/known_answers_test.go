@@ -21,51 +21,27 @@ import (
 // same provider served by the framework alone, both configured for the simulator, and the
 // cluster's state as the framework read it.
 type answersFixture struct {
-	sim       *astrasim.Sim
-	client    *astra.Client
-	fast      *knownAnswers
-	framework tfprotov6.ProviderServer
-	schema    *tfprotov6.Schema
-	typ       tftypes.Type
-	clusterID string
-	cloudID   string
-	credID    string
-	state     tftypes.Value
-	identity  *tfprotov6.ResourceIdentityData
-	private   []byte
+	registered *testutil.SimCluster
+	sim        *astrasim.Sim
+	client     *astra.Client
+	fast       *knownAnswers
+	framework  tfprotov6.ProviderServer
+	schema     *tfprotov6.Schema
+	typ        tftypes.Type
+	clusterID  string
+	cloudID    string
+	credID     string
+	state      tftypes.Value
+	identity   *tfprotov6.ResourceIdentityData
+	private    []byte
 }
 
 func newAnswersFixture(t *testing.T) *answersFixture {
 	t.Helper()
 	ctx := context.Background()
-	sim, url, stop, err := astrasim.Serve(astrasim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	client, err := astra.New(astra.Config{Endpoint: url, AccountID: sim.AccountID(), Token: astrasim.DefaultToken})
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, err := astra.KubeconfigCredential("answers", astrasim.TestKubeconfig("answers", "https://answers.k8s.example:6443"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cred, err := client.CreateCredential(ctx, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &answersFixture{sim: sim, client: client, cloudID: sim.Seeds().PrivateCloudID, credID: cred.ID}
-	cluster, err := client.CreateCluster(ctx, f.cloudID, astra.ClusterCreate{CredentialID: cred.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.clusterID = cluster.ID
 	clearAstraEnvironment(t)
-	t.Setenv("ASTRA_ENDPOINT", url)
-	t.Setenv("ASTRA_ACCOUNT_ID", sim.AccountID())
-	t.Setenv("ASTRA_API_TOKEN", astrasim.DefaultToken)
-	t.Setenv("ASTRA_ALLOW_PLAINTEXT_ENDPOINT", "true")
+	c := testutil.NewSimCluster(t, "answers")
+	f := &answersFixture{registered: c, sim: c.Sim, client: c.Client, cloudID: c.CloudID, credID: c.CredentialID, clusterID: c.ClusterID}
 	t.Setenv("ASTRA_READ_MAX_AGE", "0s") // every read asks the service, so a change is seen at once
 
 	fast, err := NewServer(New("test")())()
@@ -341,15 +317,11 @@ func withRecord(t *testing.T, private []byte, edit func(*answerRecord)) []byte {
 func TestKnownAnswers_readAfterCreate(t *testing.T) {
 	f := newAnswersFixture(t)
 	ctx := context.Background()
-	body, err := astra.KubeconfigCredential("created", astrasim.TestKubeconfig("created", "https://created.k8s.example:6443"))
+	credID, err := f.registered.NewCredential("created")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cred, err := f.client.CreateCredential(ctx, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	config := testutil.WithAttributes(t, f.config(), map[string]tftypes.Value{"credential_id": tftypes.NewValue(tftypes.String, cred.ID)})
+	config := testutil.WithAttributes(t, f.config(), map[string]tftypes.Value{"credential_id": tftypes.NewValue(tftypes.String, credID)})
 	planned, err := f.fast.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: "astra_cluster",
 		PriorState: f.dynamic(t, tftypes.NewValue(f.typ, nil)), ProposedNewState: f.dynamic(t, config), Config: f.dynamic(t, config)})
 	if err != nil || len(planned.Diagnostics) > 0 {
