@@ -1,5 +1,6 @@
 // Package apispec holds NetApp's published Astra Control OpenAPI documents (five releases,
-// trimmed to the paths this provider uses) and validates JSON bodies against them.
+// trimmed to the paths this provider uses: clusters and their clouds, credentials, storage
+// classes, buckets, apps, their schedules and a managed cluster's namespaces) and validates JSON bodies against them.
 //
 // Both the simulator and the client's tests use it, so neither has to trust the other:
 // a body is right when the published schema says so.
@@ -33,6 +34,10 @@ const (
 	ManagedCluster = "managedCluster"
 	Credential     = "credential"
 	StorageClass   = "storageClass"
+	Bucket         = "bucket"
+	App            = "app"
+	Schedule       = "schedule"
+	Namespace      = "namespace"
 )
 
 // Body kinds, the suffix of every schema name.
