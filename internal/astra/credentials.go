@@ -110,6 +110,72 @@ func KubeconfigCredential(name string, kubeconfigText []byte) (CredentialCreate,
 	}, nil
 }
 
+// Key types and labels of the credentials buckets and public clouds use (research notes §4.6).
+const (
+	KeyTypeS3               = "s3"
+	KeyTypeGeneric          = "generic"
+	CredTypeServiceAccount  = "service-account"
+	s3KeyAccessKey          = "accessKey"
+	s3KeyAccessSecret       = "accessSecret"
+	serviceAccountKeyBase64 = "base64"
+)
+
+// S3Credential builds the body of an object-store key pair as NetApp's toolkit sends it:
+// keyType "s3", keyStore {accessKey, accessSecret} each base64-encoded, and the read-only
+// labels credType=s3 and cloudName=s3.
+func S3Credential(name, accessKeyID, secretAccessKey string) CredentialCreate {
+	return CredentialCreate{
+		Name:    name,
+		KeyType: KeyTypeS3,
+		KeyStore: map[string]string{
+			s3KeyAccessKey:    base64.StdEncoding.EncodeToString([]byte(accessKeyID)),
+			s3KeyAccessSecret: base64.StdEncoding.EncodeToString([]byte(secretAccessKey)),
+		},
+		Labels: []Label{{Name: LabelCredType, Value: KeyTypeS3}, {Name: LabelCloudName, Value: KeyTypeS3}},
+	}
+}
+
+// ServiceAccountCloudName is the cloudName label of a service-account credential for a
+// cloud type (any casing): "GCP", "Azure" or "AWS", as the service spells clouds; "" for
+// another type.
+func ServiceAccountCloudName(cloudType string) string {
+	switch NormalizeCloudType(cloudType) {
+	case CloudTypeGCP:
+		return "GCP"
+	case CloudTypeAzure:
+		return "Azure"
+	case CloudTypeAWS:
+		return "AWS"
+	}
+	return ""
+}
+
+// ServiceAccountCredential builds the body of a public cloud's service-account credential
+// as NetApp's toolkit sends it: keyType "generic", keyStore {base64: the JSON key file
+// base64-encoded}, and the read-only labels credType=service-account and cloudName=GCP,
+// Azure or AWS.
+func ServiceAccountCredential(name, cloudType string, keyFile []byte) CredentialCreate {
+	return CredentialCreate{
+		Name:     name,
+		KeyType:  KeyTypeGeneric,
+		KeyStore: map[string]string{serviceAccountKeyBase64: base64.StdEncoding.EncodeToString(keyFile)},
+		Labels: []Label{
+			{Name: LabelCredType, Value: CredTypeServiceAccount},
+			{Name: LabelCloudName, Value: ServiceAccountCloudName(cloudType)},
+		},
+	}
+}
+
+// LabelValue is the value of the label named name, "" when there is none.
+func LabelValue(labels []Label, name string) string {
+	for _, l := range labels {
+		if l.Name == name {
+			return l.Value
+		}
+	}
+	return ""
+}
+
 // validate refuses what the schema would: no name, a name too long, no key store, or a
 // value that is not base64. Errors name keys, never values.
 func (c CredentialCreate) validate() error {

@@ -52,17 +52,72 @@ func (s *Sim) keyStoreOf(b *body, keyType string) (*kubeInfo, *apiProblem) {
 		}
 		return info, nil
 	case "s3":
-		if _, ok := store["accessKey"]; !ok {
-			return nil, invalidFields(9, fieldReason{"keyStore", "an s3 credential needs accessKey and accessSecret"})
+		// What NetApp's toolkit sends (research §4.6): exactly the key pair, each base64.
+		if len(keys) != 2 || keys[0] != "accessKey" || keys[1] != "accessSecret" {
+			return nil, invalidFields(9, fieldReason{"keyStore", "an s3 credential's keyStore must hold exactly accessKey and accessSecret"})
 		}
-		if _, ok := store["accessSecret"]; !ok {
-			return nil, invalidFields(9, fieldReason{"keyStore", "an s3 credential needs accessKey and accessSecret"})
+		return nil, base64Values(store, keys)
+	case "generic":
+		// "one or more base64 strings" (the spec's extended validation); a service account's
+		// JSON key file is sent as {base64: ...}.
+		if len(keys) == 0 {
+			return nil, invalidFields(9, fieldReason{"keyStore", "a generic credential's keyStore must hold at least one key"})
 		}
+		return nil, base64Values(store, keys)
 	}
 	if len(keys) == 0 {
 		return nil, invalidFields(9, fieldReason{"keyStore", "keyStore must hold at least one key"})
 	}
 	return nil, nil
+}
+
+// base64Values refuses an empty key store value (the schema's base64 pattern, problem 8,
+// refuses the rest), naming the key, never the value, which is secret.
+func base64Values(store map[string]any, keys []string) *apiProblem {
+	for _, k := range keys {
+		if v, _ := store[k].(string); v == "" {
+			return invalidFields(9, fieldReason{"keyStore." + k, "the value must be a non-empty base64 string"})
+		}
+	}
+	return nil
+}
+
+// Credential kinds (credentialKind): a credential's keyType, or for a generic credential
+// the credType label its client set.
+const (
+	credKindKubeconfig     = "kubeconfig"
+	credKindS3             = "s3"
+	credKindServiceAccount = "service-account"
+	credKindAzureContainer = "AzureContainer"
+)
+
+// credentialKind says what the credential id is for: "kubeconfig", "s3",
+// "service-account", "AzureContainer", another keyType as stored, or "" when there is no
+// such credential. The bucket model asks it (bucketCredential).
+func (st *state) credentialKind(id string) string {
+	c := st.Credentials[id]
+	if c == nil {
+		return ""
+	}
+	if c.KeyType == credKindS3 || c.KeyType == credKindKubeconfig {
+		return c.KeyType
+	}
+	for _, l := range c.Meta.Labels {
+		if l.Name == labelCredType && (l.Value == credKindServiceAccount || l.Value == credKindAzureContainer) {
+			return l.Value
+		}
+	}
+	return c.KeyType
+}
+
+// bucketCredential applies the rule NetApp's toolkit uses to offer credentials for a bucket
+// (research §4.6): keyType s3, or credType AzureContainer or service-account.
+func (st *state) bucketCredential(id string) bool {
+	switch st.credentialKind(id) {
+	case credKindS3, credKindServiceAccount, credKindAzureContainer:
+		return true
+	}
+	return false
 }
 
 func (s *Sim) postCredential(q *request) *reply {

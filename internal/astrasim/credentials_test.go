@@ -151,3 +151,60 @@ func TestKubeconfigRotation(t *testing.T) {
 		t.Errorf("after PUT cluster credentialID: %q", st)
 	}
 }
+
+// bucketCredentialBody is an s3 or service-account credential as NetApp's toolkit sends it.
+func bucketCredentialBody(keyType, credType, cloudName string, keyStore map[string]any) map[string]any {
+	return map[string]any{
+		"type": "application/astra-credential", "version": "1.1", "name": "bucket-cred", "keyType": keyType, "keyStore": keyStore,
+		"metadata": map[string]any{"labels": []any{
+			map[string]any{"name": labelCredType, "value": credType},
+			map[string]any{"name": labelCloudName, "value": cloudName},
+		}},
+	}
+}
+
+// TestS3AndServiceAccountCredentials: keyType s3 and generic are accepted with the key
+// store the real service expects, refused (problem 9, naming the key) otherwise, never
+// echoed, and classified for the bucket model (credentialKind, bucketCredential).
+func TestS3AndServiceAccountCredentials(t *testing.T) {
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	secret := b64("s3-secret-not-echoed")
+	e := newEnv(t, Options{PutReturnsBody: true})
+	s3 := bucketCredentialBody("s3", "s3", "s3", map[string]any{"accessKey": b64("AKIA"), "accessSecret": secret})
+	sa := bucketCredentialBody("generic", "service-account", "GCP", map[string]any{"base64": b64(`{"type":"service_account"}`)})
+	s3ID := e.post("/core/v1/credentials", s3).expect(201).str("id")
+	saID := e.post("/core/v1/credentials", sa).expect(201).str("id")
+	kubeID := e.post("/core/v1/credentials", kubeconfigBody("k", "https://k.example.com")).expect(201).str("id")
+	answers := [][]byte{e.get("/core/v1/credentials/" + s3ID).raw, e.get("/core/v1/credentials").raw,
+		e.put("/core/v1/credentials/"+s3ID, s3).expect(200).raw, e.put("/core/v1/credentials/"+saID, sa).expect(200).raw}
+	for i, raw := range answers {
+		if bytes.Contains(raw, []byte("keyStore")) || bytes.Contains(raw, []byte(secret)) {
+			t.Errorf("answer %d leaks the keyStore: %s", i, raw)
+		}
+	}
+	for id, want := range map[string]struct {
+		kind   string
+		bucket bool
+	}{s3ID: {"s3", true}, saID: {"service-account", true}, kubeID: {"kubeconfig", false}, "no-such-id": {"", false}} {
+		if got, bucket := e.sim.st.credentialKind(id), e.sim.st.bucketCredential(id); got != want.kind || bucket != want.bucket {
+			t.Errorf("credential %s: kind %q bucket %v, want %q %v", id, got, bucket, want.kind, want.bucket)
+		}
+	}
+	cases := []struct {
+		name, keyType string
+		keyStore      map[string]any
+		field, reason string
+	}{
+		{"s3 without secret", "s3", map[string]any{"accessKey": b64("AKIA")}, "keyStore", "exactly accessKey and accessSecret"},
+		{"s3 with an extra key", "s3", map[string]any{"accessKey": b64("a"), "accessSecret": b64("b"), "token": b64("c")}, "keyStore", "exactly accessKey and accessSecret"},
+		{"generic empty", "generic", map[string]any{}, "keyStore", "at least one key"},
+		{"generic empty value", "generic", map[string]any{"base64": ""}, "keyStore.base64", "non-empty base64"},
+	}
+	for _, c := range cases {
+		r := e.post("/core/v1/credentials", bucketCredentialBody(c.keyType, "s3", "s3", c.keyStore))
+		r.problem(9)
+		if reason := r.field("invalidFields", c.field); !strings.Contains(reason, c.reason) {
+			t.Errorf("%s: reason %q for %s, want it to mention %q", c.name, reason, c.field, c.reason)
+		}
+	}
+}
