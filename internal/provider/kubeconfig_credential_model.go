@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
@@ -53,13 +52,7 @@ func kubeconfigCredentialFrom(c *astra.Credential, prior kubeconfigCredentialMod
 // kubeconfigText is the kubeconfig a create or update sends: the `kubeconfig` argument from
 // the plan, or the write-only `kubeconfig_wo`, which exists only in the configuration.
 func kubeconfigText(plan, config kubeconfigCredentialModel) (string, bool) {
-	if !plan.Kubeconfig.IsNull() && !plan.Kubeconfig.IsUnknown() {
-		return plan.Kubeconfig.ValueString(), true
-	}
-	if !config.KubeconfigWO.IsNull() && !config.KubeconfigWO.IsUnknown() {
-		return config.KubeconfigWO.ValueString(), true
-	}
-	return "", false
+	return secretText(plan.Kubeconfig, config.KubeconfigWO)
 }
 
 // mergeCredentialLabels keeps every label the service holds (it adds clusterID and
@@ -85,18 +78,14 @@ func mergeCredentialLabels(read, built []astra.Label) []astra.Label {
 func kubeconfigCredentialCreateRequest(plan, cfg kubeconfigCredentialModel, diags *diag.Diagnostics) (astra.CredentialCreate, bool) {
 	text, ok := kubeconfigText(plan, cfg)
 	if !ok {
-		diags.AddError("No kubeconfig", "Neither kubeconfig nor kubeconfig_wo holds a value at apply time. Set exactly one of them.")
+		kubeconfigSecret.noSecret(diags)
 		return astra.CredentialCreate{}, false
 	}
 	// The body holds the kubeconfig as JSON, base64-encoded, as the API requires. Errors
 	// name what is wrong, never the content.
 	body, err := astra.KubeconfigCredential(plan.Name.ValueString(), []byte(text))
 	if err != nil {
-		attr := "kubeconfig"
-		if plan.Kubeconfig.IsNull() {
-			attr = "kubeconfig_wo"
-		}
-		diags.AddAttributeError(path.Root(attr), "Invalid kubeconfig", err.Error())
+		diags.AddAttributeError(kubeconfigSecret.failedAttr(plan.Kubeconfig), "Invalid kubeconfig", err.Error())
 		return astra.CredentialCreate{}, false
 	}
 	return body, true

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -42,65 +41,26 @@ func (r *kubeconfigCredentialResource) Schema(_ context.Context, _ resource.Sche
 	}
 }
 
-// ValidateConfig checks kubeconfig_wo: write-only values never reach attribute validators
-// of an old CLI's plan, and an old CLI cannot send them at all.
+// ValidateConfig checks kubeconfig_wo, which attribute validators of an old CLI's plan never see.
 func (r *kubeconfigCredentialResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var wo kubeconfigCredentialModel
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("kubeconfig_wo"), &wo.KubeconfigWO)...)
-	if resp.Diagnostics.HasError() || wo.KubeconfigWO.IsNull() {
-		return
-	}
-	if !req.ClientCapabilities.WriteOnlyAttributesAllowed {
-		resp.Diagnostics.AddAttributeError(path.Root("kubeconfig_wo"), "Write-only arguments need a newer CLI",
-			"kubeconfig_wo is a write-only argument, which needs Terraform 1.11 or later (or an OpenTofu release that "+
-				"supports write-only arguments). This CLI does not support them: set `kubeconfig` instead (it is marked "+
-				"sensitive, so it never shows in plans or logs, but it is stored in state), or upgrade the CLI.")
-		return
-	}
-	if wo.KubeconfigWO.IsUnknown() {
-		return
-	}
-	if err := validate.CheckKubeconfig(wo.KubeconfigWO.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("kubeconfig_wo"), "Invalid kubeconfig", err.Error())
-	}
+	kubeconfigSecret.validateWriteOnly(ctx, req, resp, "Invalid kubeconfig", validate.CheckKubeconfig)
 }
 
-// ModifyPlan enforces what the API needs and the schema cannot say: a new credential needs
-// a name and a kubeconfig, and a rename sends the kubeconfig again (a PUT replaces the whole
-// credential). An imported credential may leave the kubeconfig out: Astra Control never
-// returns it, so it cannot be generated, and leaving it out keeps the one Astra holds.
+// kubeconfigCredentialPlanRules: a new credential needs a name and a kubeconfig, and a
+// rename sends the kubeconfig again (a PUT replaces the whole credential).
+var kubeconfigCredentialPlanRules = credentialPlanRules{
+	typeName: "astra_kubeconfig_credential", secret: kubeconfigSecret, requiredToCreate: []string{"name"},
+}
+
+// kubeconfigCredentialKind is what the resource manages.
+var kubeconfigCredentialKind = credentialKind{
+	typeName: "astra_kubeconfig_credential", kind: "a kubeconfig credential", accepts: `credentials of key type "kubeconfig"`,
+}
+
+// ModifyPlan applies kubeconfigCredentialPlanRules. An imported credential may leave the
+// kubeconfig out: it keeps the one Astra Control holds.
 func (r *kubeconfigCredentialResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	var cfg kubeconfigCredentialModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	hasKubeconfig := !cfg.Kubeconfig.IsNull() || !cfg.KubeconfigWO.IsNull()
-	if req.State.Raw.IsNull() {
-		if cfg.Name.IsNull() {
-			resp.Diagnostics.AddAttributeError(path.Root("name"), "Missing name",
-				"A new astra_kubeconfig_credential needs `name`. Only a credential imported from Astra Control may leave it out.")
-		}
-		if !hasKubeconfig {
-			resp.Diagnostics.AddAttributeError(path.Root("kubeconfig"), "Missing kubeconfig", missingKubeconfigDetail+
-				" Only a credential imported from Astra Control may leave both out: it keeps the kubeconfig Astra Control holds.")
-		}
-		return
-	}
-	if hasKubeconfig {
-		return
-	}
-	var prior, plan kubeconfigCredentialModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if !resp.Diagnostics.HasError() && !plan.Name.IsUnknown() && !plan.Name.Equal(prior.Name) {
-		resp.Diagnostics.AddAttributeError(path.Root("name"), "Renaming needs the kubeconfig",
-			"Astra Control replaces the whole credential on update and never returns its kubeconfig, so a rename "+
-				"must send it again. "+missingKubeconfigDetail)
-	}
+	kubeconfigCredentialPlanRules.modifyPlan(ctx, req, resp)
 }
 
 func (r *kubeconfigCredentialResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -109,35 +69,24 @@ func (r *kubeconfigCredentialResource) Create(ctx context.Context, req resource.
 	if !ok {
 		return
 	}
-	sent := time.Now()
-	cred, err := client.CreateCredential(ctx, body)
-	cred = createdOrAdopted(ctx, &resp.Diagnostics, "kubeconfig credential "+body.Name, "Cannot create the kubeconfig credential",
-		kubeconfigCredentialAPIFields, cred, err, lostCreate[astra.Credential]{sent: sent, claims: r.claims(), stamp: credentialStamp, settle: client.RequestTimeout(),
-			find: func() (*astra.Credential, error) { return client.FindCredential(ctx, body.Name) }})
-	if cred == nil {
-		return
+	if cred := r.createCredential(ctx, client, body, "kubeconfig credential", kubeconfigCredentialAPIFields, &resp.Diagnostics); cred != nil {
+		r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
 	}
-	r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
 }
 
 func (r *kubeconfigCredentialResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state kubeconfigCredentialModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	id := state.ID.ValueString()
-	cred := readOrForget(ctx, resp, "astra_kubeconfig_credential", id, "the kubeconfig credential",
-		func() (*astra.Credential, error) { return client.GetCredential(ctx, id) }, nil)
-	if cred == nil {
-		return
+	if cred := r.readCredential(ctx, req, resp, "astra_kubeconfig_credential", "kubeconfig credential"); cred != nil {
+		r.recordAnswer(ctx, &state, cred, &resp.State, &resp.Diagnostics)
 	}
-	r.recordAnswer(ctx, &state, cred, &resp.State, &resp.Diagnostics)
 }
 
 func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	if kubeconfigLeftConfiguration(ctx, req, resp) {
+	if kubeconfigCredentialPlanRules.leftConfiguration(ctx, req, resp) {
 		return
 	}
 	var plan kubeconfigCredentialModel
@@ -145,17 +94,8 @@ func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.
 	if !ok {
 		return
 	}
-	id := plan.ID.ValueString()
-	current, err := client.GetCredential(ctx, id)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot read the kubeconfig credential before rotating it", err, nil)
-		return
-	}
-	body.Labels = mergeCredentialLabels(current.Metadata.Labels, body.Labels)
-	body.Extra = current.Extra // what a newer Astra Control stores, sent back unchanged
-	cred, err := client.UpdateCredential(ctx, id, body)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot update the kubeconfig credential", err, kubeconfigCredentialAPIFields)
+	cred := rotateCredential(ctx, client, plan.ID.ValueString(), body, "kubeconfig credential", kubeconfigCredentialAPIFields, &resp.Diagnostics)
+	if cred == nil {
 		return
 	}
 	r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
@@ -163,15 +103,7 @@ func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.
 }
 
 func (r *kubeconfigCredentialResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state kubeconfigCredentialModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := client.DeleteCredential(ctx, state.ID.ValueString()); err != nil && !astra.IsNotFound(err) {
-		addAPIError(&resp.Diagnostics, "Cannot delete the kubeconfig credential", err, nil)
-	}
+	r.deleteCredential(ctx, req, resp, "kubeconfig credential")
 }
 
 func (r *kubeconfigCredentialResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
@@ -181,15 +113,7 @@ func (r *kubeconfigCredentialResource) ImportState(ctx context.Context, req reso
 // recordAnswer writes the model converted from the service's answer to state; m holds the
 // prior model (the plan, or the state) and then what was recorded.
 func (r *kubeconfigCredentialResource) recordAnswer(ctx context.Context, m *kubeconfigCredentialModel, cred *astra.Credential, state *tfsdk.State, diags *diag.Diagnostics) {
-	out, err := kubeconfigCredentialFrom(cred, *m)
-	if err != nil {
-		diags.AddError("Not a kubeconfig credential",
-			"Credential "+cred.ID+" has key type \""+cred.KeyType+"\"; astra_kubeconfig_credential manages only credentials "+
-				"of key type \"kubeconfig\". Import a kubeconfig credential's ID instead.")
-		return
-	}
-	*m = out
-	diags.Append(state.Set(ctx, m)...)
+	recordCredential(ctx, m, cred, kubeconfigCredentialFrom, kubeconfigCredentialKind, state, diags)
 }
 
 // prepare reads the plan into plan and builds the POST/PUT body from it (kubeconfig) or
@@ -207,27 +131,3 @@ func (r *kubeconfigCredentialResource) prepare(ctx context.Context, planned tfsd
 	body, ok := kubeconfigCredentialCreateRequest(*plan, cfg, diags)
 	return client, body, ok
 }
-
-// kubeconfigLeftConfiguration handles an update with no kubeconfig to send (the argument was
-// removed; ModifyPlan refused a rename without one): Astra Control keeps the kubeconfig it
-// holds, so only state changes, without a request.
-func kubeconfigLeftConfiguration(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) bool {
-	var plan, cfg, prior kubeconfigCredentialModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
-	if resp.Diagnostics.HasError() {
-		return true
-	}
-	if _, ok := kubeconfigText(plan, cfg); ok || !plan.Name.Equal(prior.Name) {
-		return false
-	}
-	prior.Kubeconfig, prior.KubeconfigWOVersion = plan.Kubeconfig, plan.KubeconfigWOVersion
-	resp.Diagnostics.Append(resp.State.Set(ctx, prior)...)
-	return true
-}
-
-// missingKubeconfigDetail says how to supply a kubeconfig, in every error that needs one.
-const missingKubeconfigDetail = "Set `kubeconfig` (for example `file(\"cluster.kubeconfig.yaml\")`; stored in state, " +
-	"marked sensitive) or `kubeconfig_wo` with `kubeconfig_wo_version` (Terraform 1.11 or later, OpenTofu 1.11 or later: " +
-	"never stored)."

@@ -1,0 +1,301 @@
+package provider
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+)
+
+// What the credential resources (kubeconfig, S3, service account) share: a secret set
+// either as a sensitive argument kept in state or as a write-only one with a version, a key
+// store the service never returns, and a rotation that is one PUT of the whole credential.
+
+// secretArgument names a credential's secret: the sensitive argument stored in state
+// (plain), its write-only twin (wo) and the version whose change sends the write-only value.
+type secretArgument struct {
+	plain, wo, woVersion string
+	what                 string // how errors call the secret: "kubeconfig", "secret access key"
+	// howToSet says how to supply the secret, in every error that needs one.
+	howToSet string
+}
+
+// newSecretArgument is the secret argument plain with plain_wo and plain_wo_version.
+func newSecretArgument(plain, what, howToSet string) secretArgument {
+	return secretArgument{plain: plain, wo: plain + "_wo", woVersion: plain + "_wo_version", what: what, howToSet: howToSet}
+}
+
+// rotatedBy are the arguments whose change sends the secret again (the write-only value is
+// never in a plan: its version stands for it).
+func (a secretArgument) rotatedBy() []string { return []string{a.plain, a.woVersion} }
+
+// attributes are the three arguments: plain (described by plainDescription and checked by
+// plainValidators), the write-only twin and its version, exactly one of plain and wo.
+func (a secretArgument) attributes(plainDescription string, plainValidators ...validator.String) map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		a.plain: schema.StringAttribute{
+			Optional:            true,
+			Sensitive:           true,
+			MarkdownDescription: plainDescription,
+			Validators:          append(plainValidators, stringvalidator.ConflictsWith(path.MatchRoot(a.wo))),
+		},
+		a.wo: schema.StringAttribute{
+			Optional:  true,
+			Sensitive: true,
+			WriteOnly: true,
+			MarkdownDescription: "Write-only variant of `" + a.plain + "`: sent to Astra Control but never stored in state or plan. " +
+				"Needs Terraform 1.11 or later (older CLIs: use `" + a.plain + "`). Requires `" + a.woVersion + "`: since the " +
+				"value is not stored, only a change of that version rotates the credential.",
+			Validators: []validator.String{stringvalidator.AlsoRequires(path.MatchRoot(a.woVersion))},
+		},
+		a.woVersion: schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "Any value that changes whenever `" + a.wo + "` changes (a counter, a date, or a hash of " +
+				"the file); a change rotates the credential in place with the current `" + a.wo + "`.",
+			Validators: []validator.String{stringvalidator.AlsoRequires(path.MatchRoot(a.wo))},
+		},
+	}
+}
+
+// validateWriteOnly checks the write-only argument in ValidateConfig: write-only values
+// never reach attribute validators of an old CLI's plan, and an old CLI cannot send them at
+// all. check (nil: none) returns the error for a bad value, which never quotes it.
+func (a secretArgument) validateWriteOnly(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse,
+	summary string, check func(string) error) {
+	var wo types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(a.wo), &wo)...)
+	if resp.Diagnostics.HasError() || wo.IsNull() {
+		return
+	}
+	if !req.ClientCapabilities.WriteOnlyAttributesAllowed {
+		resp.Diagnostics.AddAttributeError(path.Root(a.wo), "Write-only arguments need a newer CLI",
+			a.wo+" is a write-only argument, which needs Terraform 1.11 or later (or an OpenTofu release that "+
+				"supports write-only arguments). This CLI does not support them: set `"+a.plain+"` instead (it is marked "+
+				"sensitive, so it never shows in plans or logs, but it is stored in state), or upgrade the CLI.")
+		return
+	}
+	if wo.IsUnknown() || check == nil {
+		return
+	}
+	if err := check(wo.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root(a.wo), summary, err.Error())
+	}
+}
+
+// secretText is the secret a create or rotation sends: the plain argument from the plan,
+// or the write-only one, which exists only in the configuration.
+func secretText(plain, wo types.String) (string, bool) {
+	if !plain.IsNull() && !plain.IsUnknown() {
+		return plain.ValueString(), true
+	}
+	if !wo.IsNull() && !wo.IsUnknown() {
+		return wo.ValueString(), true
+	}
+	return "", false
+}
+
+// noSecret is the error of an apply that has neither secret argument (the plan checks
+// should have refused it).
+func (a secretArgument) noSecret(diags *diag.Diagnostics) {
+	diags.AddError("No "+a.what, "Neither "+a.plain+" nor "+a.wo+" holds a value at apply time. Set exactly one of them.")
+}
+
+// failedAttr is the argument a bad secret came from, for the error: the plain one when set.
+func (a secretArgument) failedAttr(plain types.String) path.Path {
+	if plain.IsNull() {
+		return path.Root(a.wo)
+	}
+	return path.Root(a.plain)
+}
+
+// credentialPlanRules are what a credential's plan needs and the schema cannot say.
+type credentialPlanRules struct {
+	typeName string
+	secret   secretArgument
+	// requiredToCreate are arguments a new credential needs (besides the secret) and an
+	// imported one may leave out: they are read back, or kept as Astra Control holds them.
+	requiredToCreate []string
+	// sentWithSecret are arguments that go into the key store with the secret (an S3 access
+	// key ID): a rotation needs them, and changing one sends the secret again.
+	sentWithSecret []string
+}
+
+// modifyPlan enforces the rules: a new credential needs its required arguments and the
+// secret; a rotation needs the arguments sent with the secret; a rename (the PUT replaces
+// the whole credential) or a change of an argument sent with the secret needs the secret.
+// An imported credential may leave the secret out: Astra Control never returns it, so it
+// cannot be generated, and leaving it out keeps the one Astra Control holds.
+func (rules credentialPlanRules) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	configNull := func(name string) bool {
+		var v types.String
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(name), &v)...)
+		return v.IsNull()
+	}
+	hasSecret := !configNull(rules.secret.plain) || !configNull(rules.secret.wo)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	missing := func(name string) {
+		resp.Diagnostics.AddAttributeError(path.Root(name), "Missing "+name,
+			"A new "+rules.typeName+" needs `"+name+"`. Only a credential imported from Astra Control may leave it out.")
+	}
+	if req.State.Raw.IsNull() {
+		for _, name := range rules.requiredToCreate {
+			if configNull(name) {
+				missing(name)
+			}
+		}
+		for _, name := range rules.sentWithSecret {
+			if configNull(name) {
+				missing(name)
+			}
+		}
+		if !hasSecret {
+			resp.Diagnostics.AddAttributeError(path.Root(rules.secret.plain), "Missing "+rules.secret.what, rules.secret.howToSet+
+				" Only a credential imported from Astra Control may leave both out: it keeps the "+rules.secret.what+" Astra Control holds.")
+		}
+		return
+	}
+	if hasSecret {
+		for _, name := range rules.sentWithSecret {
+			if configNull(name) {
+				resp.Diagnostics.AddAttributeError(path.Root(name), "Missing "+name,
+					"Rotating the "+rules.secret.what+" sends the whole key store again, which holds `"+name+"`: set it too.")
+			}
+		}
+		return
+	}
+	changed := func(name string) bool {
+		var planned, prior types.String
+		resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root(name), &planned)...)
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(name), &prior)...)
+		return !planned.IsUnknown() && !planned.IsNull() && !planned.Equal(prior)
+	}
+	if changed("name") {
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "Renaming needs the "+rules.secret.what,
+			"Astra Control replaces the whole credential on update and never returns its "+rules.secret.what+", so a rename "+
+				"must send it again. "+rules.secret.howToSet)
+	}
+	for _, name := range rules.sentWithSecret {
+		if changed(name) {
+			resp.Diagnostics.AddAttributeError(path.Root(name), "Changing "+name+" needs the "+rules.secret.what,
+				"`"+name+"` is stored with the "+rules.secret.what+" and Astra Control never returns either, so a change "+
+					"must send both. "+rules.secret.howToSet)
+		}
+	}
+}
+
+// leftConfiguration handles an update with no secret to send (the argument was removed;
+// modifyPlan refused a rename without one): Astra Control keeps what it holds, so only the
+// arguments change in state, without a request. It reports whether it handled the update.
+func (rules credentialPlanRules) leftConfiguration(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) bool {
+	var plain, wo, planned, prior types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root(rules.secret.plain), &plain)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(rules.secret.wo), &wo)...)
+	if _, ok := secretText(plain, wo); ok || resp.Diagnostics.HasError() {
+		return resp.Diagnostics.HasError()
+	}
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("name"), &planned)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &prior)...)
+	if resp.Diagnostics.HasError() || !planned.Equal(prior) {
+		return resp.Diagnostics.HasError()
+	}
+	resp.State.Raw = req.State.Raw.Copy()
+	for _, name := range append([]string{rules.secret.plain, rules.secret.woVersion}, rules.sentWithSecret...) {
+		var v types.String
+		resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root(name), &v)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(name), v)...)
+	}
+	return true
+}
+
+// createCredential sends the POST of a credential resource; a lost answer is resolved by
+// looking for the credential by name (createdOrAdopted). nil when it added an error.
+func (h *clientHolder) createCredential(ctx context.Context, client *astra.Client, body astra.CredentialCreate, what string,
+	fields map[string]string, diags *diag.Diagnostics) *astra.Credential {
+	sent := time.Now()
+	cred, err := client.CreateCredential(ctx, body)
+	return createdOrAdopted(ctx, diags, what+" "+body.Name, "Cannot create the "+what, fields, cred, err,
+		lostCreate[astra.Credential]{sent: sent, claims: h.claims(), stamp: credentialStamp, settle: client.RequestTimeout(),
+			find: func() (*astra.Credential, error) { return client.FindCredential(ctx, body.Name) }})
+}
+
+// rotateCredential replaces credential id's content with body in one PUT, shaped as read,
+// apply, write: a fresh GET of the credential itself (never a listing), the plan applied to
+// what it returned (the labels the service set are kept, members this client does not model
+// sent back unchanged), then the PUT. nil when it added an error.
+func rotateCredential(ctx context.Context, client *astra.Client, id string, body astra.CredentialCreate, what string,
+	fields map[string]string, diags *diag.Diagnostics) *astra.Credential {
+	current, err := client.GetCredential(ctx, id)
+	if err != nil {
+		addAPIError(diags, "Cannot read the "+what+" before rotating it", err, nil)
+		return nil
+	}
+	body.Labels = mergeCredentialLabels(current.Metadata.Labels, body.Labels)
+	body.Extra = current.Extra // what a newer Astra Control stores, sent back unchanged
+	cred, err := client.UpdateCredential(ctx, id, body)
+	if err != nil {
+		addAPIError(diags, "Cannot update the "+what, err, fields)
+		return nil
+	}
+	return cred
+}
+
+// readCredential refreshes a credential resource; nil when it is gone (removed from state)
+// or an error was added.
+func (h *clientHolder) readCredential(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse, typeName, what string) *astra.Credential {
+	id := stateID(ctx, req.State, &resp.Diagnostics)
+	client := h.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return nil
+	}
+	return readOrForget(ctx, resp, typeName, id.ValueString(), "the "+what,
+		func() (*astra.Credential, error) { return client.GetCredential(ctx, id.ValueString()) }, nil)
+}
+
+// deleteCredential deletes the credential in state; one already gone is no error.
+func (h *clientHolder) deleteCredential(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse, what string) {
+	id := stateID(ctx, req.State, &resp.Diagnostics)
+	client := h.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := client.DeleteCredential(ctx, id.ValueString()); err != nil && !astra.IsNotFound(err) {
+		addAPIError(&resp.Diagnostics, "Cannot delete the "+what, err, nil)
+	}
+}
+
+// credentialKind is what a credential resource manages, for the error of an import of
+// another kind of credential.
+type credentialKind struct {
+	typeName string // astra_kubeconfig_credential
+	kind     string // "a kubeconfig credential"
+	accepts  string // `credentials of key type "kubeconfig"`
+}
+
+// recordCredential writes the model from converts the service's answer to state; m holds
+// the prior model (the plan, or the state) and then what was recorded. A credential of
+// another kind (an import of the wrong ID) is an error saying which kind it is.
+func recordCredential[M any](ctx context.Context, m *M, cred *astra.Credential, from func(*astra.Credential, M) (M, error),
+	k credentialKind, state *tfsdk.State, diags *diag.Diagnostics) {
+	out, err := from(cred, *m)
+	if err != nil {
+		diags.AddError("Not "+k.kind, "Credential "+cred.ID+" has key type \""+cred.KeyType+"\"; "+k.typeName+" manages only "+
+			k.accepts+". Import the ID of "+k.kind+" instead.")
+		return
+	}
+	*m = out
+	diags.Append(state.Set(ctx, m)...)
+}
