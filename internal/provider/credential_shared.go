@@ -9,11 +9,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
 
 // What the credential resources (kubeconfig, S3, service account) share: a secret set
@@ -64,6 +67,29 @@ func (a secretArgument) attributes(plainDescription string, plainValidators ...v
 			Validators: []validator.String{stringvalidator.AlsoRequires(path.MatchRoot(a.wo))},
 		},
 	}
+}
+
+// credentialAttributes are what every credential resource has: id, name, the secret's
+// arguments (attributes) and metadata, which a rename or a rotation changes; alsoRotatedBy
+// are arguments sent with the secret (sentWithSecret), whose change is a rotation too.
+func (a secretArgument) credentialAttributes(plainDescription string, plainValidators []validator.String, alsoRotatedBy ...string) map[string]schema.Attribute {
+	attributes := a.attributes(plainDescription, plainValidators...)
+	attributes["id"] = schema.StringAttribute{
+		Computed:            true,
+		MarkdownDescription: "Astra ID of the credential.",
+		PlanModifiers:       []planmodifier.String{attrs.KeepUnlessChanged()},
+	}
+	attributes["name"] = schema.StringAttribute{
+		Optional: true,
+		Computed: true,
+		MarkdownDescription: "Name of the credential, 1 to 127 printable ASCII characters. Required to create a " +
+			"credential; an imported credential may leave it out and keeps its name. Updated in place (which " +
+			"needs the " + a.what + ": the API replaces the whole credential).",
+		Validators:    []validator.String{validate.ResourceName(127)},
+		PlanModifiers: []planmodifier.String{attrs.KeepUnlessChanged()},
+	}
+	attributes["metadata"] = attrs.MetadataSchema(append(append([]string{"name"}, a.rotatedBy()...), alsoRotatedBy...)...)
+	return attributes
 }
 
 // validateWriteOnly checks the write-only argument in ValidateConfig: write-only values
@@ -219,6 +245,21 @@ func (rules credentialPlanRules) leftConfiguration(ctx context.Context, req reso
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(name), v)...)
 	}
 	return true
+}
+
+// prepareCredential reads the plan into plan and builds the POST/PUT body with build from
+// it and from the configuration (which alone holds a write-only secret).
+func prepareCredential[M any](ctx context.Context, h *clientHolder, planned tfsdk.Plan, config tfsdk.Config, plan *M,
+	build func(plan, cfg M, diags *diag.Diagnostics) (astra.CredentialCreate, bool), diags *diag.Diagnostics) (*astra.Client, astra.CredentialCreate, bool) {
+	var cfg M
+	diags.Append(planned.Get(ctx, plan)...)
+	diags.Append(config.Get(ctx, &cfg)...)
+	client := h.client(diags)
+	if diags.HasError() {
+		return nil, astra.CredentialCreate{}, false
+	}
+	body, ok := build(*plan, cfg, diags)
+	return client, body, ok
 }
 
 // createCredential sends the POST of a credential resource; a lost answer is resolved by

@@ -65,7 +65,7 @@ func (r *kubeconfigCredentialResource) ModifyPlan(ctx context.Context, req resou
 
 func (r *kubeconfigCredentialResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan kubeconfigCredentialModel
-	client, body, ok := r.prepare(ctx, req.Plan, req.Config, &plan, &resp.Diagnostics)
+	client, body, ok := prepareCredential(ctx, &r.clientHolder, req.Plan, req.Config, &plan, kubeconfigCredentialCreateRequest, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -90,7 +90,7 @@ func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.
 		return
 	}
 	var plan kubeconfigCredentialModel
-	client, body, ok := r.prepare(ctx, req.Plan, req.Config, &plan, &resp.Diagnostics)
+	client, body, ok := prepareCredential(ctx, &r.clientHolder, req.Plan, req.Config, &plan, kubeconfigCredentialCreateRequest, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -114,20 +114,4 @@ func (r *kubeconfigCredentialResource) ImportState(ctx context.Context, req reso
 // prior model (the plan, or the state) and then what was recorded.
 func (r *kubeconfigCredentialResource) recordAnswer(ctx context.Context, m *kubeconfigCredentialModel, cred *astra.Credential, state *tfsdk.State, diags *diag.Diagnostics) {
 	recordCredential(ctx, m, cred, kubeconfigCredentialFrom, kubeconfigCredentialKind, state, diags)
-}
-
-// prepare reads the plan into plan and builds the POST/PUT body from it (kubeconfig) or
-// from the configuration (kubeconfig_wo, which only the configuration holds); a parse
-// error goes on the attribute that holds the kubeconfig.
-func (r *kubeconfigCredentialResource) prepare(ctx context.Context, planned tfsdk.Plan, config tfsdk.Config,
-	plan *kubeconfigCredentialModel, diags *diag.Diagnostics) (*astra.Client, astra.CredentialCreate, bool) {
-	var cfg kubeconfigCredentialModel
-	diags.Append(planned.Get(ctx, plan)...)
-	diags.Append(config.Get(ctx, &cfg)...)
-	client := r.client(diags)
-	if diags.HasError() {
-		return nil, astra.CredentialCreate{}, false
-	}
-	body, ok := kubeconfigCredentialCreateRequest(*plan, cfg, diags)
-	return client, body, ok
 }

@@ -22,35 +22,20 @@ var credentialRotatedBy = kubeconfigSecret.rotatedBy()
 
 // kubeconfigCredentialAttributes are astra_kubeconfig_credential's attributes.
 func kubeconfigCredentialAttributes() map[string]schema.Attribute {
-	attributes := kubeconfigSecret.attributes("The kubeconfig, as YAML or JSON text (for example `file(\"kubeconfig.yaml\")`), with exactly one "+
+	attributes := kubeconfigSecret.credentialAttributes("The kubeconfig, as YAML or JSON text (for example `file(\"kubeconfig.yaml\")`), with exactly one "+
 		"cluster and one context. Sensitive: never shown in plans, logs or errors, but stored in state. A change "+
 		"rotates the credential in place. At most one of `kubeconfig` and `kubeconfig_wo`; one of them is required "+
 		"to create a credential. Astra Control never returns a kubeconfig, so an import (and "+
 		"`-generate-config-out`) cannot fill it in: an imported credential may leave both unset and keeps the "+
 		"kubeconfig Astra Control holds; set either one later to rotate it (one update).",
-		validate.Kubeconfig())
+		[]validator.String{validate.Kubeconfig()})
 	maps.Copy(attributes, map[string]schema.Attribute{
-		"id": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "Astra ID of the credential.",
-			PlanModifiers:       []planmodifier.String{attrs.KeepUnlessChanged()},
-		},
-		"name": schema.StringAttribute{
-			Optional: true,
-			Computed: true,
-			MarkdownDescription: "Name of the credential, 1 to 127 printable ASCII characters. Required to create a " +
-				"credential; an imported credential may leave it out and keeps its name. Updated in place (which " +
-				"needs the kubeconfig: the API replaces the whole credential).",
-			Validators:    []validator.String{validate.ResourceName(127)},
-			PlanModifiers: []planmodifier.String{attrs.KeepUnlessChanged()},
-		},
 		"valid": schema.BoolAttribute{
 			Computed:            true,
 			MarkdownDescription: "Whether Astra Control considers the credential valid.",
 			// Only a new kubeconfig can change what the service thinks of it.
 			PlanModifiers: []planmodifier.Bool{attrs.KeepUnlessChanged(credentialRotatedBy...)},
 		},
-		"metadata": attrs.MetadataSchema(append([]string{"name"}, credentialRotatedBy...)...),
 	})
 	return attributes
 }

@@ -108,6 +108,8 @@ func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource 
 		identifiedByID(newKubeconfigCredentialResource),
 		identifiedByID(newManagedClusterResource),
 		identifiedByID(newCloudResource),
+		identifiedByID(newS3CredentialResource),
+		identifiedByID(newServiceAccountCredentialResource),
 	}
 }
 

@@ -13,10 +13,12 @@ import (
 // changes, and add an upgrader from every earlier version plus a fixture of that version's
 // state, as the CLIs wrote it, under testdata/state/ (TestStateUpgrades runs them all).
 const (
-	clusterSchemaVersion              = 0
-	managedClusterSchemaVersion       = 1 // 1: wait_for_running
-	kubeconfigCredentialSchemaVersion = 0
-	cloudSchemaVersion                = 0
+	clusterSchemaVersion                  = 0
+	managedClusterSchemaVersion           = 1 // 1: wait_for_running
+	kubeconfigCredentialSchemaVersion     = 0
+	s3CredentialSchemaVersion             = 0
+	serviceAccountCredentialSchemaVersion = 0
+	cloudSchemaVersion                    = 0
 )
 
 var _ resource.ResourceWithUpgradeState = (*managedClusterResource)(nil)

@@ -5,7 +5,9 @@ package validate
 
 import (
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -137,4 +139,37 @@ func CheckResourceName(s string, maxLen int) error {
 func CheckKubeconfig(s string) error {
 	_, _, err := kubeconfig.Parse([]byte(s))
 	return err
+}
+
+// CheckServiceAccountJSON accepts a public cloud's service-account key file as Astra Control
+// needs it: JSON that is an object and, for cloudType gcp (any casing), a GCP key file
+// (type "service_account", with client_email and private_key). An empty cloudType (not
+// known yet) checks only the JSON. The error never quotes the file: it holds a private key.
+func CheckServiceAccountJSON(s, cloudType string) error {
+	const fix = "use the key file as the cloud provider issued it, for example file(\"service-account.json\")"
+	var doc any
+	if err := json.Unmarshal([]byte(s), &doc); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			return fmt.Errorf("it is not valid JSON (a syntax error at byte %d): %s", syntax.Offset, fix)
+		}
+		return fmt.Errorf("it is not valid JSON: %s", fix)
+	}
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return fmt.Errorf("it is JSON but not an object ({ ... }): %s", fix)
+	}
+	if !strings.EqualFold(cloudType, "gcp") {
+		return nil
+	}
+	if t, _ := obj["type"].(string); t != "service_account" {
+		return fmt.Errorf("a GCP key file needs \"type\": \"service_account\" (create a key for a service account in the "+
+			"Google Cloud console or with gcloud iam service-accounts keys create): %s", fix)
+	}
+	for _, member := range []string{"client_email", "private_key"} {
+		if v, _ := obj[member].(string); v == "" {
+			return fmt.Errorf("a GCP key file needs a non-empty %q: %s", member, fix)
+		}
+	}
+	return nil
 }

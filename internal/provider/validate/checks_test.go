@@ -83,3 +83,40 @@ func TestCheckResourceName(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckServiceAccountJSON: the JSON parses and is an object; for gcp it is a key file.
+// No error quotes the file, which holds the private key.
+func TestCheckServiceAccountJSON(t *testing.T) {
+	const secret = "PRIVATE-KEY-MATERIAL"
+	gcp := `{"type":"service_account","client_email":"sa@p.iam.gserviceaccount.com","private_key":"` + secret + `"}`
+	cases := []struct {
+		name, in, cloudType, wantErr string
+	}{
+		{"gcp key file", gcp, "gcp", ""},
+		{"gcp any casing", gcp, "GCP", ""},
+		{"azure object", `{"clientId":"` + secret + `"}`, "azure", ""},
+		{"unknown cloud type checks JSON only", `{"a":1}`, "", ""},
+		{"not JSON", `{"private_key": "` + secret + `"`, "gcp", "is not valid JSON (a syntax error at byte"},
+		{"bad character", secret, "aws", "is not valid JSON (a syntax error at byte 1)"},
+		{"array", `["` + secret + `"]`, "aws", "is JSON but not an object"},
+		{"gcp other type", `{"type":"authorized_user","client_email":"a","private_key":"` + secret + `"}`, "gcp", `needs "type": "service_account"`},
+		{"gcp no email", `{"type":"service_account","private_key":"` + secret + `"}`, "gcp", `needs a non-empty "client_email"`},
+		{"gcp empty key", `{"type":"service_account","client_email":"a","private_key":""}`, "gcp", `needs a non-empty "private_key"`},
+		{"aws needs no gcp members", `{"type":"x"}`, "aws", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := CheckServiceAccountJSON(c.in, c.cloudType)
+			switch {
+			case c.wantErr == "" && err != nil:
+				t.Fatalf("unexpected error: %v", err)
+			case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+				t.Fatalf("error = %v, want it to contain %q", err, c.wantErr)
+			case err != nil && (strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "PRIVATE")):
+				t.Fatalf("the error quotes the key file: %v", err)
+			case err != nil && !strings.Contains(err.Error(), `file("service-account.json")`):
+				t.Fatalf("the error says no fix: %v", err)
+			}
+		})
+	}
+}
