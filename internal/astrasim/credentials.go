@@ -1,6 +1,9 @@
 package astrasim
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"net/http"
 	"sort"
 
@@ -69,6 +72,43 @@ func (s *Sim) keyStoreOf(b *body, keyType string) (*kubeInfo, *apiProblem) {
 		return nil, invalidFields(9, fieldReason{"keyStore", "keyStore must hold at least one key"})
 	}
 	return nil, nil
+}
+
+// KeyStoreDigest is a digest of a key store (its keys and base64 values): what the
+// simulator keeps of it, so a test can tell which key store a credential holds without the
+// simulator holding a secret.
+func KeyStoreDigest(store map[string]string) string {
+	keys := make([]string, 0, len(store))
+	for k := range store {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	h := sha256.New()
+	for _, k := range keys {
+		fmt.Fprintf(h, "%s=%s\n", k, store[k])
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// keyDigestOf is KeyStoreDigest of a request's keyStore.
+func keyDigestOf(b *body) string {
+	raw, _ := b.fields["keyStore"].(map[string]any)
+	store := make(map[string]string, len(raw))
+	for k, v := range raw {
+		store[k], _ = v.(string)
+	}
+	return KeyStoreDigest(store)
+}
+
+// CredentialKeyDigest is the KeyStoreDigest of the key store credential id holds, "" if
+// there is no such credential.
+func (s *Sim) CredentialKeyDigest(id string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.st.Credentials[id]; c != nil {
+		return c.KeyDigest
+	}
+	return ""
 }
 
 // base64Values refuses an empty key store value (the schema's base64 pattern, problem 8,
@@ -145,7 +185,7 @@ func (s *Sim) postCredential(q *request) *reply {
 	}
 	c := &credential{
 		Seq: s.st.nextSeq(), ID: s.newID(), Version: b.version, Name: name, KeyType: keyType, Valid: "true",
-		Kube: kube, Meta: meta{Labels: labels, Created: q.now, Modified: q.now, CreatedBy: q.user.userID},
+		Kube: kube, KeyDigest: keyDigestOf(b), Meta: meta{Labels: labels, Created: q.now, Modified: q.now, CreatedBy: q.user.userID},
 	}
 	if v, ok := b.str("valid"); ok {
 		c.Valid = v
@@ -185,7 +225,7 @@ func (s *Sim) putCredential(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
-	c.KeyType, c.Kube = keyType, kube
+	c.KeyType, c.Kube, c.KeyDigest = keyType, kube, keyDigestOf(b)
 	c.Name, _ = b.str("name")
 	if v, ok := b.str("valid"); ok {
 		c.Valid = v

@@ -182,6 +182,12 @@ func TestS3AndServiceAccountCredentials(t *testing.T) {
 			t.Errorf("answer %d leaks the keyStore: %s", i, raw)
 		}
 	}
+	if got, want := e.sim.CredentialKeyDigest(s3ID), KeyStoreDigest(map[string]string{"accessKey": b64("AKIA"), "accessSecret": secret}); got != want || got == "" {
+		t.Errorf("key digest %q, want %q", got, want)
+	}
+	if snap, _ := e.sim.Snapshot(); bytes.Contains(snap, []byte(secret)) {
+		t.Error("the snapshot holds the s3 secret")
+	}
 	for id, want := range map[string]struct {
 		kind   string
 		bucket bool

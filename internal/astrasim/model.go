@@ -116,8 +116,11 @@ type credential struct {
 	ValidFrom  string    `json:"validFromTimestamp,omitempty"`
 	ValidUntil string    `json:"validUntilTimestamp,omitempty"`
 	Kube       *kubeInfo `json:"kubeconfig,omitempty"` // parsed facts only, never the content
-	Meta       meta      `json:"metadata"`
-	Unknown    members   `json:"unknown,omitempty"` // lenient: members no published release has
+	// KeyDigest tells key stores apart without holding them (KeyStoreDigest): tests see
+	// which one a create or a rotation sent.
+	KeyDigest string  `json:"keyDigest,omitempty"`
+	Meta      meta    `json:"metadata"`
+	Unknown   members `json:"unknown,omitempty"` // lenient: members no published release has
 }
 
 type storageClass struct {
