@@ -223,27 +223,27 @@ func (rules credentialPlanRules) modifyPlan(ctx context.Context, req resource.Mo
 	}
 }
 
-// leftConfiguration handles an update with no secret to send (the argument was removed;
-// modifyPlan refused a rename without one): Astra Control keeps what it holds, so only the
-// arguments change in state, without a request. It reports whether it handled the update.
+// leftConfiguration handles an update that has nothing to send: no secret (the argument
+// was removed; modifyPlan refused a rename without one, and Astra Control keeps what it
+// holds), or neither a rename nor a new secret (only the casing of an argument, say). Only
+// state changes, without a request. It reports whether it handled the update.
 func (rules credentialPlanRules) leftConfiguration(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) bool {
-	var plain, wo, planned, prior types.String
+	var plain, wo types.String
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root(rules.secret.plain), &plain)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(rules.secret.wo), &wo)...)
-	if _, ok := secretText(plain, wo); ok || resp.Diagnostics.HasError() {
-		return resp.Diagnostics.HasError()
+	_, hasSecret := secretText(plain, wo)
+	send := false
+	for _, name := range append(append([]string{"name"}, rules.secret.rotatedBy()...), rules.sentWithSecret...) {
+		var planned, prior types.String
+		resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root(name), &planned)...)
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(name), &prior)...)
+		send = send || !planned.Equal(prior)
 	}
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("name"), &planned)...)
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &prior)...)
-	if resp.Diagnostics.HasError() || !planned.Equal(prior) {
+	if resp.Diagnostics.HasError() || (hasSecret && send) {
 		return resp.Diagnostics.HasError()
 	}
 	resp.State.Raw = req.State.Raw.Copy()
-	for _, name := range append([]string{rules.secret.plain, rules.secret.woVersion}, rules.sentWithSecret...) {
-		var v types.String
-		resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root(name), &v)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(name), v)...)
-	}
+	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 	return true
 }
 

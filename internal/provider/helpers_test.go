@@ -493,12 +493,18 @@ func (a *accTarget) checkCloudDestroyed(s *terraform.State) error {
 	return allGone(s, "astra_cloud", "cloud", func(id string) error { _, err := a.client.GetCloud(testContext(), id); return err })
 }
 
-// checkCredentialDestroyed is a CheckDestroy: every astra_kubeconfig_credential of the test is gone.
+// checkCredentialDestroyed is a CheckDestroy: every credential of the test (kubeconfig, S3,
+// service account) is gone.
 func (a *accTarget) checkCredentialDestroyed(s *terraform.State) error {
-	return allGone(s, "astra_kubeconfig_credential", "credential", func(id string) error {
-		_, err := a.client.GetCredential(testContext(), id)
-		return err
-	})
+	for _, resourceType := range []string{"astra_kubeconfig_credential", "astra_s3_credential", "astra_service_account_credential"} {
+		if err := allGone(s, resourceType, "credential", func(id string) error {
+			_, err := a.client.GetCredential(testContext(), id)
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ---- Errors
