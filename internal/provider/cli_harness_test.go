@@ -318,7 +318,8 @@ func (h *cliHarness) simObjects() simObjects {
 }
 
 var kindOfType = map[string]string{
-	"astra_kubeconfig_credential": "credential", "astra_cloud": "cloud", "astra_cluster": "cluster", "astra_managed_cluster": "managed",
+	"astra_kubeconfig_credential": "credential", "astra_s3_credential": "credential", "astra_service_account_credential": "credential",
+	"astra_cloud": "cloud", "astra_cluster": "cluster", "astra_managed_cluster": "managed",
 }
 
 // invariant: the simulator holds exactly what state holds, beyond what it held at the

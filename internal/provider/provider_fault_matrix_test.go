@@ -19,8 +19,16 @@ import (
 // objects state holds; once the faults are spent, the next apply converges and the plan
 // after it is empty; destroy then leaves nothing behind.
 
-// writeRoutes are the create routes of the four resources.
+// writeRoutes are the create routes of the six resources.
 var writeRoutes = []string{routeCredentials, routeClusters, routeManagedClusters, routeClouds}
+
+// postsPerRoute is how many creates each route takes in matrixHCL (1 when not listed): the
+// credentials route takes one of each key type, kubeconfig, s3 and generic (a service
+// account), so a route's fault fires this many times over to meet each of them.
+var postsPerRoute = map[string]int{routeCredentials: 3}
+
+// matrixObjects is how many objects matrixHCL declares.
+const matrixObjects = 6
 
 // Totals over the package run, logged by each test: the numbers the issue's closing note asks for.
 var (
@@ -28,7 +36,8 @@ var (
 	invariantChecks atomic.Int64
 )
 
-// matrixHCL declares one object of each kind: credential -> cluster -> managed cluster, and a cloud.
+// matrixHCL declares one object of each kind: credential -> cluster -> managed cluster, and
+// a service-account credential -> a cloud, and an S3 credential.
 func matrixHCL(h *cliHarness, prefix string) string {
 	sim := h.sim()
 	kube := writeKubeconfig(h.t, prefix, "https://"+prefix+".k8s.example:6443")
@@ -49,12 +58,24 @@ resource "astra_managed_cluster" "c" {
   cluster_id = astra_cluster.c.id
 }
 
+resource "astra_service_account_credential" "g" {
+  name                 = "%[1]s-sa"
+  cloud_type           = "gcp"
+  service_account_json = %[4]q
+}
+
 resource "astra_cloud" "g" {
   name          = "%[1]s-gcp"
   cloud_type    = "GCP"
-  credential_id = %[4]q
+  credential_id = astra_service_account_credential.g.id
 }
-`, prefix, kube, sim.Seeds().PrivateCloudID, sim.Seeds().GCP.CredentialID)
+
+resource "astra_s3_credential" "s" {
+  name              = "%[1]s-s3"
+  access_key_id     = "AKIA-MATRIX"
+  secret_access_key = "matrix-secret"
+}
+`, prefix, kube, sim.Seeds().PrivateCloudID, testGCPKeyFile(1))
 }
 
 // matrixFault is one row of the matrix.
@@ -69,21 +90,22 @@ type matrixFault struct {
 	perPost int                                 // with fails: faults per route, each costing one failed apply at most
 }
 
-// onEachPost adds f on the POST of every write route.
+// onEachPost adds f on the POST of every write route, f.Times for each create it takes.
 func onEachPost(f astrasim.Fault) func(*cliHarness) {
 	return func(h *cliHarness) {
+		times := f.Times
 		for _, route := range writeRoutes {
-			f.Method, f.Route = "POST", route
+			f.Method, f.Route, f.Times = "POST", route, times*max(postsPerRoute[route], 1)
 			h.sim().AddFault(f)
 		}
 	}
 }
 
-// firedOnEachPost checks each write route's POST met the fault want times.
+// firedOnEachPost checks each write route's POST met the fault want times per create.
 func firedOnEachPost(kind astrasim.FaultKind, want int) func(*cliHarness) error {
 	return func(h *cliHarness) error {
 		for _, route := range writeRoutes {
-			if n := h.sim().Fired("POST", route, kind); n != want {
+			if n, want := h.sim().Fired("POST", route, kind), want*max(postsPerRoute[route], 1); n != want {
 				return fmt.Errorf("fault %s on POST %s fired %d times, want %d", kind, route, n, want)
 			}
 		}
@@ -268,8 +290,8 @@ func runMatrixCase(t *testing.T, h *cliHarness, f matrixFault) {
 			t.Fatalf("%s.%s is still tainted after converging", o.Type, o.Name)
 		}
 	}
-	if len(h.state()) != 4 {
-		t.Fatalf("state holds %d objects after converging, want 4: %+v", len(h.state()), h.state())
+	if len(h.state()) != matrixObjects {
+		t.Fatalf("state holds %d objects after converging, want %d: %+v", len(h.state()), matrixObjects, h.state())
 	}
 	if err := h.planIsEmpty(); err != nil {
 		t.Fatal(err)
