@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -30,17 +31,19 @@ resource "astra_cluster" "test" {
 resource "astra_managed_cluster" "test" {
   cluster_id = astra_cluster.test.id
 }
-`, string(a.kubeconfig("identity")), a.cloudID()), cloudHCL("gcp-identity", "gcp", arg("credential_id", seeds.GCP.CredentialID)))
+`, string(a.kubeconfig("identity")), a.cloudID()), s3CredentialHCL("identity-s3", "AKIA-IDENTITY", "identity-secret"),
+		serviceAccountCredentialHCL("identity-sa", "gcp", testGCPKeyFile(1)), cloudHCL("gcp-identity", "gcp", arg("credential_id", seeds.GCP.CredentialID)))
 }
 
 // TestAccIdentity_importByIdentity: every resource records its identity ({ id }, the Astra
 // ID) in state, and an import block that names only the identity imports it with an empty
-// plan (the credential excepted: its kubeconfig cannot be read back). Identities need Terraform 1.12 or OpenTofu 1.12; older CLIs skip the test (the
+// plan (the credentials excepted: their secrets cannot be read back). Identities need Terraform 1.12 or OpenTofu 1.12; older CLIs skip the test (the
 // whole suite still runs them with identities present).
 func TestAccIdentity_importByIdentity(t *testing.T) {
 	a := newAccTarget(t)
 	a.requireSim("a public cloud's seeded service-account credential")
-	addrs := []string{"astra_kubeconfig_credential.test", "astra_cluster.test", "astra_managed_cluster.test", "astra_cloud.test"}
+	addrs := []string{"astra_kubeconfig_credential.test", "astra_cluster.test", "astra_managed_cluster.test", "astra_cloud.test",
+		s3CredentialAddr, serviceAccountCredentialAddr}
 	cfg := requiredProvidersHCL() + identityHCL(a) // import steps copy the state into a new directory
 	steps := []resource.TestStep{{Config: cfg}}
 	for _, addr := range addrs {
@@ -51,9 +54,9 @@ func TestAccIdentity_importByIdentity(t *testing.T) {
 			ImportState:     true,
 			ImportStateKind: resource.ImportBlockWithResourceIdentity,
 		}
-		if addr == "astra_kubeconfig_credential.test" {
+		if strings.HasSuffix(addr, "_credential.test") {
 			// Astra Control never returns a key store: an imported credential plans to send
-			// the configuration's kubeconfig once, as after an import by ID.
+			// the configuration's secret once, as after an import by ID.
 			step.ExpectNonEmptyPlan = true
 			step.ImportPlanChecks.PreApply = []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}
 		}

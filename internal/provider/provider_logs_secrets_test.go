@@ -19,9 +19,11 @@ import (
 )
 
 // TestAccLogsKeepSecrets runs the private-cluster workflow (credential, cluster, managed
-// cluster, then destroy) with every log at TRACE, Terraform's and the provider's alike, and
-// searches all of it for the secrets the run handled: the API token and the kubeconfig
-// (its user's token or key, and the whole of it as the base64 the API receives). Against a
+// cluster, then destroy) beside an S3 and a service-account credential, with every log at
+// TRACE, Terraform's and the provider's alike, and searches all of it for the secrets the
+// run handled: the API token, the kubeconfig (its user's token or key, and the whole of it
+// as the base64 the API receives), the S3 secret and the service account's private key
+// (as written and as base64). Against a
 // real Astra Control these are the environment's token and ASTRA_TEST_KUBECONFIG.
 func TestAccLogsKeepSecrets(t *testing.T) {
 	logsKeepSecrets(t, nil, nil)
@@ -84,7 +86,28 @@ func logsKeepSecrets(t *testing.T, faults []astrasim.Fault, firstApplyFails *reg
 		t.Fatal(err)
 	}
 
+	// The S3 secret and the service account's private key come from files too: the harness
+	// logs each step's HCL.
+	s3Secret, saKey := "s3-secret-"+randomHex(12), "sa-private-key-"+randomHex(12)
+	saJSON := `{"type":"service_account","client_email":"logs@astra-test.iam.gserviceaccount.com","private_key":"` + saKey + `"}`
+	s3Path, saPath := filepath.Join(t.TempDir(), "s3-secret"), filepath.Join(t.TempDir(), "sa.json")
+	if err := os.WriteFile(s3Path, []byte(s3Secret), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(saPath, []byte(saJSON), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	hcl := a.config(`
+resource "astra_s3_credential" "logs" {
+  name              = "` + a.name("logs-s3") + `"
+  access_key_id     = "AKIA-LOGS"
+  secret_access_key = file("` + filepath.ToSlash(s3Path) + `")
+}
+resource "astra_service_account_credential" "logs" {
+  name                 = "` + a.name("logs-sa") + `"
+  cloud_type           = "gcp"
+  service_account_json = file("` + filepath.ToSlash(saPath) + `")
+}
 resource "astra_kubeconfig_credential" "logs" {
   name       = "` + a.name("logs") + `"
   kubeconfig = file("` + filepath.ToSlash(path) + `")
@@ -113,7 +136,7 @@ resource "astra_managed_cluster" "logs" {
 
 	logs := readLogs(t, dir)
 	// The logs must be real: the client's request lines are there.
-	wantLogged := []string{"POST", "/core/v1/credentials", "/topology/v1/managedClusters", "astra_api"}
+	wantLogged := []string{"POST", "/core/v1/credentials", "/topology/v1/managedClusters", "astra_api", "astra_s3_credential", "astra_service_account_credential"}
 	if len(faults) > 0 {
 		wantLogged = append(wantLogged, "Astra API error answer", "Outcome of creating the managed cluster")
 	}
@@ -127,6 +150,10 @@ resource "astra_managed_cluster" "logs" {
 		"the API token":                       token,
 		"the kubeconfig as base64 (a prefix)": b64[:40],
 		"an Authorization header":             "Bearer ",
+		"the S3 secret access key":            s3Secret,
+		"the S3 secret as base64":             base64.StdEncoding.EncodeToString([]byte(s3Secret)),
+		"the service account's private key":   saKey,
+		"the service account JSON as base64":  base64.StdEncoding.EncodeToString([]byte(saJSON))[:40],
 	}
 	for name, secret := range userSecrets {
 		secrets["the kubeconfig user's "+name] = secret
