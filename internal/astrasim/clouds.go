@@ -63,6 +63,7 @@ func (s *Sim) postCloud(q *request) *reply {
 	}
 	c.DefaultBucketID, _ = b.str("defaultBucketID")
 	s.st.Clouds[c.ID] = c
+	s.discoverInNewCloud(c, q.now)
 	if s.opts.Delays.Discover > 0 {
 		c.State = "pending"
 		c.Pending = &transition{Kind: transCloudReady, At: q.now.Add(s.opts.Delays.Discover)}

@@ -1,6 +1,7 @@
 package astrasim
 
 import (
+	"encoding/base64"
 	"testing"
 )
 
@@ -86,5 +87,44 @@ func TestDeleteCloudWithClusters(t *testing.T) {
 	}
 	if n := len(e.get("/topology/v1/clusters").items()); n != 4 {
 		t.Errorf("%d clusters left, want 4", n)
+	}
+}
+
+// TestNewPublicCloudDiscovers: a public cloud added with a service-account credential
+// discovers <kind>-prod (unmanaged, running, with storage classes); with a credential of
+// another kind it discovers nothing; deleting the cloud removes what it discovered.
+func TestNewPublicCloudDiscovers(t *testing.T) {
+	e := newEnv(t, Options{})
+	sa := e.post("/core/v1/credentials", bucketCredentialBody("generic", "service-account", "Azure",
+		map[string]any{"base64": base64.StdEncoding.EncodeToString([]byte(`{"clientId":"c"}`))})).expect(201).str("id")
+	s3 := e.post("/core/v1/credentials", bucketCredentialBody("s3", "s3", "s3",
+		map[string]any{"accessKey": "QUtJQQ==", "accessSecret": "c2VjcmV0"})).expect(201).str("id")
+	clustersOf := func(cloudID string) []string {
+		var names []string
+		for _, c := range e.sim.st.Clusters {
+			if c.CloudID == cloudID {
+				names = append(names, c.Name+"/"+c.ManagedState+"/"+c.State)
+			}
+		}
+		return names
+	}
+	cloudBody := func(name, credID string) map[string]any {
+		return map[string]any{"type": "application/astra-cloud", "version": "1.0", "name": name, "cloudType": "azure", "credentialID": credID}
+	}
+	withSA := e.post("/topology/v1/clouds", cloudBody("azure-2", sa)).expect(201).str("id")
+	if got := clustersOf(withSA); len(got) != 1 || got[0] != "aks-prod/unmanaged/running" {
+		t.Errorf("the new Azure cloud discovered %v, want [aks-prod/unmanaged/running]", got)
+	}
+	for id, c := range e.sim.st.Clusters {
+		if c.CloudID == withSA && len(e.sim.st.storageClassesOf(id)) == 0 {
+			t.Error("the discovered cluster has no storage classes")
+		}
+	}
+	if got := clustersOf(e.post("/topology/v1/clouds", cloudBody("azure-3", s3)).expect(201).str("id")); len(got) != 0 {
+		t.Errorf("a cloud with an s3 credential discovered %v", got)
+	}
+	e.del("/topology/v1/clouds/" + withSA).expect(204)
+	if got := clustersOf(withSA); len(got) != 0 {
+		t.Errorf("after deleting the cloud: %v", got)
 	}
 }

@@ -124,14 +124,33 @@ func (s *Sim) seedID(label string) string { return derivedUUID4(s.opts.Seed, "se
 
 // discoveredCluster adds a cluster the public cloud reports by itself (no POST).
 func (s *Sim) discoveredCluster(st *state, cl *cloud, ps publicSeed, name, version, versionString string) *cluster {
-	c := s.newCluster(st, s.seedID("cluster/"+name), cl, name, ps.kind, seedTime)
+	return s.discover(st, s.seedID("cluster/"+name), cl, ps, name, version, versionString, seedTime)
+}
+
+// discoverInNewCloud: a public cloud added with a service-account credential discovers the
+// cluster that account sees, <kind>-prod (gke-prod, aks-prod, eks-prod), as the seeded
+// clouds do; a cloud without such a credential sees nothing.
+func (s *Sim) discoverInNewCloud(cl *cloud, now time.Time) {
+	if s.st.credentialKind(cl.CredentialID) != credKindServiceAccount {
+		return
+	}
+	for _, ps := range publicSeeds {
+		if ps.cloudType == cl.CloudType {
+			c := s.discover(s.st, s.newID(), cl, ps, ps.kind+"-prod", "1.27", ps.versionString, now)
+			c.APIServiceID = uuid5("https://" + c.Name + "." + ps.kind + "." + cl.ID + ".simulated.invalid/") // another cluster than the seed's
+		}
+	}
+}
+
+func (s *Sim) discover(st *state, id string, cl *cloud, ps publicSeed, name, version, versionString string, now time.Time) *cluster {
+	c := s.newCluster(st, id, cl, name, ps.kind, now)
 	c.ClusterVersion, c.ClusterVersionString = version, versionString
 	c.Location, c.IsMultizonal = ps.location, "true"
 	c.APIServiceID = uuid5("https://" + name + "." + ps.kind + ".simulated.invalid/")
 	c.Discovered = true
 	c.Version, c.Meta.CreatedBy = s.newest["cluster"], nullUUID
 	c.State, c.ManagedState = "running", "unmanaged"
-	s.seedStorageClasses(st, c, seedTime, nullUUID)
+	s.seedStorageClasses(st, c, now, nullUUID)
 	return c
 }
 

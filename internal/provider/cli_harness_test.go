@@ -296,6 +296,7 @@ func (h *cliHarness) simObjects() simObjects {
 		Clouds      map[string]struct{ Name string } `json:"clouds"`
 		Clusters    map[string]struct {
 			Name, ManagedState string
+			Discovered         bool
 		} `json:"clusters"`
 	}
 	if err := json.Unmarshal(raw, &view); err != nil {
@@ -309,7 +310,9 @@ func (h *cliHarness) simObjects() simObjects {
 		out["cloud"][id] = c.Name
 	}
 	for id, c := range view.Clusters {
-		out["cluster"][id] = c.Name
+		if !c.Discovered { // a public cloud lists those by itself: no resource creates them
+			out["cluster"][id] = c.Name
+		}
 		if ms := strings.ToLower(c.ManagedState); ms != "unmanaged" && ms != "ineligible" && ms != "pending" && ms != "" {
 			out["managed"][id] = c.Name
 		}
