@@ -1,16 +1,25 @@
-# Bring under management a GKE (or AKS, EKS) cluster that Astra Control discovered by
-# itself in a public cloud. Nothing is added: the cluster already exists in Astra Control,
-# and `terraform destroy` only unmanages it (it stays listed, unmanaged).
-#
-# The cloud itself is added once per account, for example with
-#   resource "astra_cloud" "gcp" { name = "GCP", cloud_type = "gcp", credential_id = ... }
+# Add a public cloud (GCP, Azure or AWS) with the service account Astra Control uses to
+# discover its clusters, then bring one discovered cluster under management. `terraform
+# destroy` unmanages the cluster, then removes the cloud and its credential.
 
-data "astra_clouds" "this" {
-  cloud_type = var.cloud_type
+# The service account's JSON key file: checked at plan time (for gcp: a service-account
+# key file), sent base64-encoded, never shown in plans or logs. With Terraform 1.11+ or
+# OpenTofu 1.11+, service_account_json_wo (and a _wo_version) keeps it out of state too.
+resource "astra_service_account_credential" "this" {
+  name                 = "astra-sa@${var.cloud_name}"
+  cloud_type           = var.cloud_type
+  service_account_json = file(var.service_account_file)
 }
 
+resource "astra_cloud" "this" {
+  name          = var.cloud_name
+  cloud_type    = var.cloud_type
+  credential_id = astra_service_account_credential.this.id
+}
+
+# A cluster the cloud discovered through the service account.
 data "astra_cluster" "this" {
-  cloud_id = data.astra_clouds.this.clouds[0].id
+  cloud_id = astra_cloud.this.id
   name     = var.cluster_name
 }
 

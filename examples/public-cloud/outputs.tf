@@ -1,3 +1,8 @@
+output "cloud_id" {
+  description = "The cloud added with the service account."
+  value       = astra_cloud.this.id
+}
+
 output "cluster" {
   description = "The managed cluster as Astra Control reports it."
   value = {

@@ -8,11 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
 
 // exampleHCL is an example configuration of examples/ as the tests apply it: every .tf file
@@ -100,27 +104,56 @@ func TestAccExampleComplete(t *testing.T) {
 	})
 }
 
-// TestAccExamplePublicCloud applies examples/public-cloud as it ships: it manages the GKE
-// cluster the simulator's GCP cloud discovered; destroy unmanages it, and it stays listed.
+// TestAccExamplePublicCloud applies examples/public-cloud as it ships: a service-account
+// credential and a GCP cloud, whose discovered gke-prod cluster it manages. A second plan is
+// empty, and destroy (unmanage, then the cloud, then the credential) leaves the simulator
+// exactly as it was before apply.
 func TestAccExamplePublicCloud(t *testing.T) {
 	a := newAccTarget(t)
-	a.requireSim("the seeded GCP cloud and its discovered gke-prod cluster")
-	gcp := a.sim.Seeds().GCP
+	a.requireSim("a cloud added with the example's fake service account discovers a cluster only in the simulator; compares its snapshots")
+	keyFile, err := filepath.Abs(filepath.Join("..", "..", "examples", "public-cloud", "tests", "fake-service-account.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := config.Variables{"service_account_file": config.StringVariable(keyFile)}
 	hcl := a.exampleHCL("public-cloud")
+	before, err := a.sim.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
 	a.test(resource.TestCase{
-		CheckDestroy: func(*terraform.State) error { return a.clusterUnmanaged(gcp.CloudID, gcp.ClusterID) },
+		CheckDestroy: func(*terraform.State) error {
+			after, err := a.sim.Snapshot()
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(before, after) {
+				return fmt.Errorf("the simulator differs after destroy:\n%s", snapshotDiff(before, after))
+			}
+			return nil
+		},
 		Steps: []resource.TestStep{
 			{
-				Config: hcl,
+				Config:          hcl,
+				ConfigVariables: vars,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownOutputValue("cluster", knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"id": knownvalue.StringExact(gcp.ClusterID), "name": knownvalue.StringExact("gke-prod"),
+						"id": knownvalue.NotNull(), "name": knownvalue.StringExact("gke-prod"),
 						"cluster_type": knownvalue.StringExact("gke"), "location": knownvalue.StringExact("us-east1"),
 						"state": knownvalue.StringExact("running"), "managed_state": knownvalue.StringExact("managed"),
 					})),
+					expectString("astra_service_account_credential.this", "cloud_type", "gcp"),
+					statecheck.CompareValuePairs("astra_cloud.this", tfjsonpath.New("credential_id"),
+						"astra_service_account_credential.this", tfjsonpath.New("id"), compare.ValuesSame()),
 				},
+				Check: a.simCheck("the cluster managed is the new cloud's, not the seed's", func(sim *astrasim.Sim) error {
+					if id := sim.Seeds().GCP.ClusterID; a.clusterUnmanaged(sim.Seeds().GCP.CloudID, id) != nil {
+						return fmt.Errorf("the seeded gke-prod %s was managed", id)
+					}
+					return nil
+				}),
 			},
-			{Config: hcl, ConfigPlanChecks: emptyPlan()},
+			{Config: hcl, ConfigVariables: vars, ConfigPlanChecks: emptyPlan()},
 		},
 	})
 }

@@ -1,25 +1,31 @@
 # Tests of this configuration, run by `tofu test` (or `terraform test`, Terraform 1.6+)
-# against the Astra Control simulator, which seeds a GCP, an Azure and an AWS cloud, each
-# with a cluster that can be managed (gke-prod, aks-prod, eks-prod). Start
+# against the Astra Control simulator, where a public cloud added with a service-account
+# credential discovers a cluster that can be managed (gke-prod, aks-prod, eks-prod). Start
 #   astra-sim -addr 127.0.0.1:0 -ready-file astra-sim.env &
 # export the ASTRA_* variables it writes, then run the test.
 
-# A plan alone: the discovered cluster is found, not yet managed.
-run "plan_finds_the_discovered_cluster" {
+variables {
+  service_account_file = "tests/fake-service-account.json"
+}
+
+# A plan alone: the credential and the cloud are to be added (the cluster is found once
+# the cloud exists).
+run "plan_adds_the_credential_and_the_cloud" {
   command = plan
 
   assert {
-    condition     = data.astra_cluster.this.name == "gke-prod" && data.astra_cluster.this.cluster_type == "gke"
-    error_message = "Expected the GKE cluster gke-prod, got ${data.astra_cluster.this.name} (${data.astra_cluster.this.cluster_type})."
-  }
-  assert {
-    condition     = data.astra_cluster.this.managed_state == "unmanaged"
-    error_message = "The discovered cluster should be unmanaged before apply, got ${data.astra_cluster.this.managed_state}."
+    condition     = astra_service_account_credential.this.cloud_type == "gcp" && astra_cloud.this.cloud_type == "gcp"
+    error_message = "Expected a gcp credential and cloud."
   }
 }
 
-# Apply: the cluster is managed, running, with its default storage class.
+# Apply: the credential and the cloud are added, the discovered cluster is managed,
+# running, with its default storage class.
 run "apply_manages_the_cluster" {
+  assert {
+    condition     = data.astra_cluster.this.name == "gke-prod" && data.astra_cluster.this.cluster_type == "gke" && data.astra_cluster.this.cloud_id == output.cloud_id
+    error_message = "Expected the GKE cluster gke-prod of the new cloud, got ${data.astra_cluster.this.name} (${data.astra_cluster.this.cluster_type})."
+  }
   assert {
     condition     = output.cluster.state == "running" && output.cluster.managed_state == "managed"
     error_message = "The cluster should be running and managed, got ${output.cluster.state}/${output.cluster.managed_state}."
@@ -34,10 +40,12 @@ run "apply_manages_the_cluster" {
   }
 }
 
-# Another cloud: the GKE cluster is unmanaged, the AKS one managed in its place.
+# Another cloud: the GKE cluster is unmanaged, its cloud and credential replaced by Azure
+# ones, and the AKS cluster managed in its place.
 run "switch_to_azure" {
   variables {
     cloud_type   = "azure"
+    cloud_name   = "azure-backups"
     cluster_name = "aks-prod"
     gke_id       = run.apply_manages_the_cluster.cluster.id
   }
