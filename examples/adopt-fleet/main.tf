@@ -1,6 +1,8 @@
 # Adopts every cluster of one cloud as it is in Astra Control, with the kubeconfig
-# credentials the clusters use and the management of the managed ones: the first plan
-# shows only imports, and the apply sends nothing to Astra Control.
+# credentials the clusters use and the management of the managed ones, the service-account
+# credentials of the account's public clouds and the S3 credentials named by
+# s3_credential_ids: the first plan shows only imports, and the apply sends nothing to
+# Astra Control.
 
 data "astra_cloud" "this" {
   name = var.cloud_name
@@ -74,4 +76,40 @@ resource "astra_managed_cluster" "this" {
   for_each = local.managed
 
   cluster_id = astra_cluster.this[each.key].id
+}
+
+# Every cloud of the account: a public cloud (GCP, Azure, AWS) names its service-account
+# credential.
+data "astra_clouds" "all" {}
+
+locals {
+  service_account_credentials = toset([
+    for c in data.astra_clouds.all.clouds : c.credential_id if c.cloud_type != "private" && c.credential_id != null
+  ])
+}
+
+import {
+  for_each = local.service_account_credentials
+  to       = astra_service_account_credential.this[each.key]
+  id       = each.key
+}
+
+# Like a kubeconfig credential, its key file is never returned: an imported credential
+# leaves it out and keeps the one Astra Control holds; name and cloud_type are read back.
+# To rotate it later, add service_account_json_wo (with a _wo_version) or
+# service_account_json: that apply updates it in place.
+resource "astra_service_account_credential" "this" {
+  for_each = local.service_account_credentials
+}
+
+import {
+  for_each = var.s3_credential_ids
+  to       = astra_s3_credential.this[each.key]
+  id       = each.key
+}
+
+# The key pair is never returned either: adopted without access_key_id and the secret,
+# which keeps the pair Astra Control holds; set both later to rotate it (one update).
+resource "astra_s3_credential" "this" {
+  for_each = var.s3_credential_ids
 }

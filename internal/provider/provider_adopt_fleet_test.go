@@ -289,6 +289,8 @@ func cliSupportsForEachImport(t *testing.T) bool {
 // fleet is what seedFleet created, outside Terraform.
 type fleet struct {
 	clusters, managed, credentials int
+	s3Credentials                  []string // IDs, adopted through s3_credential_ids
+	serviceAccounts                int      // the public clouds' credentials (the simulator seeds three)
 	accHost, connector, shared     string // cluster names
 }
 
@@ -349,6 +351,13 @@ func seedFleet(a *accTarget) fleet {
 			}
 			f.credentials--
 		}
+		if i%20 == 7 {
+			cred, err := c.CreateCredential(ctx, astra.S3Credential("s3-"+name, "AKIA-"+name, "secret-"+name))
+			if err != nil {
+				t.Fatalf("seeding an S3 credential: %v", err)
+			}
+			f.s3Credentials = append(f.s3Credentials, cred.ID)
+		}
 		if i%4 == 0 && name != f.connector && name != f.shared {
 			if _, err := c.CreateManagedCluster(ctx, astra.ManagedClusterCreate{ID: cl.ID}); err != nil {
 				t.Fatalf("managing %s: %v", name, err)
@@ -356,7 +365,26 @@ func seedFleet(a *accTarget) fleet {
 			f.managed++
 		}
 	}
+	clouds, err := c.ListClouds(ctx, astra.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cl := range clouds {
+		if isPublicCloudType(cl.CloudType) && cl.CredentialID != "" {
+			f.serviceAccounts++
+		}
+	}
 	return f
+}
+
+// s3Vars writes the fleet's S3 credential IDs as s3_credential_ids into dir (an
+// auto.tfvars file, which every plan and apply there reads).
+func (f fleet) s3Vars(t *testing.T, dir string) {
+	t.Helper()
+	ids, _ := json.Marshal(f.s3Credentials)
+	if err := os.WriteFile(filepath.Join(dir, "s3.auto.tfvars"), []byte("s3_credential_ids = "+string(ids)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestAccAdoptFleet adopts a fleet of adoptFleetSize clusters created outside Terraform with
@@ -369,21 +397,25 @@ func TestAccAdoptFleet(t *testing.T) {
 	a := newAccTarget(t)
 	a.requireSim("seeds a fleet and counts the simulator's requests")
 	f := seedFleet(a)
-	want := map[string]int{"astra_cluster": f.clusters, "astra_managed_cluster": f.managed, "astra_kubeconfig_credential": f.credentials}
-	if f.clusters != adoptFleetSize || f.managed == 0 || f.credentials >= f.clusters-1 {
+	want := map[string]int{"astra_cluster": f.clusters, "astra_managed_cluster": f.managed, "astra_kubeconfig_credential": f.credentials,
+		"astra_service_account_credential": f.serviceAccounts, "astra_s3_credential": len(f.s3Credentials)}
+	if f.clusters != adoptFleetSize || f.managed == 0 || f.credentials >= f.clusters-1 || f.serviceAccounts == 0 || len(f.s3Credentials) == 0 {
 		t.Fatalf("the seeded fleet is not what this test is about: %+v", f)
 	}
 	w := a.newCLIWork()
 	var summary string
 	if cliSupportsForEachImport(t) {
-		work := w.in(copyExample(t, "adopt-fleet"))
+		dir := copyExample(t, "adopt-fleet")
+		f.s3Vars(t, dir)
+		work := w.in(dir)
 		work.cmd("init", "-input=false", "-no-color")
 		summary = work.planOnlyImports(want)
 		work.applyAndReplan()
 	} else {
-		summary = adoptWithGeneratedImports(w, "adopt-fleet/import-blocks", want)
+		summary = adoptWithGeneratedImports(w, "adopt-fleet/import-blocks", want, f.s3Vars)
 	}
-	if !strings.HasPrefix(summary, fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", f.clusters+f.managed+f.credentials)) {
+	total := f.clusters + f.managed + f.credentials + f.serviceAccounts + len(f.s3Credentials)
+	if !strings.HasPrefix(summary, fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", total)) {
 		t.Fatalf("plan summary %q", summary)
 	}
 	t.Logf("%s; writes sent by the apply: 0", summary)
@@ -392,9 +424,11 @@ func TestAccAdoptFleet(t *testing.T) {
 // adoptWithGeneratedImports is the Terraform 1.5 path: the generator configuration prints
 // import blocks (reading Astra Control only) for adoptGenerated. It returns the plan's
 // summary line.
-func adoptWithGeneratedImports(w *cliWork, generator string, want map[string]int) string {
+func adoptWithGeneratedImports(w *cliWork, generator string, want map[string]int, vars func(*testing.T, string)) string {
 	t := w.t
-	gen := w.in(copyExample(t, generator))
+	dir := copyExample(t, generator)
+	vars(t, dir)
+	gen := w.in(dir)
 	gen.cmd("init", "-input=false", "-no-color")
 	before := w.a.sim.Counts()
 	gen.cmd("apply", "-input=false", "-no-color", "-auto-approve")
@@ -437,7 +471,8 @@ func adoptGenerated(w *cliWork, imports string, want map[string]int) (string, st
 // Terraform, with `plan -generate-config-out`, under each CLI: the generated configuration
 // validates, plans only the imports, applies without a write and re-plans empty. The
 // objects are the awkward ones: a cloud with a credential, a kubeconfig credential (whose
-// kubeconfig the API never returns), the cluster hosting Astra Control Center, a cluster
+// kubeconfig the API never returns), the cloud's service-account credential and an S3
+// credential (whose secrets it never returns either), the cluster hosting Astra Control Center, a cluster
 // registered through an Astra Connector, and managed clusters, private and public.
 func TestAccAdoptGeneratedConfig(t *testing.T) {
 	requireTFAcc(t)
@@ -467,9 +502,15 @@ func TestAccAdoptGeneratedConfig(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	s3, err := c.CreateCredential(ctx, astra.S3Credential("s3-acc", "AKIA-ACC", "secret-acc"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	imports := ""
 	for _, imp := range []struct{ to, id string }{
 		{"astra_cloud.gcp", gcp.CloudID},
+		{"astra_service_account_credential.gcp", gcp.CredentialID},
+		{"astra_s3_credential.acc", s3.ID},
 		{"astra_kubeconfig_credential.acc", cred.ID},
 		{"astra_cluster.acc", acc.ID},
 		{"astra_cluster.edge", edge.ID},
@@ -481,13 +522,15 @@ func TestAccAdoptGeneratedConfig(t *testing.T) {
 	w := a.newCLIWork()
 	summary, generated := adoptGenerated(w, imports, map[string]int{
 		"astra_cloud": 1, "astra_kubeconfig_credential": 1, "astra_cluster": 2, "astra_managed_cluster": 2,
+		"astra_service_account_credential": 1, "astra_s3_credential": 1,
 	})
-	if want := "Plan: 6 to import, 0 to add, 0 to change, 0 to destroy."; summary != want {
+	if want := "Plan: 8 to import, 0 to add, 0 to change, 0 to destroy."; summary != want {
 		t.Errorf("plan summary %q, want %q", summary, want)
 	}
-	// Read-only values are not written as arguments; the kubeconfig, which the API never
-	// returns, is left out (null), never invented.
-	for _, want := range []string{`name\s+= "kc-acc"`, `acc_host\s+= true`, `private_route_id\s+= "route-edge"`, `kubeconfig\s+= null`} {
+	// Read-only values are not written as arguments; the secrets, which the API never
+	// returns, are left out (null), never invented.
+	for _, want := range []string{`name\s+= "kc-acc"`, `acc_host\s+= true`, `private_route_id\s+= "route-edge"`, `kubeconfig\s+= null`,
+		`name\s+= "s3-acc"`, `access_key_id\s+= null`, `secret_access_key\s+= null`, `cloud_type\s+= "gcp"`, `service_account_json\s+= null`} {
 		if !regexp.MustCompile(want).MatchString(generated) {
 			t.Errorf("the generated configuration does not match %q:\n%s", want, generated)
 		}

@@ -1,5 +1,7 @@
 # Prints an import block for every cluster of one cloud, the kubeconfig credentials they
-# use and the management of the managed ones. Nothing here is written to Astra Control.
+# use and the management of the managed ones, the service-account credentials of the
+# account's public clouds and the S3 credentials named by s3_credential_ids. Nothing here
+# is written to Astra Control.
 
 data "astra_cloud" "this" {
   name = var.cloud_name
@@ -13,6 +15,9 @@ data "astra_cloud" "this" {
     }
   }
 }
+
+# Every cloud of the account: a public cloud names its service-account credential.
+data "astra_clouds" "all" {}
 
 data "astra_clusters" "all" {
   cloud_id = data.astra_cloud.this.id
@@ -37,5 +42,10 @@ output "import_blocks" {
     credentials = { for id, names in local.credentials : id => names[0] }
     clusters    = { for c in data.astra_clusters.all.clusters : c.id => local.names[c.id] }
     managed     = { for c in data.astra_clusters.all.clusters : c.id => local.names[c.id] if c.managed_state == "managed" }
+    service_accounts = {
+      for c in data.astra_clouds.all.clouds : c.credential_id => "sa_${replace(c.name, "/[^A-Za-z0-9_-]/", "_")}"
+      if c.cloud_type != "private" && c.credential_id != null
+    }
+    s3_credentials = { for i, id in sort(var.s3_credential_ids) : id => "s3_${i}" }
   })
 }

@@ -3,3 +3,9 @@ variable "cloud_name" {
   type        = string
   default     = "private"
 }
+
+variable "s3_credential_ids" {
+  description = "IDs of the S3 credentials (key type s3, used by buckets) to adopt as well; none by default."
+  type        = set(string)
+  default     = []
+}
