@@ -17,6 +17,7 @@ const (
 	managedClusterSchemaVersion       = 1 // 1: wait_for_running
 	kubeconfigCredentialSchemaVersion = 0
 	cloudSchemaVersion                = 0
+	bucketSchemaVersion               = 0
 )
 
 var _ resource.ResourceWithUpgradeState = (*managedClusterResource)(nil)
