@@ -3,7 +3,6 @@ package provider
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -155,14 +154,9 @@ func bucketConfigProblems(provider types.String, s3, gcp, azure types.Object) []
 			fmt.Sprintf("bucket_provider is %q, which is located with %s; %s is for %s. Replace %s with %s, or set "+
 				"bucket_provider to one of %s.", p, want, l.attr, l.providers, l.attr, wanted.example, l.providers)})
 	}
-	if wanted.value.IsNull() {
-		others := ""
-		for _, pr := range problems {
-			others += " instead of " + pr.attr
-		}
+	if len(problems) == 0 && wanted.value.IsNull() {
 		problems = append(problems, attrProblem{want, "Missing " + want,
-			fmt.Sprintf("bucket_provider %q needs %s to say where the bucket is, for example %s%s.", p, want, wanted.example,
-				strings.TrimRight(others, " "))})
+			fmt.Sprintf("bucket_provider %q needs %s to say where the bucket is, for example %s.", p, want, wanted.example)})
 	}
 	return problems
 }

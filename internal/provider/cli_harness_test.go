@@ -294,6 +294,7 @@ func (h *cliHarness) simObjects() simObjects {
 	var view struct {
 		Credentials map[string]struct{ Name string } `json:"credentials"`
 		Clouds      map[string]struct{ Name string } `json:"clouds"`
+		Buckets     map[string]struct{ Name string } `json:"buckets"`
 		Clusters    map[string]struct {
 			Name, ManagedState string
 		} `json:"clusters"`
@@ -301,7 +302,10 @@ func (h *cliHarness) simObjects() simObjects {
 	if err := json.Unmarshal(raw, &view); err != nil {
 		h.t.Fatalf("decoding the snapshot: %v", err)
 	}
-	out := simObjects{"credential": {}, "cloud": {}, "cluster": {}, "managed": {}}
+	out := simObjects{"credential": {}, "cloud": {}, "cluster": {}, "managed": {}, "bucket": {}}
+	for id, b := range view.Buckets {
+		out["bucket"][id] = b.Name
+	}
 	for id, c := range view.Credentials {
 		out["credential"][id] = c.Name
 	}
@@ -319,6 +323,7 @@ func (h *cliHarness) simObjects() simObjects {
 
 var kindOfType = map[string]string{
 	"astra_kubeconfig_credential": "credential", "astra_cloud": "cloud", "astra_cluster": "cluster", "astra_managed_cluster": "managed",
+	"astra_bucket": "bucket",
 }
 
 // invariant: the simulator holds exactly what state holds, beyond what it held at the
@@ -330,7 +335,7 @@ func (h *cliHarness) invariant(baseline simObjects) error {
 	}
 	now := h.simObjects()
 	var problems []string
-	for _, kind := range []string{"credential", "cloud", "cluster", "managed"} {
+	for _, kind := range []string{"credential", "cloud", "cluster", "managed", "bucket"} {
 		var got []string
 		for id := range now[kind] {
 			if _, seeded := baseline[kind][id]; !seeded {

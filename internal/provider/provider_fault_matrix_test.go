@@ -15,12 +15,12 @@ import (
 )
 
 // The fault matrix: each fault on each write route (credential, cluster, managed cluster,
-// cloud), applied by the CLI binary. After every apply the simulator must hold exactly the
+// cloud, bucket), applied by the CLI binary. After every apply the simulator must hold exactly the
 // objects state holds; once the faults are spent, the next apply converges and the plan
 // after it is empty; destroy then leaves nothing behind.
 
-// writeRoutes are the create routes of the four resources.
-var writeRoutes = []string{routeCredentials, routeClusters, routeManagedClusters, routeClouds}
+// writeRoutes are the create routes of the five resources.
+var writeRoutes = []string{routeCredentials, routeClusters, routeManagedClusters, routeClouds, routeBuckets}
 
 // Totals over the package run, logged by each test: the numbers the issue's closing note asks for.
 var (
@@ -28,7 +28,8 @@ var (
 	invariantChecks atomic.Int64
 )
 
-// matrixHCL declares one object of each kind: credential -> cluster -> managed cluster, and a cloud.
+// matrixHCL declares one object of each kind: credential -> cluster -> managed cluster, a
+// cloud, and a bucket (opened with the seeded GCP service account).
 func matrixHCL(h *cliHarness, prefix string) string {
 	sim := h.sim()
 	kube := writeKubeconfig(h.t, prefix, "https://"+prefix+".k8s.example:6443")
@@ -53,6 +54,13 @@ resource "astra_cloud" "g" {
   name          = "%[1]s-gcp"
   cloud_type    = "GCP"
   credential_id = %[4]q
+}
+
+resource "astra_bucket" "b" {
+  name            = "%[1]s-bucket"
+  bucket_provider = "gcp"
+  credential_id   = %[4]q
+  gcp             = { bucket_name = "%[1]s-backups" }
 }
 `, prefix, kube, sim.Seeds().PrivateCloudID, sim.Seeds().GCP.CredentialID)
 }
@@ -268,8 +276,8 @@ func runMatrixCase(t *testing.T, h *cliHarness, f matrixFault) {
 			t.Fatalf("%s.%s is still tainted after converging", o.Type, o.Name)
 		}
 	}
-	if len(h.state()) != 4 {
-		t.Fatalf("state holds %d objects after converging, want 4: %+v", len(h.state()), h.state())
+	if len(h.state()) != 5 {
+		t.Fatalf("state holds %d objects after converging, want 5: %+v", len(h.state()), h.state())
 	}
 	if err := h.planIsEmpty(); err != nil {
 		t.Fatal(err)
