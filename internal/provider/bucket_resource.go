@@ -158,11 +158,24 @@ func (r *bucketResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	err := client.DeleteBucket(ctx, id)
 	switch {
 	case err == nil || astra.IsNotFound(err):
-	case astra.IsConflict(err):
-		addBucketInUse(ctx, &resp.Diagnostics, client, id, state.Name.ValueString(), err)
+	case bucketInUse(err):
+		addBucketInUse(context.WithoutCancel(ctx), &resp.Diagnostics, client, id, state.Name.ValueString(), err)
 	default:
 		addAPIError(&resp.Diagnostics, "Cannot delete the bucket", err, nil)
 	}
+}
+
+// bucketInUse reports the service's refusal to forget a bucket that is a default bucket or
+// in use (409, problems 83, 84 and 175).
+func bucketInUse(err error) bool {
+	if !astra.IsConflict(err) {
+		return false
+	}
+	switch astra.ProblemNumber(err) {
+	case 83, 84, 175:
+		return true
+	}
+	return false
 }
 
 func (r *bucketResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
@@ -238,9 +251,10 @@ func addBucketInUse(ctx context.Context, diags *diag.Diagnostics, client *astra.
 			}
 			b.WriteString(u.kind + " " + u.name + " (" + u.id + ")")
 		}
-		b.WriteString(". Set their default_bucket_id to another bucket first; when they are in the same configuration " +
-			"as this bucket, change their default_bucket_id in the same apply that removes the bucket, and Terraform " +
-			"updates them before it destroys the bucket. Then destroy again.")
+		b.WriteString(". Set their default_bucket_id to another bucket first, then destroy again. In one configuration, " +
+			"give the bucket lifecycle { create_before_destroy = true }: Terraform then updates the users of a bucket " +
+			"before it destroys the bucket (by default it destroys first), so one apply both moves the default and " +
+			"removes the old bucket.")
 	}
 	diags.AddError("Cannot delete a bucket that is in use", b.String()+"\n\n"+err.Error())
 }
