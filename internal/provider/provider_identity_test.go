@@ -30,7 +30,14 @@ resource "astra_cluster" "test" {
 resource "astra_managed_cluster" "test" {
   cluster_id = astra_cluster.test.id
 }
-`, string(a.kubeconfig("identity")), a.cloudID()), cloudHCL("gcp-identity", "gcp", arg("credential_id", seeds.GCP.CredentialID)))
+
+resource "astra_bucket" "test" {
+  name            = "identity"
+  bucket_provider = "gcp"
+  credential_id   = %q
+  gcp             = { bucket_name = "identity-backups" }
+}
+`, string(a.kubeconfig("identity")), a.cloudID(), seeds.GCP.CredentialID), cloudHCL("gcp-identity", "gcp", arg("credential_id", seeds.GCP.CredentialID)))
 }
 
 // TestAccIdentity_importByIdentity: every resource records its identity ({ id }, the Astra
@@ -40,7 +47,7 @@ resource "astra_managed_cluster" "test" {
 func TestAccIdentity_importByIdentity(t *testing.T) {
 	a := newAccTarget(t)
 	a.requireSim("a public cloud's seeded service-account credential")
-	addrs := []string{"astra_kubeconfig_credential.test", "astra_cluster.test", "astra_managed_cluster.test", "astra_cloud.test"}
+	addrs := []string{"astra_kubeconfig_credential.test", "astra_cluster.test", "astra_managed_cluster.test", "astra_cloud.test", "astra_bucket.test"}
 	cfg := requiredProvidersHCL() + identityHCL(a) // import steps copy the state into a new directory
 	steps := []resource.TestStep{{Config: cfg}}
 	for _, addr := range addrs {
