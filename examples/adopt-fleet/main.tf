@@ -1,6 +1,6 @@
 # Adopts every cluster of one cloud as it is in Astra Control, with the kubeconfig
-# credentials the clusters use and the management of the managed ones: the first plan
-# shows only imports, and the apply sends nothing to Astra Control.
+# credentials the clusters use and the management of the managed ones, and the account's
+# buckets: the first plan shows only imports, and the apply sends nothing to Astra Control.
 
 data "astra_cloud" "this" {
   name = var.cloud_name
@@ -74,4 +74,29 @@ resource "astra_managed_cluster" "this" {
   for_each = local.managed
 
   cluster_id = astra_cluster.this[each.key].id
+}
+
+# The account's buckets, where backups go, as Astra Control has them (keyed by ID: bucket
+# names need not be unique). Their credentials keep the IDs Astra Control holds.
+data "astra_buckets" "all" {}
+
+locals {
+  buckets = { for b in data.astra_buckets.all.buckets : b.id => b }
+}
+
+import {
+  for_each = local.buckets
+  to       = astra_bucket.this[each.key]
+  id       = each.key
+}
+
+resource "astra_bucket" "this" {
+  for_each = local.buckets
+
+  name            = each.value.name
+  bucket_provider = each.value.bucket_provider
+  credential_id   = each.value.credential_id
+  s3              = each.value.s3
+  gcp             = each.value.gcp
+  azure           = each.value.azure
 }

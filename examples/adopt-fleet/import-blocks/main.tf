@@ -1,5 +1,5 @@
 # Prints an import block for every cluster of one cloud, the kubeconfig credentials they
-# use and the management of the managed ones. Nothing here is written to Astra Control.
+# use and the management of the managed ones, and for every bucket of the account. Nothing here is written to Astra Control.
 
 data "astra_cloud" "this" {
   name = var.cloud_name
@@ -17,6 +17,9 @@ data "astra_cloud" "this" {
 data "astra_clusters" "all" {
   cloud_id = data.astra_cloud.this.id
 }
+
+# The account's buckets, where backups go.
+data "astra_buckets" "all" {}
 
 locals {
   # A resource name per cluster, from its Astra name: letters, digits, "-" and "_", not
@@ -37,5 +40,7 @@ output "import_blocks" {
     credentials = { for id, names in local.credentials : id => names[0] }
     clusters    = { for c in data.astra_clusters.all.clusters : c.id => local.names[c.id] }
     managed     = { for c in data.astra_clusters.all.clusters : c.id => local.names[c.id] if c.managed_state == "managed" }
+    # A bucket's resource name is "bucket_" and its ID (names need not be unique).
+    buckets = { for b in data.astra_buckets.all.buckets : b.id => "bucket_${replace(b.id, "-", "_")}" }
   })
 }
