@@ -49,7 +49,8 @@ echo "provider: $plugin_dir"
 step "start the simulator"
 mkdir -p "$work/config"
 # The example reads kubeconfig.yaml beside it; the simulator writes one it accepts.
-"$work/astra-sim" -addr "${ASTRA_SIM_ADDR:-127.0.0.1:0}" -state-file "$work/sim-state.json" \
+# Release 24.02: the example gives its managed cluster a default bucket (API version 1.7).
+"$work/astra-sim" -addr "${ASTRA_SIM_ADDR:-127.0.0.1:0}" -release 24.02 -state-file "$work/sim-state.json" \
   -kubeconfig-out "$work/config/kubeconfig.yaml" \
   >"$work/sim.out" 2>"$work/sim.log" &
 sim_pid=$!

@@ -57,7 +57,8 @@ for cli in "${clis[@]}"; do
     mkdir -p "$dir" && cp -R "$example"/. "$dir"/
     ready="$dir/astra-sim.env"
     # The complete example reads kubeconfig.yaml beside it; the simulator writes one it accepts.
-    "$work/astra-sim" -addr 127.0.0.1:0 -kubeconfig-out "$dir/kubeconfig.yaml" -ready-file "$ready" >"$dir/astra-sim.log" 2>&1 &
+    # Release 24.02: the complete example's default bucket needs API version 1.7.
+    "$work/astra-sim" -addr 127.0.0.1:0 -release 24.02 -kubeconfig-out "$dir/kubeconfig.yaml" -ready-file "$ready" >"$dir/astra-sim.log" 2>&1 &
     sim_pid=$!
     for _ in $(seq 1 100); do
       [ -f "$ready" ] && break

@@ -1,8 +1,8 @@
 # Adopts every cluster of one cloud as it is in Astra Control, with the kubeconfig
 # credentials the clusters use and the management of the managed ones, the service-account
-# credentials of the account's public clouds and the S3 credentials named by
-# s3_credential_ids: the first plan shows only imports, and the apply sends nothing to
-# Astra Control.
+# credentials of the account's public clouds, the S3 credentials named by s3_credential_ids
+# and the account's buckets: the first plan shows only imports, and the apply sends nothing
+# to Astra Control.
 
 data "astra_cloud" "this" {
   name = var.cloud_name
@@ -112,4 +112,27 @@ import {
 # which keeps the pair Astra Control holds; set both later to rotate it (one update).
 resource "astra_s3_credential" "this" {
   for_each = var.s3_credential_ids
+# The account's buckets, where backups go, as Astra Control has them (keyed by ID: bucket
+# names need not be unique). Their credentials keep the IDs Astra Control holds.
+data "astra_buckets" "all" {}
+
+locals {
+  buckets = { for b in data.astra_buckets.all.buckets : b.id => b }
+}
+
+import {
+  for_each = local.buckets
+  to       = astra_bucket.this[each.key]
+  id       = each.key
+}
+
+resource "astra_bucket" "this" {
+  for_each = local.buckets
+
+  name            = each.value.name
+  bucket_provider = each.value.bucket_provider
+  credential_id   = each.value.credential_id
+  s3              = each.value.s3
+  gcp             = each.value.gcp
+  azure           = each.value.azure
 }

@@ -40,3 +40,12 @@ output "cluster" {
     api_service_id         = astra_cluster.this.api_service_id
   }
 }
+
+output "backup_bucket" {
+  description = "The managed cluster's default bucket, as Astra Control reports it."
+  value = {
+    id    = astra_bucket.backups.id
+    name  = astra_bucket.backups.name
+    state = astra_bucket.backups.state
+  }
+}

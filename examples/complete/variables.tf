@@ -21,3 +21,35 @@ variable "labels" {
   type        = map(string)
   default     = { managed-by = "terraform" }
 }
+
+variable "s3_provider" {
+  description = "The S3 service of the backup bucket: ontap-s3, storagegrid-s3, generic-s3 or aws."
+  type        = string
+  default     = "generic-s3"
+}
+
+variable "s3_server_url" {
+  description = "The S3 endpoint of the backup bucket: a host (s3.example.com) or an http(s) URL."
+  type        = string
+  default     = "s3.example.com"
+}
+
+variable "s3_bucket_name" {
+  description = "Name of the backup bucket in the object store."
+  type        = string
+  default     = "astra-backups"
+}
+
+variable "s3_access_key_id" {
+  description = "Access key ID of the key pair Astra Control opens the bucket with. The default is a placeholder the simulator accepts."
+  type        = string
+  sensitive   = true
+  default     = "AKIAIOSFODNN7EXAMPLE"
+}
+
+variable "s3_secret_access_key" {
+  description = "Secret of that key pair. The default is a placeholder the simulator accepts; set the real one (TF_VAR_s3_secret_access_key) for a real object store."
+  type        = string
+  sensitive   = true
+  default     = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+}

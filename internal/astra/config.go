@@ -33,6 +33,7 @@ type Config struct {
 const (
 	CloudVersion      = "1.1"
 	CredentialVersion = "1.1"
+	BucketVersion     = "1.1" // what actoolkit sends; every release takes 1.0 to 1.2
 )
 
 // Defaults applied by New to zero-valued settings.

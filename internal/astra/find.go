@@ -100,3 +100,7 @@ func filterRefused(err error) bool {
 	return errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusBadRequest &&
 		(apiErr.Problem == 5 || apiErr.Problem == 6 || len(apiErr.InvalidParams) > 0)
 }
+
+// FilterRefused reports whether a list failed because the service refused its filter (a
+// 400 about query parameters): the caller can list without it and filter itself.
+func FilterRefused(err error) bool { return filterRefused(err) }

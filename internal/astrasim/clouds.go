@@ -52,6 +52,9 @@ func (s *Sim) postCloud(q *request) *reply {
 	if s.cloudNamed(name, "") != nil {
 		return fail(problem(140))
 	}
+	if p := s.unknownBucket(b); p != nil {
+		return fail(p)
+	}
 	labels, _ := labelsOf(b)
 	if labels == nil {
 		labels = []label{}
@@ -103,6 +106,9 @@ func (s *Sim) putCloud(q *request) *reply {
 	}
 	if credID, ok := b.str("credentialID"); ok && s.st.Credentials[credID] == nil {
 		return fail(invalidFields(9, fieldReason{"credentialID", "no credential has this ID"}))
+	}
+	if p := s.unknownBucket(b); p != nil {
+		return fail(p)
 	}
 	if name, ok := b.str("name"); ok {
 		c.Name = name

@@ -72,6 +72,10 @@ func (e *env) bind(ex specExample) (string, map[string]any) {
 		_, id := e.addPrivateCluster("to-update")
 		set("cloud_id", seeds.PrivateCloudID)
 		set("cluster_id", id)
+	case ex.template == "/topology/v1/buckets":
+		body["credentialID"] = seeds.GCP.CredentialID
+	case ex.template == "/topology/v1/buckets/{bucket_id}":
+		set("bucket_id", e.post("/topology/v1/buckets", s3BucketBody("to-update", e.s3Credential("key"), "to-update")).expect(201).str("id"))
 	case ex.template == "/topology/v1/managedClusters":
 		_, id := e.addPrivateCluster("to-manage")
 		body["id"] = id

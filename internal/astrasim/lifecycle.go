@@ -15,6 +15,7 @@ const (
 	transRemoved     = "removed"     // the record disappears
 	transRecollected = "recollected" // removed -> running
 	transCloudReady  = "cloudReady"  // a new cloud: pending -> running
+	transBucketReady = "bucketReady" // a new bucket, or a new credential: pending -> available or failed
 )
 
 // schedule applies a transition now when its delay is zero, else records it for later.
@@ -34,16 +35,22 @@ func (s *Sim) advance(now time.Time) {
 		seq     int
 		cluster *cluster
 		cloud   *cloud
+		bucket  *bucket
 	}
 	var list []due
 	for _, c := range s.st.Clusters {
 		if c.Pending != nil && !c.Pending.At.After(now) {
-			list = append(list, due{c.Pending.At, c.Seq, c, nil})
+			list = append(list, due{c.Pending.At, c.Seq, c, nil, nil})
 		}
 	}
 	for _, c := range s.st.Clouds {
 		if c.Pending != nil && !c.Pending.At.After(now) {
-			list = append(list, due{c.Pending.At, c.Seq, nil, c})
+			list = append(list, due{c.Pending.At, c.Seq, nil, c, nil})
+		}
+	}
+	for _, b := range s.st.Buckets {
+		if b.Pending != nil && !b.Pending.At.After(now) {
+			list = append(list, due{b.Pending.At, b.Seq, nil, nil, b})
 		}
 	}
 	sort.Slice(list, func(i, j int) bool {
@@ -53,6 +60,11 @@ func (s *Sim) advance(now time.Time) {
 		return list[i].seq < list[j].seq
 	})
 	for _, d := range list {
+		if d.bucket != nil {
+			d.bucket.Pending = nil
+			s.bucketReached(d.bucket)
+			continue
+		}
 		if d.cloud != nil {
 			d.cloud.Pending = nil
 			d.cloud.State = "running"

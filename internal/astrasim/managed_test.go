@@ -179,9 +179,10 @@ func TestPutCloudCredential(t *testing.T) {
 	}
 	e.put(path, body(map[string]any{"credentialID": "0b146cda-7fc1-4f32-804c-8130a38a7e1c"})).problem(9)
 	e.put(path, body(map[string]any{"id": seeds.AWS.CloudID})).problem(10)
-	e.put(path, body(map[string]any{"credentialID": seeds.AWS.CredentialID, "defaultBucketID": "0b146cda-7fc1-4f32-804c-8130a38a7e1c", "cloudType": "gcp"})).expect(204)
+	bucket := e.post("/topology/v1/buckets", s3BucketBody("b", e.s3Credential("key"), "b")).expect(201).str("id")
+	e.put(path, body(map[string]any{"credentialID": seeds.AWS.CredentialID, "defaultBucketID": bucket, "cloudType": "gcp"})).expect(204)
 	r := e.get(path).expect(200)
-	if r.str("credentialID") != seeds.AWS.CredentialID || r.str("defaultBucketID") != "0b146cda-7fc1-4f32-804c-8130a38a7e1c" || r.str("cloudType") != "GCP" {
+	if r.str("credentialID") != seeds.AWS.CredentialID || r.str("defaultBucketID") != bucket || r.str("cloudType") != "GCP" {
 		t.Errorf("after PUT: %s", r.raw)
 	}
 }

@@ -38,6 +38,9 @@ func (s *Sim) managedSettings(c *cluster, b *body) *apiProblem {
 	if hasBucket && bucket != "" && !containsString(c.ConnectorCapabilities, "neptuneV1") {
 		return problem(171)
 	}
+	if p := s.unknownBucket(b); p != nil {
+		return p
+	}
 	if hasSC {
 		s.setDefaultStorageClass(c, scID)
 	}

@@ -16,6 +16,7 @@ type state struct {
 	Clusters       map[string]*cluster      `json:"clusters"`
 	Credentials    map[string]*credential   `json:"credentials"`
 	StorageClasses map[string]*storageClass `json:"storageClasses"`
+	Buckets        map[string]*bucket       `json:"buckets"`
 	Seeds          Seeds                    `json:"seeds"`
 }
 
@@ -123,6 +124,30 @@ type credential struct {
 	Unknown   members `json:"unknown,omitempty"` // lenient: members no published release has
 }
 
+// bucket is an object-store bucket backups go to (application/astra-bucket). Params holds
+// bucketParameters as sent: one provider key ("s3", "gcp", "azure") with its strings.
+type bucket struct {
+	Seq           int                          `json:"seq"`
+	ID            string                       `json:"id"`
+	Version       string                       `json:"version"`
+	Name          string                       `json:"name"`
+	CredentialID  string                       `json:"credentialID"`
+	Provider      string                       `json:"provider"`
+	Params        map[string]map[string]string `json:"bucketParameters"`
+	State         string                       `json:"state"`
+	StateDetails  []stateDetail                `json:"stateDetails"`
+	RetentionTime int                          `json:"retentionTime"`
+	Meta          meta                         `json:"metadata"`
+	Pending       *transition                  `json:"pending,omitempty"`
+}
+
+// stateDetail is one entry of type_astra_stateDetails.
+type stateDetail struct {
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Detail string `json:"detail"`
+}
+
 type storageClass struct {
 	Seq            int    `json:"seq"`
 	ID             string `json:"id"`
@@ -166,6 +191,15 @@ func (st *state) sortedCredentials() []*credential {
 	out := make([]*credential, 0, len(st.Credentials))
 	for _, c := range st.Credentials {
 		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	return out
+}
+
+func (st *state) sortedBuckets() []*bucket {
+	out := make([]*bucket, 0, len(st.Buckets))
+	for _, b := range st.Buckets {
+		out = append(out, b)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
 	return out

@@ -37,6 +37,9 @@ type Options struct {
 	Delays         Delays          // zero: every transition happens at once
 	Seed           int64           // generated IDs and fault probabilities derive from it
 	Now            func() time.Time
+	// UnreachableBuckets are object-store bucket names the simulator cannot reach: a bucket
+	// record for one goes to state failed, with stateDetails saying so.
+	UnreachableBuckets []string
 
 	// OnResponseViolation, when set, checks every response body against the release's
 	// published response schema and reports each violation. Tests set it to fail;
@@ -52,6 +55,7 @@ type Delays struct {
 	Unmanage  time.Duration // DELETE managedClusters: deleting -> unmanaged
 	Remove    time.Duration // DELETE cluster: the record disappears
 	Recollect time.Duration // a repaired credential: removed -> running
+	Bucket    time.Duration // POST bucket, or a PUT with a new credential: pending -> available or failed
 }
 
 // SetDelay sets one delay by its program name.
@@ -70,8 +74,10 @@ func (d *Delays) SetDelay(name string, v time.Duration) error {
 		d.Remove = v
 	case "recollect":
 		d.Recollect = v
+	case "bucket":
+		d.Bucket = v
 	default:
-		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect", name)
+		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect, bucket", name)
 	}
 	return nil
 }

@@ -42,6 +42,7 @@ var catalogue = map[int]problemDef{
 	41:  {503, "Service not ready", "Currently, the service can't respond to this request."},
 	44:  {409, "Kubeconfig exists", "A credential referencing this cluster already exists."},
 	45:  {409, "Cluster exists", "The cluster was not added because it already exists."},
+	57:  {409, "Bucket already exists", "The bucket was not added because Astra Control already manages a bucket with the same provider, server and bucket name."},
 	58:  {400, "Trident not installed", "Trident isn't installed on this cluster. Install a supported version of Trident and retry the request."},
 	59:  {400, "Trident version not supported", "The Trident version on this cluster isn't supported. Upgrade the Trident version and retry the request."},
 	62:  {400, "Trident installation unhealthy", "Trident is installed on this cluster but can't be managed by the Trident operator. Restore Trident to a healthy state and retry the request."},
@@ -51,10 +52,13 @@ var catalogue = map[int]problemDef{
 	66:  {500, "Cloud GET not performed", "The cloud GET call didn't perform the lookup operation on the cloud."},
 	67:  {400, "Cluster modify not supported", "The cloud type doesn't support modifying the cluster."},
 	69:  {405, "Method not supported", "The request method isn't supported for this resource."},
+	83:  {409, "Bucket in use", "The bucket is in use and can't be removed."},
+	84:  {409, "Bucket is default bucket", "The bucket is a default bucket and can't be removed."},
 	85:  {413, "Request body too large", "The request body exceeds the maximum size."},
 	91:  {500, "Application not deleted", "The application wasn't deleted because of an internal server issue."},
 	92:  {405, "Cluster delete not supported", "The cloud type doesn't support deleting the cluster."},
 	93:  {405, "Cluster create not supported", "The cloud type doesn't support creating the cluster."},
+	108: {400, "Bucket not found", "The bucket specified in the request wasn't found."},
 	112: {409, "Application not ready", "The application is currently unavailable."},
 	119: {409, "Application not unmanaged", "The application wasn't unmanaged because it has an active replication relationship."},
 	140: {409, "Duplicate cloud name", "The cloud instance was not created because a cloud with the same name already exists."},
@@ -74,6 +78,7 @@ var catalogue = map[int]problemDef{
 	165: {400, "Credential ID and relay capable connector not supported", "A credential ID can't be combined with a relay capable connector."},
 	166: {401, "Unauthorized access", "The request could not be authorized."},
 	171: {400, "Default bucket assignment not allowed", "This cluster isn't eligible for default bucket assignment because it doesn't have the 'neptuneV1' capability."},
+	175: {409, "Bucket deletion not allowed", "The bucket can't be removed while it is in use."},
 }
 
 // fieldReason names one invalid field or parameter with the reason, as invalidFields and

@@ -26,7 +26,7 @@ type route struct {
 	methods  map[string]handlerFunc
 }
 
-// routeTable lists the 16 paths of the published documents, plus the account probe.
+// routeTable lists the paths of the published documents the simulator serves, plus the account probe.
 func routeTable() []*route {
 	table := []struct {
 		template string
@@ -35,6 +35,8 @@ func routeTable() []*route {
 		{probeRoute, map[string]handlerFunc{http.MethodGet: (*Sim).getAccount}},
 		{"/core/v1/credentials", map[string]handlerFunc{http.MethodGet: (*Sim).listCredentials, http.MethodPost: (*Sim).postCredential}},
 		{"/core/v1/credentials/{credential_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getCredential, http.MethodPut: (*Sim).putCredential, http.MethodDelete: (*Sim).deleteCredential}},
+		{"/topology/v1/buckets", map[string]handlerFunc{http.MethodGet: (*Sim).listBuckets, http.MethodPost: (*Sim).postBucket}},
+		{"/topology/v1/buckets/{bucket_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getBucket, http.MethodPut: (*Sim).putBucket, http.MethodDelete: (*Sim).deleteBucket}},
 		{"/topology/v1/clouds", map[string]handlerFunc{http.MethodGet: (*Sim).listClouds, http.MethodPost: (*Sim).postCloud}},
 		{"/topology/v1/clouds/{cloud_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getCloud, http.MethodPut: (*Sim).putCloud, http.MethodDelete: (*Sim).deleteCloud}},
 		{"/topology/v1/clouds/{cloud_id}/clusters", map[string]handlerFunc{http.MethodGet: (*Sim).listClusters, http.MethodPost: (*Sim).postCluster}},

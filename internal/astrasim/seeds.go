@@ -66,6 +66,7 @@ func (s *Sim) seed() *state {
 		Clusters:       map[string]*cluster{},
 		Credentials:    map[string]*credential{},
 		StorageClasses: map[string]*storageClass{},
+		Buckets:        map[string]*bucket{},
 		Seeds:          Seeds{TridentVersion: tridentVersions[s.opts.Release], StorageClasses: map[string][]string{}},
 	}
 	sysMeta := func(labels ...label) meta {

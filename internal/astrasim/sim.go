@@ -56,7 +56,7 @@ func New(opts Options) (*Sim, error) {
 		newest:      map[string]string{},
 		users:       map[string]principal{},
 	}
-	for _, res := range []string{apispec.Cloud, apispec.Cluster, apispec.ManagedCluster, apispec.Credential, apispec.StorageClass} {
+	for _, res := range []string{apispec.Cloud, apispec.Cluster, apispec.ManagedCluster, apispec.Credential, apispec.StorageClass, apispec.Bucket} {
 		v, err := apispec.NewestVersion(opts.Release, res)
 		if err != nil {
 			return nil, err
@@ -74,6 +74,9 @@ func New(opts Options) (*Sim, error) {
 						}
 					}
 				}
+			}
+			for _, name := range undeclaredQueryParams[m+" "+rt.template] {
+				allowed[name] = true
 			}
 			s.queryParams[m+" "+rt.template] = allowed
 		}
@@ -231,4 +234,12 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// undeclaredQueryParams are query parameters an operation takes although the published
+// documents declare none for it: the bucket collection lists, filters and pages like the
+// credentials (research §4.6; actoolkit filters and pages buckets), but its operation in
+// the trimmed documents lists only the path's account_id.
+var undeclaredQueryParams = map[string][]string{
+	"GET /topology/v1/buckets": {"include", "limit", "filter", "orderBy", "continue"},
 }

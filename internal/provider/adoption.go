@@ -110,6 +110,10 @@ func cloudStamp(c *astra.Cloud) objectStamp {
 	return objectStamp{Kind: "cloud", ID: c.ID, Created: c.Metadata.CreationTimestamp}
 }
 
+func bucketStamp(b *astra.Bucket) objectStamp {
+	return objectStamp{Kind: "bucket", ID: b.ID, Created: b.Metadata.CreationTimestamp}
+}
+
 func clusterStamp(c *astra.Cluster) objectStamp {
 	return objectStamp{Kind: "cluster", ID: c.ID, Created: c.Metadata.CreationTimestamp}
 }

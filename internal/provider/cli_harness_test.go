@@ -294,6 +294,7 @@ func (h *cliHarness) simObjects() simObjects {
 	var view struct {
 		Credentials map[string]struct{ Name string } `json:"credentials"`
 		Clouds      map[string]struct{ Name string } `json:"clouds"`
+		Buckets     map[string]struct{ Name string } `json:"buckets"`
 		Clusters    map[string]struct {
 			Name, ManagedState string
 			Discovered         bool
@@ -302,7 +303,10 @@ func (h *cliHarness) simObjects() simObjects {
 	if err := json.Unmarshal(raw, &view); err != nil {
 		h.t.Fatalf("decoding the snapshot: %v", err)
 	}
-	out := simObjects{"credential": {}, "cloud": {}, "cluster": {}, "managed": {}}
+	out := simObjects{"credential": {}, "cloud": {}, "cluster": {}, "managed": {}, "bucket": {}}
+	for id, b := range view.Buckets {
+		out["bucket"][id] = b.Name
+	}
 	for id, c := range view.Credentials {
 		out["credential"][id] = c.Name
 	}
@@ -322,7 +326,7 @@ func (h *cliHarness) simObjects() simObjects {
 
 var kindOfType = map[string]string{
 	"astra_kubeconfig_credential": "credential", "astra_s3_credential": "credential", "astra_service_account_credential": "credential",
-	"astra_cloud": "cloud", "astra_cluster": "cluster", "astra_managed_cluster": "managed",
+	"astra_cloud": "cloud", "astra_cluster": "cluster", "astra_managed_cluster": "managed", "astra_bucket": "bucket",
 }
 
 // invariant: the simulator holds exactly what state holds, beyond what it held at the
@@ -334,7 +338,7 @@ func (h *cliHarness) invariant(baseline simObjects) error {
 	}
 	now := h.simObjects()
 	var problems []string
-	for _, kind := range []string{"credential", "cloud", "cluster", "managed"} {
+	for _, kind := range []string{"credential", "cloud", "cluster", "managed", "bucket"} {
 		var got []string
 		for id := range now[kind] {
 			if _, seeded := baseline[kind][id]; !seeded {

@@ -20,7 +20,7 @@ func TestAccCloud_quietPlans(t *testing.T) {
 	a.requireSim("the seeded service-account credentials")
 	seeds := a.sim.Seeds()
 	gcpCred, azureCred := arg("credential_id", seeds.GCP.CredentialID), arg("credential_id", seeds.Azure.CredentialID)
-	bucket := arg("default_bucket_id", testBucketID)
+	bucket := arg("default_bucket_id", a.bucket("quiet-default"))
 	var counts countDelta
 	a.test(resource.TestCase{
 		CheckDestroy: a.checkCloudDestroyed,

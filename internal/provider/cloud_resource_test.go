@@ -24,7 +24,8 @@ func TestAccCloud_public(t *testing.T) {
 	a.requireSim("the seeded service-account credentials")
 	seeds := a.sim.Seeds()
 	gcpCred, azureCred := arg("credential_id", seeds.GCP.CredentialID), arg("credential_id", seeds.Azure.CredentialID)
-	bucket := arg("default_bucket_id", testBucketID)
+	bucketID := a.bucket("cloud-default")
+	bucket := arg("default_bucket_id", bucketID)
 	var counts countDelta
 	// The cloud keeps its ID through every update (sameID) until the new name replaces it
 	// (newID compares the last updated cloud with its replacement).
@@ -59,12 +60,12 @@ func TestAccCloud_public(t *testing.T) {
 				PreConfig:         func() { a.markCounts(&counts) },
 				Config:            a.config(cloudHCL("gcp-team", "gcp", gcpCred, bucket)),
 				ConfigPlanChecks:  planned(cloudAddr, plancheck.ResourceActionUpdate),
-				ConfigStateChecks: []statecheck.StateCheck{expectString(cloudAddr, "default_bucket_id", testBucketID), sameID.AddStateValue(cloudAddr, idPath)},
+				ConfigStateChecks: []statecheck.StateCheck{expectString(cloudAddr, "default_bucket_id", bucketID), sameID.AddStateValue(cloudAddr, idPath)},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					a.simCheck("one PUT", func(sim *astrasim.Sim) error { return expectCount(counts.since(sim, "PUT "+routeCloud), 1) }),
 					resource.TestCheckResourceAttrWith(cloudAddr, "id", func(id string) error {
 						c, err := a.client.GetCloud(testContext(), id)
-						if err == nil && c.DefaultBucketID != testBucketID {
+						if err == nil && c.DefaultBucketID != bucketID {
 							err = fmt.Errorf("Astra Control holds bucket %q", c.DefaultBucketID)
 						}
 						return err

@@ -64,6 +64,9 @@ func redescribe(attributes map[string]schema.Attribute, descriptions map[string]
 		case schema.MapAttribute:
 			a.MarkdownDescription = desc
 			attributes[name] = a
+		case schema.SingleNestedAttribute:
+			a.MarkdownDescription = desc
+			attributes[name] = a
 		default:
 			panic("redescribe: no attribute " + name + " of a supported type")
 		}

@@ -43,6 +43,7 @@ const (
 	cloudAddr      = "astra_cloud.test"
 	credentialAddr = "astra_kubeconfig_credential.test"
 	managedAddr    = "astra_managed_cluster.test"
+	bucketAddr     = "astra_bucket.test"
 )
 
 // Routes as the simulator counts them (astrasim.Sim.Count takes method and route;
@@ -61,6 +62,9 @@ const (
 
 	routeCredentials = "/core/v1/credentials"
 	routeCredential  = "/core/v1/credentials/{credential_id}"
+
+	routeBuckets = "/topology/v1/buckets"
+	routeBucket  = "/topology/v1/buckets/{bucket_id}"
 
 	routeManagedClusters = "/topology/v1/managedClusters"
 	routeManagedCluster  = "/topology/v1/managedClusters/{managedCluster_id}"

@@ -231,15 +231,15 @@ func TestAccManagedCluster_defaultBucket(t *testing.T) {
 		return a.config(clusterHCL(a.cloudID(), arg("credential_id", cred), `connector_capabilities = ["neptuneV1"]`),
 			fmt.Sprintf("resource \"astra_managed_cluster\" \"test\" {\n  cluster_id        = astra_cluster.test.id\n  default_bucket_id = %q\n}\n", bucket))
 	}
-	const otherBucket = "7d6c5b4a-3e2f-4a1b-9c8d-7e6f5a4b3c2d"
+	firstBucket, otherBucket := a.bucket("mc-default"), a.bucket("mc-other")
 	a.test(resource.TestCase{
 		CheckDestroy: a.checkClusterDestroyed,
 		Steps: []resource.TestStep{
 			{
-				Config:            cfg(testBucketID),
-				ConfigStateChecks: []statecheck.StateCheck{expectString(managedAddr, "default_bucket_id", testBucketID), expectString(managedAddr, "managed_state", "managed")},
+				Config:            cfg(firstBucket),
+				ConfigStateChecks: []statecheck.StateCheck{expectString(managedAddr, "default_bucket_id", firstBucket), expectString(managedAddr, "managed_state", "managed")},
 			},
-			{Config: cfg(testBucketID), ConfigPlanChecks: emptyPlan()},
+			{Config: cfg(firstBucket), ConfigPlanChecks: emptyPlan()},
 			{
 				Config:            cfg(otherBucket),
 				ConfigPlanChecks:  planned(managedAddr, plancheck.ResourceActionUpdate),

@@ -110,6 +110,7 @@ func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource 
 		identifiedByID(newCloudResource),
 		identifiedByID(newS3CredentialResource),
 		identifiedByID(newServiceAccountCredentialResource),
+		identifiedByID(newBucketResource),
 	}
 }
 
@@ -121,6 +122,8 @@ func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataS
 		newClustersDataSource,
 		newStorageClassesDataSource,
 		newManagedClusterDataSource,
+		newBucketDataSource,
+		newBucketsDataSource,
 	}
 }
 
@@ -129,5 +132,6 @@ func (p *astraProvider) ListResources(_ context.Context) []func() list.ListResou
 	return []func() list.ListResource{
 		newClusterListResource,
 		newManagedClusterListResource,
+		newBucketListResource,
 	}
 }

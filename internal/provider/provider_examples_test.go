@@ -46,11 +46,12 @@ func (a *accTarget) exampleHCL(dir string) string {
 }
 
 // TestAccExampleComplete applies examples/complete as it ships: a kubeconfig file through
-// to a managed cluster with a storage class chosen by data source. A second plan is empty,
+// to a managed cluster with a storage class chosen by data source and an S3 bucket (with
+// its astra_s3_credential) as its default bucket, at API version 1.7 as the example sets it. A second plan is empty,
 // and destroy (unmanage, remove the cluster, delete the credential, in that order, with no
 // manual step) leaves the simulator exactly as it was before apply.
 func TestAccExampleComplete(t *testing.T) {
-	a := newAccTarget(t)
+	a := newAccTarget(t, withAPIVersion("1.7"))
 	a.requireSim("compares the simulator's snapshots")
 	kubeconfig := writeKubeconfig(t, "complete", "https://complete.k8s.example:6443")
 	vars := config.Variables{
@@ -81,6 +82,9 @@ func TestAccExampleComplete(t *testing.T) {
 					expectString("astra_managed_cluster.this", "managed_state", "managed"),
 					expectString("astra_managed_cluster.this", "state", "running"),
 					expectString("astra_cluster.this", "name", "complete-example"),
+					expectString("astra_bucket.backups", "state", "available"),
+					statecheck.CompareValuePairs("astra_managed_cluster.this", tfjsonpath.New("default_bucket_id"),
+						"astra_bucket.backups", tfjsonpath.New("id"), compare.ValuesSame()),
 					statecheck.ExpectKnownOutputValue("default_storage_class", knownvalue.ObjectPartial(map[string]knownvalue.Check{
 						"name": knownvalue.StringExact("ontap-silver"),
 					})),

@@ -15,12 +15,12 @@ import (
 )
 
 // The fault matrix: each fault on each write route (credential, cluster, managed cluster,
-// cloud), applied by the CLI binary. After every apply the simulator must hold exactly the
+// cloud, bucket), applied by the CLI binary. After every apply the simulator must hold exactly the
 // objects state holds; once the faults are spent, the next apply converges and the plan
 // after it is empty; destroy then leaves nothing behind.
 
-// writeRoutes are the create routes of the six resources.
-var writeRoutes = []string{routeCredentials, routeClusters, routeManagedClusters, routeClouds}
+// writeRoutes are the create routes of the seven resources.
+var writeRoutes = []string{routeCredentials, routeClusters, routeManagedClusters, routeClouds, routeBuckets}
 
 // postsPerRoute is how many creates each route takes in matrixHCL (1 when not listed): the
 // credentials route takes one of each key type, kubeconfig, s3 and generic (a service
@@ -28,7 +28,7 @@ var writeRoutes = []string{routeCredentials, routeClusters, routeManagedClusters
 var postsPerRoute = map[string]int{routeCredentials: 3}
 
 // matrixObjects is how many objects matrixHCL declares.
-const matrixObjects = 6
+const matrixObjects = 7
 
 // Totals over the package run, logged by each test: the numbers the issue's closing note asks for.
 var (
@@ -36,8 +36,8 @@ var (
 	invariantChecks atomic.Int64
 )
 
-// matrixHCL declares one object of each kind: credential -> cluster -> managed cluster, and
-// a service-account credential -> a cloud, and an S3 credential.
+// matrixHCL declares one object of each kind: credential -> cluster -> managed cluster, a
+// service-account credential -> a cloud, and an S3 credential -> a bucket.
 func matrixHCL(h *cliHarness, prefix string) string {
 	sim := h.sim()
 	kube := writeKubeconfig(h.t, prefix, "https://"+prefix+".k8s.example:6443")
@@ -74,6 +74,13 @@ resource "astra_s3_credential" "s" {
   name              = "%[1]s-s3"
   access_key_id     = "AKIA-MATRIX"
   secret_access_key = "matrix-secret"
+}
+
+resource "astra_bucket" "b" {
+  name            = "%[1]s-bucket"
+  bucket_provider = "generic-s3"
+  credential_id   = astra_s3_credential.s.id
+  s3              = { server_url = "s3.matrix.example", bucket_name = "%[1]s-backups" }
 }
 `, prefix, kube, sim.Seeds().PrivateCloudID, testGCPKeyFile(1))
 }

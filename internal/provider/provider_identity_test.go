@@ -31,7 +31,14 @@ resource "astra_cluster" "test" {
 resource "astra_managed_cluster" "test" {
   cluster_id = astra_cluster.test.id
 }
-`, string(a.kubeconfig("identity")), a.cloudID()), s3CredentialHCL("identity-s3", "AKIA-IDENTITY", "identity-secret"),
+
+resource "astra_bucket" "test" {
+  name            = "identity"
+  bucket_provider = "gcp"
+  credential_id   = %q
+  gcp             = { bucket_name = "identity-backups" }
+}
+`, string(a.kubeconfig("identity")), a.cloudID(), seeds.GCP.CredentialID), s3CredentialHCL("identity-s3", "AKIA-IDENTITY", "identity-secret"),
 		serviceAccountCredentialHCL("identity-sa", "gcp", testGCPKeyFile(1)), cloudHCL("gcp-identity", "gcp", arg("credential_id", seeds.GCP.CredentialID)))
 }
 
@@ -43,7 +50,7 @@ func TestAccIdentity_importByIdentity(t *testing.T) {
 	a := newAccTarget(t)
 	a.requireSim("a public cloud's seeded service-account credential")
 	addrs := []string{"astra_kubeconfig_credential.test", "astra_cluster.test", "astra_managed_cluster.test", "astra_cloud.test",
-		s3CredentialAddr, serviceAccountCredentialAddr}
+		"astra_bucket.test", s3CredentialAddr, serviceAccountCredentialAddr}
 	cfg := requiredProvidersHCL() + identityHCL(a) // import steps copy the state into a new directory
 	steps := []resource.TestStep{{Config: cfg}}
 	for _, addr := range addrs {

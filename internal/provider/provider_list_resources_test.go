@@ -217,3 +217,34 @@ func TestListResources(t *testing.T) {
 		t.Fatal("the injected fault did not fire")
 	}
 }
+
+// TestListResources_bucket: astra_bucket lists the buckets (filtered by provider), each with
+// its identity and, when asked, its state as the resource reads it.
+func TestListResources_bucket(t *testing.T) {
+	f := newListFixture(t)
+	ctx := context.Background()
+	cred := f.sim.Seeds().GCP.CredentialID
+	var ids []string
+	for _, b := range []astra.BucketCreate{
+		{Name: "listed-gcp", CredentialID: cred, Provider: "gcp", Parameters: astra.BucketParameters{GCP: &astra.GCPBucketParameters{BucketName: "g"}}},
+		{Name: "listed-azure", CredentialID: cred, Provider: "azure", Parameters: astra.BucketParameters{Azure: &astra.AzureBucketParameters{StorageAccount: "a", BucketName: "z"}}},
+	} {
+		created, err := f.client.CreateBucket(ctx, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, created.ID)
+	}
+	if got := f.list("astra_bucket", nil, false, 0); names(got) != "listed-azure,listed-gcp" && names(got) != "listed-gcp,listed-azure" {
+		t.Fatalf("buckets listed: %q", names(got))
+	}
+	got := f.list("astra_bucket", map[string]string{"bucket_provider": "gcp"}, true, 0)
+	if names(got) != "listed-gcp" || got[0].id != ids[0] {
+		t.Fatalf("gcp buckets listed: %q %v", names(got), got)
+	}
+	o := got[0].object
+	gcp, _ := o["gcp"].(map[string]any)
+	if o["id"] != ids[0] || o["bucket_provider"] != "gcp" || o["state"] != "available" || gcp["bucket_name"] != "g" || o["wait_for_available"] != true || o["s3"] != nil {
+		t.Fatalf("listed astra_bucket object: %v", o)
+	}
+}

@@ -1,7 +1,7 @@
 # Prints an import block for every cluster of one cloud, the kubeconfig credentials they
 # use and the management of the managed ones, the service-account credentials of the
-# account's public clouds and the S3 credentials named by s3_credential_ids. Nothing here
-# is written to Astra Control.
+# account's public clouds, the S3 credentials named by s3_credential_ids and every bucket of
+# the account. Nothing here is written to Astra Control.
 
 data "astra_cloud" "this" {
   name = var.cloud_name
@@ -22,6 +22,9 @@ data "astra_clouds" "all" {}
 data "astra_clusters" "all" {
   cloud_id = data.astra_cloud.this.id
 }
+
+# The account's buckets, where backups go.
+data "astra_buckets" "all" {}
 
 locals {
   # A resource name per cluster, from its Astra name: letters, digits, "-" and "_", not
@@ -47,5 +50,7 @@ output "import_blocks" {
       if c.cloud_type != "private" && c.credential_id != null
     }
     s3_credentials = { for i, id in sort(var.s3_credential_ids) : id => "s3_${i}" }
+    # A bucket's resource name is "bucket_" and its ID (names need not be unique).
+    buckets = { for b in data.astra_buckets.all.buckets : b.id => "bucket_${replace(b.id, "-", "_")}" }
   })
 }

@@ -30,6 +30,10 @@ run "apply_manages_the_cluster" {
     error_message = "The cluster should be running and managed, got ${output.managed.state}/${output.managed.managed_state}."
   }
   assert {
+    condition     = astra_bucket.backups.state == "available" && astra_managed_cluster.this.default_bucket_id == astra_bucket.backups.id
+    error_message = "The bucket should be available and the managed cluster's default bucket, got ${astra_bucket.backups.state}."
+  }
+  assert {
     condition     = output.managed.trident_version != null && output.managed.trident_version != ""
     error_message = "The managed cluster should report its Trident version."
   }

@@ -59,6 +59,7 @@ const usageFooter = `
   unmanage   DELETE managedClusters: deleting -> unmanaged
   remove     DELETE cluster: the record disappears
   recollect  a repaired credential: removed -> running
+  bucket     a new bucket (or a bucket's new credential): pending -> available or failed
 
 -fault SPEC (repeatable) injects failures: METHOD:ROUTE:KIND[:OPTION...]
   METHOD   GET, POST, PUT, DELETE or *
@@ -80,7 +81,7 @@ const usageFooter = `
 func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("astra-sim", flag.ContinueOnError)
 	cfg := &config{}
-	var tokens, delays, faults listFlag
+	var tokens, delays, faults, unreachable listFlag
 	var strict, lenient bool
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "listen `address` (port 0 picks a free port)")
 	fs.StringVar(&cfg.opts.AccountID, "account-id", astrasim.DefaultAccountID, "the account `UUID` served")
@@ -92,6 +93,7 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs.StringVar(&cfg.stateFile, "state-file", "", "load state from `file` at start (if it exists) and save it after every change and at exit (atomically)")
 	fs.StringVar(&cfg.readyFile, "ready-file", "", "once serving, write the ASTRA_* variables to `file` as NAME=value lines (atomically; removed at exit), for a script to wait on")
 	fs.Var(&delays, "delay", "transition delay `NAME=DURATION`; repeatable (see below)")
+	fs.Var(&unreachable, "unreachable-bucket", "an object-store bucket `name` the simulator cannot reach: a bucket record for it goes to state failed; repeatable")
 	fs.Var(&faults, "fault", "inject a fault, `SPEC`; repeatable (see below)")
 	fs.BoolVar(&strict, "strict", false, "validate request bodies strictly against the published schema (the default)")
 	fs.BoolVar(&lenient, "lenient", false, "also accept the undocumented fields real clients send (connectorInstall, cloudID...), and store and answer back members no release has, as a newer server would")
@@ -157,6 +159,12 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 		if err := cfg.opts.Delays.SetDelay(name, dur); err != nil {
 			return nil, fmt.Errorf("-delay: %w", err)
 		}
+	}
+	for _, name := range unreachable {
+		if name == "" {
+			return nil, fmt.Errorf("-unreachable-bucket: the bucket name must not be empty")
+		}
+		cfg.opts.UnreachableBuckets = append(cfg.opts.UnreachableBuckets, name)
 	}
 	for _, spec := range faults {
 		f, err := astrasim.ParseFault(spec)

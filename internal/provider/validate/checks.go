@@ -173,3 +173,25 @@ func CheckServiceAccountJSON(s, cloudType string) error {
 	}
 	return nil
 }
+
+// CheckObjectStoreURL accepts what an S3 bucket's serverURL holds: the endpoint's host (a
+// name or an IP address) with an optional port, or an http(s) URL of it, with an optional
+// base path; at most 1023 characters, as the published schema allows.
+func CheckObjectStoreURL(s string) error {
+	const example = "a host such as s3.example.com or 10.0.0.5:443, or a URL such as https://s3.example.com"
+	if len(s) == 0 || len(s) > 1023 {
+		return fmt.Errorf("the S3 endpoint must be 1 to 1023 characters long; it has %d: give %s", len(s), example)
+	}
+	if strings.ContainsAny(s, " \t\r\n") {
+		return fmt.Errorf("%q holds white space; give %s", s, example)
+	}
+	raw := s
+	if !strings.Contains(s, "://") {
+		raw = "https://" + s
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("%q is not an S3 endpoint: give %s (no credentials, query or fragment; the key pair is the credential's)", s, example)
+	}
+	return nil
+}

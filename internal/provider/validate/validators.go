@@ -65,3 +65,8 @@ func Kubeconfig() validator.String {
 		summary:     "Invalid kubeconfig",
 	}
 }
+
+// ObjectStoreURL validates an S3 bucket's server_url (CheckObjectStoreURL).
+func ObjectStoreURL() validator.String {
+	return stringCheck{description: "S3 endpoint", check: CheckObjectStoreURL}
+}

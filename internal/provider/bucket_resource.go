@@ -1,0 +1,260 @@
+package provider
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = (*bucketResource)(nil)
+	_ resource.ResourceWithImportState    = (*bucketResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*bucketResource)(nil)
+)
+
+type bucketResource struct{ clientHolder }
+
+// newBucketResource is astra_bucket.
+func newBucketResource() resource.Resource { return &bucketResource{} }
+
+func (r *bucketResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_bucket"
+}
+
+func (r *bucketResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		Version: bucketSchemaVersion,
+		MarkdownDescription: "An object-store bucket Astra Control writes backups to (`POST /topology/v1/buckets`): an " +
+			"S3 bucket (ONTAP S3, StorageGRID, any S3 service, AWS), a Google Cloud Storage bucket or an Azure blob " +
+			"container, opened with a credential. Set it as a cloud's or a managed cluster's `default_bucket_id`. " +
+			"Create waits (see `wait_for_available`) until Astra Control reached the bucket; `failed` or `removed` " +
+			"fails the apply with the service's reasons, the bucket kept in state as tainted. Destroy makes Astra " +
+			"Control forget the bucket: the object store and the backups in it are left alone. Astra Control refuses " +
+			"while the bucket is a default bucket; the error names who uses it.",
+		Attributes: bucketResourceAttributes(ctx),
+	}
+}
+
+// ValidateConfig requires exactly the nested location attribute bucket_provider takes.
+func (r *bucketResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg bucketModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	addProblems(&resp.Diagnostics, bucketConfigProblems(cfg.BucketProvider, cfg.S3, cfg.GCP, cfg.Azure))
+}
+
+func (r *bucketResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan bucketModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := plan.Timeouts.Create(ctx, bucketTimeouts.Create)
+	resp.Diagnostics.Append(d...)
+	// Values unknown at plan time are known now: check them again.
+	addProblems(&resp.Diagnostics, bucketConfigProblems(plan.BucketProvider, plan.S3, plan.GCP, plan.Azure))
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	body := bucketCreateRequest(plan.bucketValues)
+	sent := time.Now()
+	bucket, err := client.CreateBucket(ctx, body)
+	bucket = createdOrAdopted(ctx, &resp.Diagnostics, "bucket "+body.Name, "Cannot create the bucket", bucketAPIFields, bucket, err,
+		lostCreate[astra.Bucket]{sent: sent, claims: r.claims(), stamp: bucketStamp, settle: client.RequestTimeout(),
+			find: func() (*astra.Bucket, error) { return client.FindBucket(ctx, body.Name) }})
+	if bucket == nil {
+		return
+	}
+	// Recorded before the wait, so a failed wait taints the bucket instead of orphaning it.
+	r.recordAndWait(ctx, client, timeout, &plan, bucket, &resp.State, &resp.Diagnostics,
+		"The bucket is recorded in state as tainted: the next apply makes Astra Control forget it and adds it again. "+
+			"Fix the cause first (the credential, or the bucket's location).")
+}
+
+func (r *bucketResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state bucketModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	bucket := readOrForget(ctx, resp, "astra_bucket", id, "the bucket",
+		func() (*astra.Bucket, error) { return client.GetBucket(ctx, id) }, nil)
+	if bucket == nil {
+		return
+	}
+	if state.WaitForAvailable.IsNull() { // imported: the default, so the next plan is empty
+		state.WaitForAvailable = types.BoolValue(true)
+	}
+	r.recordAnswer(ctx, &state, bucket, &resp.State, &resp.Diagnostics)
+}
+
+// Update is one PUT of the bucket as just read with the plan's name and credential: a
+// fresh GET of the bucket itself (never a shared listing), the plan applied, the PUT, and
+// the read its 204 calls for; a new credential is then waited for.
+func (r *bucketResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan bucketModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := plan.Timeouts.Update(ctx, bucketTimeouts.Update)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if providerSideOnly(ctx, req, &resp.Diagnostics, bucketPutArgs...) {
+		resp.State.Raw = req.State.Raw
+		resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
+		return
+	}
+	id := plan.ID.ValueString()
+	current, err := client.GetBucketForUpdate(ctx, id)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot read the bucket before updating it", err, nil)
+		return
+	}
+	applyBucketPlan(current, plan.bucketValues)
+	bucket, err := client.UpdateBucket(ctx, current)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot update the bucket", err, bucketAPIFields)
+		return
+	}
+	r.recordAndWait(ctx, client, timeout, &plan, bucket, &resp.State, &resp.Diagnostics,
+		"The new settings are applied and recorded in state; the bucket has not reported available since.")
+	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
+}
+
+func (r *bucketResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state bucketModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := state.Timeouts.Delete(ctx, bucketTimeouts.Delete)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	id := state.ID.ValueString()
+	err := client.DeleteBucket(ctx, id)
+	switch {
+	case err == nil || astra.IsNotFound(err):
+	case bucketInUse(err):
+		addBucketInUse(context.WithoutCancel(ctx), &resp.Diagnostics, client, id, state.Name.ValueString(), err)
+	default:
+		addAPIError(&resp.Diagnostics, "Cannot delete the bucket", err, nil)
+	}
+}
+
+// bucketInUse reports the service's refusal to forget a bucket that is a default bucket or
+// in use (409, problems 83, 84 and 175).
+func bucketInUse(err error) bool {
+	if !astra.IsConflict(err) {
+		return false
+	}
+	switch astra.ProblemNumber(err) {
+	case 83, 84, 175:
+		return true
+	}
+	return false
+}
+
+func (r *bucketResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// recordAnswer writes the model converted from the service's answer to state; the
+// resource's own settings (timeouts, wait_for_available) stay as m holds them.
+func (r *bucketResource) recordAnswer(ctx context.Context, m *bucketModel, answer *astra.Bucket, state *tfsdk.State, diags *diag.Diagnostics) {
+	m.bucketValues = bucketFrom(answer)
+	diags.Append(state.Set(ctx, m)...)
+}
+
+// recordAndWait records the service's answer in state, then waits until the bucket is
+// available and records what it last saw.
+func (r *bucketResource) recordAndWait(ctx context.Context, client *astra.Client, timeout time.Duration, m *bucketModel,
+	answer *astra.Bucket, state *tfsdk.State, diags *diag.Diagnostics, aftermath string) {
+	if r.recordAnswer(ctx, m, answer, state, diags); diags.HasError() || !m.WaitForAvailable.ValueBool() {
+		return
+	}
+	waitCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	id := m.ID.ValueString()
+	bucket, err := astra.WaitFrom(waitCtx, r.waitSchedule(), answer, func(ctx context.Context) (*astra.Bucket, error) {
+		return client.GetBucket(ctx, id)
+	}, astra.BucketAvailable)
+	if bucket != nil {
+		r.recordAnswer(ctx, m, bucket, state, diags)
+	}
+	if err != nil {
+		addWaitError(diags, "Bucket did not become available", err, timeout, aftermath)
+	}
+}
+
+// bucketUser is a cloud or managed cluster whose default bucket a bucket is.
+type bucketUser struct{ kind, name, id string }
+
+// bucketUsers finds the clouds and managed clusters whose default bucket is id. A listing
+// that fails leaves its kind out: the error still carries the service's problem.
+func bucketUsers(ctx context.Context, client *astra.Client, id string) []bucketUser {
+	var users []bucketUser
+	if clouds, err := client.ListClouds(ctx, astra.ListOptions{}); err == nil {
+		for _, c := range clouds {
+			if c.DefaultBucketID == id {
+				users = append(users, bucketUser{"astra_cloud", c.Name, c.ID})
+			}
+		}
+	}
+	if managed, err := client.ListManagedClusters(ctx, astra.ListOptions{}); err == nil {
+		for _, m := range managed {
+			if m.DefaultBucketID == id && isManaged(&m) {
+				users = append(users, bucketUser{"astra_managed_cluster", m.Name, m.ID})
+			}
+		}
+	}
+	sort.Slice(users, func(i, j int) bool { return users[i].kind+users[i].id < users[j].kind+users[j].id })
+	return users
+}
+
+// addBucketInUse explains a refused delete (problems 83, 84, 175): who uses the bucket, and
+// what to change.
+func addBucketInUse(ctx context.Context, diags *diag.Diagnostics, client *astra.Client, id, name string, err error) {
+	users := bucketUsers(ctx, client, id)
+	var b strings.Builder
+	b.WriteString("Astra Control refuses to forget bucket " + name + " (" + id + ")")
+	if len(users) == 0 {
+		b.WriteString(": it reports the bucket in use (for example by backups under way). Wait for them to finish, then destroy again.")
+	} else {
+		b.WriteString(": it is the default bucket of ")
+		for i, u := range users {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(u.kind + " " + u.name + " (" + u.id + ")")
+		}
+		b.WriteString(". Set their default_bucket_id to another bucket first, then destroy again. In one configuration, " +
+			"give the bucket lifecycle { create_before_destroy = true }: Terraform then updates the users of a bucket " +
+			"before it destroys the bucket (by default it destroys first), so one apply both moves the default and " +
+			"removes the old bucket.")
+	}
+	diags.AddError("Cannot delete a bucket that is in use", b.String()+"\n\n"+err.Error())
+}
