@@ -81,6 +81,18 @@ func (e *env) bind(ex specExample) (string, map[string]any) {
 		e.manage(id).expect(201)
 		set("managedCluster_id", id)
 		body["defaultStorageClass"] = e.sim.st.storageClassesOf(id)[2].ID
+	case ex.template == "/k8s/v2/apps":
+		// The example manages namespace "production": the cluster gets one.
+		id := e.managedCluster("apps")
+		e.sim.st.Clusters[id].Namespaces = append(e.sim.st.Clusters[id].Namespaces, "production")
+		body["clusterID"] = id
+	case strings.HasPrefix(ex.template, "/k8s/"):
+		id := e.managedCluster("apps")
+		appID := e.post("/k8s/v2/apps", appBody("example", id, "default")).expect(201).str("id")
+		set("app_id", appID)
+		if strings.HasSuffix(ex.template, "{schedule_id}") {
+			set("schedule_id", e.post("/k8s/v1/apps/"+appID+"/schedules", scheduleBody("monthly", map[string]any{"hour": "1", "dayOfMonth": "1"})).expect(201).str("id"))
+		}
 	}
 	return path, body
 }

@@ -45,13 +45,14 @@ type Options struct {
 }
 
 // Delays are the durations of the asynchronous transitions. -delay NAME=DURATION of the
-// program maps NAME (discover, manage, unmanage, remove, recollect) to these fields.
+// program maps NAME (discover, manage, unmanage, remove, recollect, app) to these fields.
 type Delays struct {
 	Discover  time.Duration // POST cluster (kubeconfig): discovering/pending -> running/unmanaged; new cloud pending -> running
 	Manage    time.Duration // POST managedClusters: managing/pending -> managed/running
 	Unmanage  time.Duration // DELETE managedClusters: deleting -> unmanaged
 	Remove    time.Duration // DELETE cluster: the record disappears
 	Recollect time.Duration // a repaired credential: removed -> running
+	App       time.Duration // POST apps: pending -> discovering (half way) -> ready
 }
 
 // SetDelay sets one delay by its program name.
@@ -70,8 +71,10 @@ func (d *Delays) SetDelay(name string, v time.Duration) error {
 		d.Remove = v
 	case "recollect":
 		d.Recollect = v
+	case "app":
+		d.App = v
 	default:
-		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect", name)
+		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect, app", name)
 	}
 	return nil
 }

@@ -33,7 +33,7 @@ func (s *Sim) Snapshot() ([]byte, error) {
 		return nil, err
 	}
 	delete(view, "nextID")
-	for _, family := range []string{"clouds", "clusters", "credentials", "storageClasses"} {
+	for _, family := range []string{"clouds", "clusters", "credentials", "storageClasses", "apps", "schedules"} {
 		objs, _ := view[family].(map[string]any)
 		for _, o := range objs {
 			obj, _ := o.(map[string]any)
@@ -109,6 +109,12 @@ func (s *Sim) LoadState(path string) error {
 	}
 	if st.StorageClasses == nil {
 		st.StorageClasses = map[string]*storageClass{}
+	}
+	if st.Apps == nil {
+		st.Apps = map[string]*app{}
+	}
+	if st.Schedules == nil {
+		st.Schedules = map[string]*schedule{}
 	}
 	if st.Seeds.StorageClasses == nil {
 		st.Seeds.StorageClasses = map[string][]string{}

@@ -66,6 +66,8 @@ func (s *Sim) seed() *state {
 		Clusters:       map[string]*cluster{},
 		Credentials:    map[string]*credential{},
 		StorageClasses: map[string]*storageClass{},
+		Apps:           map[string]*app{},
+		Schedules:      map[string]*schedule{},
 		Seeds:          Seeds{TridentVersion: tridentVersions[s.opts.Release], StorageClasses: map[string][]string{}},
 	}
 	sysMeta := func(labels ...label) meta {

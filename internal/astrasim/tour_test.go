@@ -36,10 +36,10 @@ func TestRoutesAreTheSpecPaths(t *testing.T) {
 // notYetServed lists the path prefixes of the published documents that the simulator does
 // not serve yet (buckets, apps and their schedules, namespaces: added to the documents
 // before their models). Each model removes its prefixes; the list ends empty, and goes.
-var notYetServed = []string{"/topology/v1/buckets", "/k8s/", "/topology/v1/managedClusters/{managedCluster_id}/namespaces"}
+var notYetServed = []string{"/topology/v1/buckets"}
 
 // servedExamplesPerDocument counts the request examples of the served paths, per document.
-const servedExamplesPerDocument = 9
+const servedExamplesPerDocument = 13
 
 func notServedYet(template string) bool {
 	for _, prefix := range notYetServed {
@@ -92,7 +92,12 @@ func TestTour(t *testing.T) {
 		{"DELETE", "/topology/v1/clouds/" + seeds.AWS.CloudID, nil, 204},
 	}
 	e.sim.ResetCounts()
-	for _, s := range steps {
+	split := len(steps) - 4 // before the managed cluster is unmanaged: its apps first
+	for _, s := range steps[:split] {
+		e.do(s.method, s.path, s.body).expect(s.status)
+	}
+	e.tourApps(id)
+	for _, s := range steps[split:] {
 		e.do(s.method, s.path, s.body).expect(s.status)
 	}
 	// The two operations the tour did not reach yet.
@@ -134,4 +139,22 @@ func TestFlowOnEveryRelease(t *testing.T) {
 			e.get("/topology/v1/clusters/" + id).problem(2)
 		})
 	}
+}
+
+// tourApps walks a managed cluster's namespaces, an app and its schedule, and unmanages the app.
+func (e *env) tourApps(clusterID string) {
+	mc := "/topology/v1/managedClusters/" + clusterID
+	e.get(mc + "/namespaces").expect(200)
+	e.get(mc + "/namespaces/" + namespaceID(e.sim.st.Clusters[clusterID], "default")).expect(200)
+	appID := e.post("/k8s/v2/apps", appBody("tour", clusterID, "default")).expect(201).str("id")
+	e.get("/k8s/v2/apps").expect(200)
+	e.get("/k8s/v2/apps/" + appID).expect(200)
+	e.put("/k8s/v2/apps/"+appID, map[string]any{"type": "application/astra-app", "version": "2.1", "name": "tour-2"}).expect(200)
+	sched := "/k8s/v1/apps/" + appID + "/schedules"
+	schedID := e.post(sched, scheduleBody("hourly", map[string]any{"minute": "5"})).expect(201).str("id")
+	e.get(sched).expect(200)
+	e.get(sched + "/" + schedID).expect(200)
+	e.put(sched+"/"+schedID, map[string]any{"type": "application/astra-schedule", "version": "1.3", "enabled": "false", "snapshotRetention": "7", "backupRetention": "3"}).expect(200)
+	e.del(sched + "/" + schedID).expect(204)
+	e.del("/k8s/v2/apps/" + appID).expect(204)
 }

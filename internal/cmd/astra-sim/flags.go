@@ -59,6 +59,7 @@ const usageFooter = `
   unmanage   DELETE managedClusters: deleting -> unmanaged
   remove     DELETE cluster: the record disappears
   recollect  a repaired credential: removed -> running
+  app        POST apps: pending -> discovering (half way) -> ready
 
 -fault SPEC (repeatable) injects failures: METHOD:ROUTE:KIND[:OPTION...]
   METHOD   GET, POST, PUT, DELETE or *
