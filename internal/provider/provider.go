@@ -108,6 +108,8 @@ func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource 
 		identifiedByID(newKubeconfigCredentialResource),
 		identifiedByID(newManagedClusterResource),
 		identifiedByID(newCloudResource),
+		identifiedByID(newAppResource),
+		newProtectionPolicyResource, // its own identity: { app_id, id }
 	}
 }
 
@@ -119,6 +121,7 @@ func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataS
 		newClustersDataSource,
 		newStorageClassesDataSource,
 		newManagedClusterDataSource,
+		newAppsDataSource,
 	}
 }
 
@@ -127,5 +130,6 @@ func (p *astraProvider) ListResources(_ context.Context) []func() list.ListResou
 	return []func() list.ListResource{
 		newClusterListResource,
 		newManagedClusterListResource,
+		newAppListResource,
 	}
 }

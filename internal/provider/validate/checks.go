@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/astra-control/terraform-provider-astra/internal/kubeconfig"
+	"github.com/astra-control/terraform-provider-astra/internal/labelselector"
 )
 
 // astraIdentifier is the published schema's type_astra_identifier, exactly: a lowercase
@@ -137,4 +138,23 @@ func CheckResourceName(s string, maxLen int) error {
 func CheckKubeconfig(s string) error {
 	_, _, err := kubeconfig.Parse([]byte(s))
 	return err
+}
+
+// CheckLabelSelector accepts what Kubernetes parses as a label selector.
+func CheckLabelSelector(s string) error {
+	if err := labelselector.Validate(s); err != nil {
+		return fmt.Errorf("not a Kubernetes label selector: %v", err)
+	}
+	return nil
+}
+
+var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+
+// CheckDNSLabel accepts a Kubernetes name: lower-case letters, digits and '-', starting and
+// ending with a letter or digit, 1 to maxLen characters.
+func CheckDNSLabel(s string, maxLen int) error {
+	if len(s) == 0 || len(s) > maxLen || !dnsLabel.MatchString(s) {
+		return fmt.Errorf("%q is not a Kubernetes name: use 1 to %d lower-case letters, digits and '-', starting and ending with a letter or digit", s, maxLen)
+	}
+	return nil
 }
