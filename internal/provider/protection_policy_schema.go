@@ -65,9 +65,9 @@ func protectionPolicyAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Minute of the hour the policy runs at, 0 to 59. Defaults to 0." + updatedInPlace,
 			Validators:          []validator.Int64{int64validator.Between(0, 59)},
 		},
-		"hour":         optionalNumber("Hour of the day (UTC) the policy runs at, 0 to 23: required by `daily`, `weekly` and `monthly` policies, refused on an `hourly` one.", 0, 23),
-		"day_of_week":  optionalNumber("Day of the week a `weekly` policy runs on, 0 to 7 (0 and 7 are Sunday): required by `weekly`, refused by every other granularity.", 0, 7),
-		"day_of_month": optionalNumber("Day of the month a `monthly` policy runs on, 1 to 31: required by `monthly`, refused by every other granularity.", 1, 31),
+		"hour":               optionalNumber("Hour of the day (UTC) the policy runs at, 0 to 23: required by `daily`, `weekly` and `monthly` policies, refused on an `hourly` one.", 0, 23),
+		"day_of_week":        optionalNumber("Day of the week a `weekly` policy runs on, 0 to 7 (0 and 7 are Sunday): required by `weekly`, refused by every other granularity.", 0, 7),
+		"day_of_month":       optionalNumber("Day of the month a `monthly` policy runs on, 1 to 31: required by `monthly`, refused by every other granularity.", 1, 31),
 		"snapshot_retention": retention("How many snapshots the policy keeps, 0 or more."),
 		"backup_retention":   retention("How many backups the policy keeps, 0 or more; 0 takes no backups."),
 		"bucket_id": schema.StringAttribute{
