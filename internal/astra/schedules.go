@@ -67,9 +67,10 @@ type scheduleBody struct {
 
 const scheduleResource = "schedule"
 
+// schedulesPath is an app's schedules, under /k8s/v1 (the app itself is under /k8s/v2).
 func schedulesPath(appID string) (string, error) {
-	p, err := appPath(appID)
-	return p + "/schedules", err
+	seg, err := segment("app", appID)
+	return "/k8s/v1/apps/" + seg + "/schedules", err
 }
 
 func schedulePath(appID, id string) (string, error) {
