@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -138,11 +137,11 @@ func TestAccApp_protect(t *testing.T) {
 			{
 				// A namespace the managed cluster does not have: refused at plan time.
 				Config:      a.config(base, appHCL("web-2", "nope", `  labels = { team = "platform" }`)),
-				ExpectError: regexp.MustCompile(`(?s)Unknown namespace.*has no namespace "nope"; its namespaces are: default,`),
+				ExpectError: errorPhrases(`Unknown namespace`, `has no namespace "nope"; its namespaces are: default, kube-node-lease, kube-public, kube-system, trident. Set namespace to one of them`),
 			},
-			{ResourceName: appAddr, ImportState: true, ImportStateVerify: true},
+			{Config: requiredProvidersHCL() + renamed, ResourceName: appAddr, ImportState: true, ImportStateVerify: true},
 			{
-				ResourceName: policyAddr, ImportState: true, ImportStateVerify: true,
+				Config: requiredProvidersHCL() + renamed, ResourceName: policyAddr, ImportState: true, ImportStateVerify: true,
 				ImportStateIdFunc: func(s *terraform.State) (string, error) {
 					r := s.RootModule().Resources[policyAddr]
 					return r.Primary.Attributes["app_id"] + "/" + r.Primary.ID, nil
