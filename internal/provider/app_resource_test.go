@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -80,6 +81,8 @@ func TestAccApp_protect(t *testing.T) {
   hour        = 2
   enabled     = false`))
 	var counts countDelta
+	var clusterID, outsideID string
+	unmanaged := a.config(privateManagedHCL(a.cloudID(), cred, "", false))
 	a.test(resource.TestCase{
 		CheckDestroy: resource.ComposeAggregateTestCheckFunc(a.checkAppsDestroyed, a.checkClusterDestroyed),
 		Steps: []resource.TestStep{
@@ -92,12 +95,13 @@ func TestAccApp_protect(t *testing.T) {
 					expectString(policyAddr, "granularity", "hourly"),
 					expectNull(policyAddr, "hour"),
 				},
-				Check: a.simCheck("the app was polled through discovery", func(sim *astrasim.Sim) error {
-					if sim.Count("GET", routeApp) < 1 {
-						return fmt.Errorf("the app was never read while it was discovered")
-					}
-					return expectCounts(sim.Count("POST", routeApps), 1, sim.Count("POST", routeSchedules), 1)
-				}),
+				Check: resource.ComposeAggregateTestCheckFunc(recordID(clusterAddr, &clusterID),
+					a.simCheck("the app was polled through discovery", func(sim *astrasim.Sim) error {
+						if sim.Count("GET", routeApp) < 1 {
+							return fmt.Errorf("the app was never read while it was discovered")
+						}
+						return expectCounts(sim.Count("POST", routeApps), 1, sim.Count("POST", routeSchedules), 1)
+					})),
 			},
 			{
 				// The policy made the app protected: a refresh shows it, with nothing to change.
@@ -156,6 +160,35 @@ func TestAccApp_protect(t *testing.T) {
 				ConfigPlanChecks: prePlan(plancheck.ExpectResourceAction(appAddr, plancheck.ResourceActionDestroyBeforeCreate),
 					plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionDestroyBeforeCreate)),
 				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(appAddr, tfjsonpath.New("namespace_scoped_resources").AtSliceIndex(0).AtMapKey("namespace"), knownvalue.StringExact("kube-public"))},
+			},
+			{
+				// An app managed outside Terraform keeps the cluster managed: Terraform's own app
+				// and policy go first (destroy order), then unmanaging is refused, naming the app.
+				PreConfig: func() {
+					app, err := a.client.CreateApp(testContext(), astra.AppCreate{Name: a.name("outside"), ClusterID: clusterID,
+						NamespaceScopedResources: []astra.NamespaceScope{{Namespace: "default"}}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					outsideID = app.ID
+					if _, err := astra.Wait(testContext(), a.waitSchedule(), func(ctx context.Context) (*astra.App, error) {
+						return a.client.GetApp(ctx, outsideID)
+					}, astra.AppReady); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:      unmanaged,
+				ExpectError: errorPhrases("Cannot unmanage a cluster that has managed applications", "Managed applications: "+a.name("outside")+" ("),
+			},
+			{
+				PreConfig: func() {
+					if err := a.client.DeleteApp(testContext(), outsideID); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:           unmanaged,
+				ConfigPlanChecks: planned(managedAddr, plancheck.ResourceActionDestroy),
+				Check:            func(*terraform.State) error { return a.clusterUnmanaged("", clusterID) },
 			},
 		},
 	})
