@@ -297,11 +297,19 @@ func (h *cliHarness) simObjects() simObjects {
 		Clusters    map[string]struct {
 			Name, ManagedState string
 		} `json:"clusters"`
+		Apps      map[string]struct{ Name string } `json:"apps"`
+		Schedules map[string]struct{ Name string } `json:"schedules"`
 	}
 	if err := json.Unmarshal(raw, &view); err != nil {
 		h.t.Fatalf("decoding the snapshot: %v", err)
 	}
-	out := simObjects{"credential": {}, "cloud": {}, "cluster": {}, "managed": {}}
+	out := simObjects{"credential": {}, "cloud": {}, "cluster": {}, "managed": {}, "app": {}, "schedule": {}}
+	for id, a := range view.Apps {
+		out["app"][id] = a.Name
+	}
+	for id, sc := range view.Schedules {
+		out["schedule"][id] = sc.Name
+	}
 	for id, c := range view.Credentials {
 		out["credential"][id] = c.Name
 	}
@@ -319,6 +327,7 @@ func (h *cliHarness) simObjects() simObjects {
 
 var kindOfType = map[string]string{
 	"astra_kubeconfig_credential": "credential", "astra_cloud": "cloud", "astra_cluster": "cluster", "astra_managed_cluster": "managed",
+	"astra_app": "app", "astra_protection_policy": "schedule",
 }
 
 // invariant: the simulator holds exactly what state holds, beyond what it held at the
@@ -330,7 +339,7 @@ func (h *cliHarness) invariant(baseline simObjects) error {
 	}
 	now := h.simObjects()
 	var problems []string
-	for _, kind := range []string{"credential", "cloud", "cluster", "managed"} {
+	for _, kind := range []string{"credential", "cloud", "cluster", "managed", "app", "schedule"} {
 		var got []string
 		for id := range now[kind] {
 			if _, seeded := baseline[kind][id]; !seeded {

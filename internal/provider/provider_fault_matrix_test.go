@@ -15,12 +15,12 @@ import (
 )
 
 // The fault matrix: each fault on each write route (credential, cluster, managed cluster,
-// cloud), applied by the CLI binary. After every apply the simulator must hold exactly the
+// cloud, app, protection policy), applied by the CLI binary. After every apply the simulator must hold exactly the
 // objects state holds; once the faults are spent, the next apply converges and the plan
 // after it is empty; destroy then leaves nothing behind.
 
-// writeRoutes are the create routes of the four resources.
-var writeRoutes = []string{routeCredentials, routeClusters, routeManagedClusters, routeClouds}
+// writeRoutes are the create routes of the six resources.
+var writeRoutes = []string{routeCredentials, routeClusters, routeManagedClusters, routeClouds, routeApps, routeSchedules}
 
 // Totals over the package run, logged by each test: the numbers the closing note asks for.
 var (
@@ -28,7 +28,8 @@ var (
 	invariantChecks atomic.Int64
 )
 
-// matrixHCL declares one object of each kind: credential -> cluster -> managed cluster, and a cloud.
+// matrixHCL declares one object of each kind: credential -> cluster -> managed cluster ->
+// app -> protection policy, and a cloud.
 func matrixHCL(h *cliHarness, prefix string) string {
 	sim := h.sim()
 	kube := writeKubeconfig(h.t, prefix, "https://"+prefix+".k8s.example:6443")
@@ -47,6 +48,20 @@ resource "astra_cluster" "c" {
 
 resource "astra_managed_cluster" "c" {
   cluster_id = astra_cluster.c.id
+}
+
+resource "astra_app" "c" {
+  name                       = "%[1]s-app"
+  cluster_id                 = astra_managed_cluster.c.id
+  namespace_scoped_resources = [{ namespace = "default" }]
+}
+
+resource "astra_protection_policy" "c" {
+  app_id             = astra_app.c.id
+  name               = "hourly"
+  granularity        = "hourly"
+  snapshot_retention = 3
+  backup_retention   = 1
 }
 
 resource "astra_cloud" "g" {
@@ -268,8 +283,8 @@ func runMatrixCase(t *testing.T, h *cliHarness, f matrixFault) {
 			t.Fatalf("%s.%s is still tainted after converging", o.Type, o.Name)
 		}
 	}
-	if len(h.state()) != 4 {
-		t.Fatalf("state holds %d objects after converging, want 4: %+v", len(h.state()), h.state())
+	if len(h.state()) != 6 {
+		t.Fatalf("state holds %d objects after converging, want 6: %+v", len(h.state()), h.state())
 	}
 	if err := h.planIsEmpty(); err != nil {
 		t.Fatal(err)
