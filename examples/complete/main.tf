@@ -45,3 +45,43 @@ resource "astra_managed_cluster" "this" {
   cluster_id            = astra_cluster.this.id
   default_storage_class = local.default_storage_class
 }
+
+# One of the cluster's namespaces becomes an app Astra Control protects. Create waits until
+# Astra Control has discovered it (ready). Destroy unmanages it before the cluster is.
+resource "astra_app" "this" {
+  name       = var.app_name
+  cluster_id = astra_managed_cluster.this.id
+
+  namespace_scoped_resources = [{ namespace = var.protected_namespace }]
+}
+
+# A snapshot every hour, keeping a day of them.
+resource "astra_protection_policy" "hourly" {
+  app_id             = astra_app.this.id
+  name               = "hourly"
+  granularity        = "hourly"
+  minute             = 0
+  snapshot_retention = 24
+  backup_retention   = 0
+}
+
+# A snapshot and a backup every day at 02:00 UTC, keeping a week of each. The backups go to
+# the bucket Astra Control chooses (set bucket_id to an astra_bucket's id to choose it).
+resource "astra_protection_policy" "daily" {
+  app_id             = astra_app.this.id
+  name               = "daily"
+  granularity        = "daily"
+  hour               = 2
+  minute             = 0
+  snapshot_retention = 7
+  backup_retention   = 7
+}
+
+# The app as Astra Control reports it once its policies exist (read after them), for the
+# outputs: its protection_state is "protected" from the first apply on.
+data "astra_apps" "this" {
+  cluster_id = astra_managed_cluster.this.id
+  name       = astra_app.this.name
+
+  depends_on = [astra_protection_policy.hourly, astra_protection_policy.daily]
+}

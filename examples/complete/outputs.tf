@@ -40,3 +40,15 @@ output "cluster" {
     api_service_id         = astra_cluster.this.api_service_id
   }
 }
+
+output "app" {
+  description = "The protected app as Astra Control reports it after its policies were created."
+  value = {
+    id               = astra_app.this.id
+    name             = astra_app.this.name
+    state            = astra_app.this.state
+    namespaces       = astra_app.this.namespaces
+    protection_state = one(data.astra_apps.this.apps).protection_state
+    policies         = [astra_protection_policy.hourly.name, astra_protection_policy.daily.name]
+  }
+}

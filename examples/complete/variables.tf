@@ -21,3 +21,15 @@ variable "labels" {
   type        = map(string)
   default     = { managed-by = "terraform" }
 }
+
+variable "app_name" {
+  description = "Name of the app Astra Control protects (a Kubernetes name)."
+  type        = string
+  default     = "complete-example"
+}
+
+variable "protected_namespace" {
+  description = "The cluster's namespace the app protects."
+  type        = string
+  default     = "default"
+}

@@ -42,7 +42,8 @@ func (a *accTarget) exampleHCL(dir string) string {
 }
 
 // TestAccExampleComplete applies examples/complete as it ships: a kubeconfig file through
-// to a managed cluster with a storage class chosen by data source. A second plan is empty,
+// to a managed cluster with a storage class chosen by data source, and one of its
+// namespaces protected by an hourly and a daily policy (the app "protected"). A second plan is empty,
 // and destroy (unmanage, remove the cluster, delete the credential, in that order, with no
 // manual step) leaves the simulator exactly as it was before apply.
 func TestAccExampleComplete(t *testing.T) {
@@ -83,6 +84,11 @@ func TestAccExampleComplete(t *testing.T) {
 					statecheck.ExpectKnownOutputValue("storage_classes", knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.StringExact("local-path"), knownvalue.StringExact("ontap-gold"), knownvalue.StringExact("ontap-silver"),
 					})),
+					statecheck.ExpectKnownOutputValue("app", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"state": knownvalue.StringExact("ready"), "protection_state": knownvalue.StringExact("protected"),
+					})),
+					expectString("astra_protection_policy.daily", "granularity", "daily"),
+					expectNull("astra_protection_policy.hourly", "hour"),
 				},
 				Check: func(s *terraform.State) error {
 					mc, err := a.client.GetManagedCluster(testContext(), s.RootModule().Resources["astra_managed_cluster.this"].Primary.ID)
