@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
 
 // exampleHCL is an example configuration of examples/ as the tests apply it: every .tf file
@@ -152,4 +155,76 @@ func snapshotDiff(before, after []byte) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestAccExampleProtectFleet applies examples/protect-fleet as it ships, through the CLI
+// (plugin-testing's state checks cannot address for_each instances), to a private cloud
+// with two managed clusters: one app per cluster, each protected by its two policies; a
+// second plan is empty; destroy removes the apps and policies, and the clusters stay managed.
+func TestAccExampleProtectFleet(t *testing.T) {
+	h := newCLIHarness(t, astrasim.Options{}, "")
+	private := h.sim().Seeds().PrivateCloudID
+	var infra strings.Builder
+	for _, name := range []string{"fleet-a", "fleet-b"} {
+		fmt.Fprintf(&infra, `
+resource "astra_kubeconfig_credential" %[1]q {
+  name       = %[1]q
+  kubeconfig = file(%[2]q)
+}
+
+resource "astra_cluster" %[1]q {
+  cloud_id      = %[3]q
+  name          = %[1]q
+  credential_id = astra_kubeconfig_credential.%[1]s.id
+}
+
+resource "astra_managed_cluster" %[1]q {
+  cluster_id = astra_cluster.%[1]s.id
+}
+`, name, writeKubeconfig(t, name, "https://"+name+".k8s.example:6443"), private)
+	}
+	h.write(infra.String())
+	if r := h.apply(); r.err != nil {
+		t.Fatalf("applying the clusters: %v\n%s", r.err, r.out)
+	}
+	var example strings.Builder
+	for _, f := range []string{"main.tf", "variables.tf", "outputs.tf"} {
+		raw, err := os.ReadFile(filepath.Join("..", "..", "examples", "protect-fleet", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		example.Write(raw)
+	}
+	h.write(infra.String() + example.String())
+	cloudVar := "-var=cloud_id=" + private
+	if r := h.apply(cloudVar); r.err != nil {
+		t.Fatalf("applying the example: %v\n%s", r.err, r.out)
+	}
+	out := h.run(testContext(), "output", "-no-color", "-json", "protection")
+	var protection map[string]struct {
+		Namespaces      []string `json:"namespaces"`
+		ProtectionState string   `json:"protection_state"`
+	}
+	if err := json.Unmarshal([]byte(out.out), &protection); err != nil || len(protection) != 2 {
+		t.Fatalf("protection output: %v\n%s", err, out.out)
+	}
+	for name, p := range protection {
+		if p.ProtectionState != "protected" || strings.Join(p.Namespaces, ",") != "default" {
+			t.Errorf("%s: %+v, want protected, namespaces [default]", name, p)
+		}
+	}
+	if n := len(h.simObjects()["schedule"]); n != 4 {
+		t.Errorf("the simulator holds %d schedules, want 4 (two per app)", n)
+	}
+	if r := h.run(testContext(), "plan", "-input=false", "-no-color", "-detailed-exitcode", cloudVar); r.err != nil {
+		t.Fatalf("the second plan is not empty: %v\n%s", r.err, r.out)
+	}
+	h.write(infra.String())
+	if r := h.apply(); r.err != nil {
+		t.Fatalf("removing the example: %v\n%s", r.err, r.out)
+	}
+	if objs := h.simObjects(); len(objs["app"]) != 0 || len(objs["schedule"]) != 0 || len(objs["managed"]) != 2 {
+		t.Errorf("after removing the example: %d apps, %d schedules, %d managed clusters; want 0, 0, 2",
+			len(objs["app"]), len(objs["schedule"]), len(objs["managed"]))
+	}
 }
