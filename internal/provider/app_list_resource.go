@@ -43,16 +43,13 @@ func (r *appListResource) ListResourceConfigSchema(_ context.Context, _ list.Lis
 }
 
 func (r *appListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var cfg appListConfig
-	var diags diag.Diagnostics
-	diags.Append(req.Config.Get(ctx, &cfg)...)
-	client := r.client(&diags)
-	if diags.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
+	cfg, client, ok := startList[appListConfig](ctx, &r.listHolder, req, stream)
+	if !ok {
 		return
 	}
 	apps, err := client.ListApps(ctx, astra.ListOptions{})
 	if err != nil {
+		var diags diag.Diagnostics
 		addAPIError(&diags, "Cannot list apps", err, nil)
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -67,16 +68,16 @@ func TestAccApp_protect(t *testing.T) {
 	a := newAccTarget(t, withSim(func(o *astrasim.Options) { o.Delays = astrasim.Delays{App: 100 * time.Millisecond} }))
 	cred := a.kubeconfigCredential("kube-app", "app")
 	base := privateManagedHCL(a.cloudID(), cred, `local.storage_classes["ontap-gold"]`, true)
-	hourly := a.config(base, appHCL("web", "default"), policyHCL(`  granularity = "hourly"
+	hourly := a.config(base, appHCL(a.name("web"), "default"), policyHCL(`  granularity = "hourly"
   minute      = 15`))
-	daily := a.config(base, appHCL("web", "default"), policyHCL(`  granularity = "daily"
+	daily := a.config(base, appHCL(a.name("web"), "default"), policyHCL(`  granularity = "daily"
   minute      = 30
   hour        = 2`))
-	disabled := a.config(base, appHCL("web", "default"), policyHCL(`  granularity = "daily"
+	disabled := a.config(base, appHCL(a.name("web"), "default"), policyHCL(`  granularity = "daily"
   minute      = 30
   hour        = 2
   enabled     = false`))
-	renamed := a.config(base, appHCL("web-2", "default", `  labels = { team = "platform" }`), policyHCL(`  granularity = "daily"
+	renamed := a.config(base, appHCL(a.name("web-2"), "default", `  labels = { team = "platform" }`), policyHCL(`  granularity = "daily"
   minute      = 30
   hour        = 2
   enabled     = false`))
@@ -90,7 +91,7 @@ func TestAccApp_protect(t *testing.T) {
 				Config: hourly,
 				ConfigStateChecks: []statecheck.StateCheck{
 					expectString(appAddr, "state", "ready"),
-					expectString(appAddr, "cluster_name", "app"),
+					statecheck.CompareValuePairs(appAddr, tfjsonpath.New("cluster_name"), clusterAddr, tfjsonpath.New("name"), compare.ValuesSame()),
 					statecheck.ExpectKnownValue(appAddr, tfjsonpath.New("namespaces"), listContaining{"default"}),
 					expectString(policyAddr, "granularity", "hourly"),
 					expectNull(policyAddr, "hour"),
@@ -133,14 +134,14 @@ func TestAccApp_protect(t *testing.T) {
 				PreConfig:         func() { a.markCounts(&counts) },
 				Config:            renamed,
 				ConfigPlanChecks:  prePlan(plancheck.ExpectResourceAction(appAddr, plancheck.ResourceActionUpdate), plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionNoop)),
-				ConfigStateChecks: []statecheck.StateCheck{expectString(appAddr, "name", "web-2"), statecheck.ExpectKnownValue(appAddr, tfjsonpath.New("labels").AtMapKey("team"), knownvalue.StringExact("platform"))},
+				ConfigStateChecks: []statecheck.StateCheck{expectString(appAddr, "name", a.name("web-2")), statecheck.ExpectKnownValue(appAddr, tfjsonpath.New("labels").AtMapKey("team"), knownvalue.StringExact("platform"))},
 				Check: a.simCheck("one PUT of the app", func(sim *astrasim.Sim) error {
 					return expectCounts(counts.since(sim, "PUT "+routeApp), 1, counts.since(sim, "POST "+routeApps), 0)
 				}),
 			},
 			{
 				// A namespace the managed cluster does not have: refused at plan time.
-				Config:      a.config(base, appHCL("web-2", "nope", `  labels = { team = "platform" }`)),
+				Config:      a.config(base, appHCL(a.name("web-2"), "nope", `  labels = { team = "platform" }`)),
 				ExpectError: errorPhrases(`Unknown namespace`, `has no namespace "nope"; its namespaces are: default, kube-node-lease, kube-public, kube-system, trident. Set namespace to one of them`),
 			},
 			{Config: requiredProvidersHCL() + renamed, ResourceName: appAddr, ImportState: true, ImportStateVerify: true},
@@ -153,7 +154,7 @@ func TestAccApp_protect(t *testing.T) {
 			},
 			{
 				// Another namespace replaces the app, and with it its policy.
-				Config: a.config(base, appHCL("web-2", "kube-public", `  labels = { team = "platform" }`), policyHCL(`  granularity = "daily"
+				Config: a.config(base, appHCL(a.name("web-2"), "kube-public", `  labels = { team = "platform" }`), policyHCL(`  granularity = "daily"
   minute      = 30
   hour        = 2
   enabled     = false`)),
@@ -259,7 +260,7 @@ func TestAccApp_failed(t *testing.T) {
 	a := newAccTarget(t, withSim(func(o *astrasim.Options) { o.Delays = astrasim.Delays{App: 2 * time.Second} }))
 	a.requireSim("an app that fails discovery")
 	cred := a.kubeconfigCredential("kube-app-failed", "app-failed")
-	cfg := a.config(privateManagedHCL(a.cloudID(), cred, `local.storage_classes["ontap-gold"]`, true), appHCL("web", "default"))
+	cfg := a.config(privateManagedHCL(a.cloudID(), cred, `local.storage_classes["ontap-gold"]`, true), appHCL(a.name("web"), "default"))
 	go func() {
 		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 			apps, err := a.client.ListApps(testContext(), astra.ListOptions{})
@@ -290,7 +291,7 @@ func TestAccApp_identity(t *testing.T) {
 	a := newAccTarget(t)
 	cred := a.kubeconfigCredential("kube-app-identity", "app-identity")
 	cfg := requiredProvidersHCL() + a.config(privateManagedHCL(a.cloudID(), cred, `local.storage_classes["ontap-gold"]`, true),
-		appHCL("web", "default"), policyHCL(`  granularity = "hourly"`))
+		appHCL(a.name("web"), "default"), policyHCL(`  granularity = "hourly"`))
 	a.test(resource.TestCase{
 		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		Steps: []resource.TestStep{
