@@ -2,7 +2,8 @@
 # The provider's main job, end to end and offline (`make demo`):
 #   build the provider, start the Astra Control simulator, install the provider into a
 #   CLI from a local plugin directory (no registry), init/plan/apply examples/complete
-#   (a kubeconfig credential, a cluster, a managed cluster with a storage class) and
+#   (a kubeconfig credential, a cluster, a managed cluster with a storage class, an app
+#   and its hourly and daily protection policies), check that the app is protected,
 #   print its outputs, check that a second plan is empty, stop the simulator.
 #
 #   DEMO_CLI=terraform make demo     # Terraform 1.5.7 instead of OpenTofu 1.12.6
@@ -67,6 +68,11 @@ tf apply -input=false -no-color demo.tfplan
 step "outputs"
 tf output
 
+step "the app is protected by its policies"
+protection="$(tf output -json app | tr -d ' \n' | sed -n 's/.*"protection_state":"\([A-Za-z]*\)".*/\1/p')"
+[ "$protection" = protected ] || die "the app's protection_state is '$protection', not protected"
+echo "app protection_state: $protection"
+
 step "a second plan must be empty"
 rc=0
 tf plan -input=false -no-color -detailed-exitcode || rc=$?
@@ -76,7 +82,7 @@ case "$rc" in
   *) die "the second plan failed (exit $rc)" ;;
 esac
 
-step "destroy: unmanage, remove the cluster, delete the credential"
+step "destroy: delete the policies, unmanage the app, unmanage and remove the cluster, delete the credential"
 tf destroy -input=false -no-color -auto-approve
 
 step "demo finished"

@@ -1,9 +1,10 @@
-# Register a private Kubernetes cluster with Astra Control, bring it under management and
-# say where its backups go: kubeconfig credential -> cluster in the private cloud -> managed
-# cluster with a default storage class chosen from the cluster's own, and an S3 bucket
-# (with its key pair) as its default bucket. `terraform destroy` undoes it in the reverse
-# order the references give: unmanage, forget the bucket, remove the cluster, then delete
-# the credentials.
+# Register a private Kubernetes cluster with Astra Control, bring it under management, say
+# where its backups go and protect one of its namespaces: kubeconfig credential -> cluster in
+# the private cloud -> managed cluster with a default storage class chosen from the
+# cluster's own, and an S3 bucket (with its key pair) as its default bucket -> an app and
+# its hourly and daily protection policies. `terraform destroy` undoes it in the reverse
+# order the references give: delete the policies, unmanage the app and the cluster, forget
+# the bucket, remove the cluster, then delete the credentials.
 #
 # A managed cluster's default bucket needs the managed-cluster API version 1.7 (Astra
 # Control 24.02 and later): versions.tf sets api_version = "1.7".
@@ -77,4 +78,45 @@ resource "astra_managed_cluster" "this" {
   cluster_id            = astra_cluster.this.id
   default_storage_class = local.default_storage_class
   default_bucket_id     = astra_bucket.backups.id
+}
+
+# One of the cluster's namespaces becomes an app Astra Control protects. Create waits until
+# Astra Control has discovered it (ready). Destroy unmanages it before the cluster is.
+resource "astra_app" "this" {
+  name       = var.app_name
+  cluster_id = astra_managed_cluster.this.id
+
+  namespace_scoped_resources = [{ namespace = var.protected_namespace }]
+}
+
+# A snapshot every hour, keeping a day of them.
+resource "astra_protection_policy" "hourly" {
+  app_id             = astra_app.this.id
+  name               = "hourly"
+  granularity        = "hourly"
+  minute             = 0
+  snapshot_retention = 24
+  backup_retention   = 0
+}
+
+# A snapshot and a backup every day at 02:00 UTC, keeping a week of each, the backups in
+# the bucket above.
+resource "astra_protection_policy" "daily" {
+  app_id             = astra_app.this.id
+  name               = "daily"
+  granularity        = "daily"
+  hour               = 2
+  minute             = 0
+  snapshot_retention = 7
+  backup_retention   = 7
+  bucket_id          = astra_bucket.backups.id
+}
+
+# The app as Astra Control reports it once its policies exist (read after them), for the
+# outputs: its protection_state is "protected" from the first apply on.
+data "astra_apps" "this" {
+  cluster_id = astra_managed_cluster.this.id
+  name       = astra_app.this.name
+
+  depends_on = [astra_protection_policy.hourly, astra_protection_policy.daily]
 }

@@ -47,5 +47,14 @@ output "backup_bucket" {
     id    = astra_bucket.backups.id
     name  = astra_bucket.backups.name
     state = astra_bucket.backups.state
+output "app" {
+  description = "The protected app as Astra Control reports it after its policies were created."
+  value = {
+    id               = astra_app.this.id
+    name             = astra_app.this.name
+    state            = astra_app.this.state
+    namespaces       = astra_app.this.namespaces
+    protection_state = one(data.astra_apps.this.apps).protection_state
+    policies         = [astra_protection_policy.hourly.name, astra_protection_policy.daily.name]
   }
 }

@@ -52,4 +52,14 @@ variable "s3_secret_access_key" {
   type        = string
   sensitive   = true
   default     = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+variable "app_name" {
+  description = "Name of the app Astra Control protects (a Kubernetes name)."
+  type        = string
+  default     = "complete-example"
+}
+
+variable "protected_namespace" {
+  description = "The cluster's namespace the app protects."
+  type        = string
+  default     = "default"
 }

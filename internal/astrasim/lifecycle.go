@@ -3,7 +3,6 @@ package astrasim
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 )
 
@@ -74,6 +73,7 @@ func (s *Sim) advance(now time.Time) {
 		d.cluster.Pending = nil
 		s.applyTransition(d.cluster, kind, at)
 	}
+	s.advanceApps(now)
 }
 
 func (s *Sim) applyTransition(c *cluster, kind string, at time.Time) {
@@ -172,13 +172,4 @@ func (s *Sim) SetManagedApps(clusterID string, n int) error {
 	}
 	c.ManagedApps = n
 	return nil
-}
-
-// managedAppNames names a cluster's managed apps for the problem that refuses to unmanage it.
-func managedAppNames(c *cluster) string {
-	names := make([]string, 0, c.ManagedApps)
-	for i := 1; i <= c.ManagedApps; i++ {
-		names = append(names, fmt.Sprintf("%s-app-%d", c.Name, i))
-	}
-	return strings.Join(names, ", ")
 }

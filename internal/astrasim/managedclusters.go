@@ -172,7 +172,7 @@ func (s *Sim) deleteManagedCluster(q *request) *reply {
 	}
 	if c.inUse() {
 		return fail(invalidFields(10, fieldReason{"inUse", fmt.Sprintf(
-			"the cluster has %d managed application(s) (%s); unmanage them before unmanaging the cluster", c.ManagedApps, managedAppNames(c))}))
+			"the cluster has %d managed application(s) (%s); unmanage them before unmanaging the cluster", c.ManagedApps+len(c.AppIDs), s.managedAppNames(c))}))
 	}
 	if c.ManagedState != "deleting" {
 		c.ManagedState = "deleting"

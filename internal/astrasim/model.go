@@ -17,6 +17,8 @@ type state struct {
 	Credentials    map[string]*credential   `json:"credentials"`
 	StorageClasses map[string]*storageClass `json:"storageClasses"`
 	Buckets        map[string]*bucket       `json:"buckets"`
+	Apps           map[string]*app          `json:"apps"`
+	Schedules      map[string]*schedule     `json:"schedules"`
 	Seeds          Seeds                    `json:"seeds"`
 }
 
@@ -90,7 +92,8 @@ type cluster struct {
 	Discovered                 bool        `json:"discovered,omitempty"` // public cloud: listed without a POST
 	Connector                  bool        `json:"connector,omitempty"`  // added without a credential, waits for its connector
 	Removing                   bool        `json:"removing,omitempty"`
-	ManagedApps                int         `json:"managedApps,omitempty"`
+	ManagedApps                int         `json:"managedApps,omitempty"` // apps a test declares without creating them (SetManagedApps)
+	AppIDs                     []string    `json:"appIDs,omitempty"`      // the apps managed on the cluster, in creation order
 	Meta                       meta        `json:"metadata"`
 	Pending                    *transition `json:"pending,omitempty"`
 	Unknown                    members     `json:"unknown,omitempty"` // lenient: members no published release has, shown by both facets
@@ -105,7 +108,9 @@ func (c *cluster) managed() bool {
 	return false
 }
 
-func (c *cluster) inUse() bool { return c.ManagedState == "managed" && c.ManagedApps > 0 }
+func (c *cluster) inUse() bool {
+	return c.ManagedState == "managed" && c.ManagedApps+len(c.AppIDs) > 0
+}
 
 type credential struct {
 	Seq        int       `json:"seq"`

@@ -48,7 +48,7 @@ type Options struct {
 }
 
 // Delays are the durations of the asynchronous transitions. -delay NAME=DURATION of the
-// program maps NAME (discover, manage, unmanage, remove, recollect) to these fields.
+// program maps NAME (discover, manage, unmanage, remove, recollect, app) to these fields.
 type Delays struct {
 	Discover  time.Duration // POST cluster (kubeconfig): discovering/pending -> running/unmanaged; new cloud pending -> running
 	Manage    time.Duration // POST managedClusters: managing/pending -> managed/running
@@ -56,6 +56,7 @@ type Delays struct {
 	Remove    time.Duration // DELETE cluster: the record disappears
 	Recollect time.Duration // a repaired credential: removed -> running
 	Bucket    time.Duration // POST bucket, or a PUT with a new credential: pending -> available or failed
+	App       time.Duration // POST apps: pending -> discovering (half way) -> ready
 }
 
 // SetDelay sets one delay by its program name.
@@ -76,8 +77,10 @@ func (d *Delays) SetDelay(name string, v time.Duration) error {
 		d.Recollect = v
 	case "bucket":
 		d.Bucket = v
+	case "app":
+		d.App = v
 	default:
-		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect, bucket", name)
+		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect, bucket, app", name)
 	}
 	return nil
 }

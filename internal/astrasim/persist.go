@@ -33,7 +33,7 @@ func (s *Sim) Snapshot() ([]byte, error) {
 		return nil, err
 	}
 	delete(view, "nextID")
-	for _, family := range []string{"clouds", "clusters", "credentials", "storageClasses", "buckets"} {
+	for _, family := range []string{"clouds", "clusters", "credentials", "storageClasses", "buckets", "apps", "schedules"} {
 		objs, _ := view[family].(map[string]any)
 		for _, o := range objs {
 			obj, _ := o.(map[string]any)
@@ -112,6 +112,12 @@ func (s *Sim) LoadState(path string) error {
 	}
 	if st.Buckets == nil {
 		st.Buckets = map[string]*bucket{}
+	}
+	if st.Apps == nil {
+		st.Apps = map[string]*app{}
+	}
+	if st.Schedules == nil {
+		st.Schedules = map[string]*schedule{}
 	}
 	if st.Seeds.StorageClasses == nil {
 		st.Seeds.StorageClasses = map[string][]string{}

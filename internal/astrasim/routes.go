@@ -51,6 +51,12 @@ func routeTable() []*route {
 		{"/topology/v1/managedClusters/{managedCluster_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getManagedCluster, http.MethodPut: (*Sim).putManagedCluster, http.MethodDelete: (*Sim).deleteManagedCluster}},
 		{"/topology/v1/managedClusters/{managedCluster_id}/storageClasses", map[string]handlerFunc{http.MethodGet: (*Sim).listStorageClasses}},
 		{"/topology/v1/managedClusters/{managedCluster_id}/storageClasses/{storageClass_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getStorageClass}},
+		{"/topology/v1/managedClusters/{managedCluster_id}/namespaces", map[string]handlerFunc{http.MethodGet: (*Sim).listNamespaces}},
+		{"/topology/v1/managedClusters/{managedCluster_id}/namespaces/{namespace_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getNamespace}},
+		{"/k8s/v2/apps", map[string]handlerFunc{http.MethodGet: (*Sim).listApps, http.MethodPost: (*Sim).postApp}},
+		{"/k8s/v2/apps/{app_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getApp, http.MethodPut: (*Sim).putApp, http.MethodDelete: (*Sim).deleteApp}},
+		{"/k8s/v1/apps/{app_id}/schedules", map[string]handlerFunc{http.MethodGet: (*Sim).listSchedules, http.MethodPost: (*Sim).postSchedule}},
+		{"/k8s/v1/apps/{app_id}/schedules/{schedule_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getSchedule, http.MethodPut: (*Sim).putSchedule, http.MethodDelete: (*Sim).deleteSchedule}},
 	}
 	out := make([]*route, 0, len(table))
 	for _, t := range table {

@@ -67,6 +67,8 @@ func (s *Sim) seed() *state {
 		Credentials:    map[string]*credential{},
 		StorageClasses: map[string]*storageClass{},
 		Buckets:        map[string]*bucket{},
+		Apps:           map[string]*app{},
+		Schedules:      map[string]*schedule{},
 		Seeds:          Seeds{TridentVersion: tridentVersions[s.opts.Release], StorageClasses: map[string][]string{}},
 	}
 	sysMeta := func(labels ...label) meta {

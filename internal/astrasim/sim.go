@@ -56,7 +56,8 @@ func New(opts Options) (*Sim, error) {
 		newest:      map[string]string{},
 		users:       map[string]principal{},
 	}
-	for _, res := range []string{apispec.Cloud, apispec.Cluster, apispec.ManagedCluster, apispec.Credential, apispec.StorageClass, apispec.Bucket} {
+	for _, res := range []string{apispec.Cloud, apispec.Cluster, apispec.ManagedCluster, apispec.Credential, apispec.StorageClass, apispec.Bucket,
+		apispec.App, apispec.Schedule, apispec.Namespace} {
 		v, err := apispec.NewestVersion(opts.Release, res)
 		if err != nil {
 			return nil, err

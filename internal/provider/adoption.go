@@ -123,3 +123,11 @@ func clusterStamp(c *astra.Cluster) objectStamp {
 func managedClusterStamp(m *astra.ManagedCluster) objectStamp {
 	return objectStamp{Kind: "managed cluster", ID: m.ID, Created: m.ManagedTimestamp, Starting: m.ManagedTimestamp == ""}
 }
+
+func appStamp(a *astra.App) objectStamp {
+	return objectStamp{Kind: "app", ID: a.ID, Created: a.Metadata.CreationTimestamp}
+}
+
+func appScheduleStamp(s *astra.AppSchedule) objectStamp {
+	return objectStamp{Kind: "protection policy", ID: s.ID, Created: s.Metadata.CreationTimestamp}
+}

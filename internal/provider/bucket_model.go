@@ -80,15 +80,6 @@ func bucketFrom(b *astra.Bucket) bucketValues {
 	return v
 }
 
-// objectString reads one string of a known nested object; "" when absent.
-func objectString(o types.Object, name string) string {
-	if o.IsNull() || o.IsUnknown() {
-		return ""
-	}
-	s, _ := o.Attributes()[name].(types.String)
-	return attrs.StringOrEmpty(s)
-}
-
 // bucketCreateRequest is the POST body for a planned bucket: the nested attribute that
 // bucket_provider takes becomes bucketParameters (plan-time validation made it the only one).
 func bucketCreateRequest(m bucketValues) astra.BucketCreate {

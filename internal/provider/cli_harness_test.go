@@ -299,13 +299,21 @@ func (h *cliHarness) simObjects() simObjects {
 			Name, ManagedState string
 			Discovered         bool
 		} `json:"clusters"`
+		Apps      map[string]struct{ Name string } `json:"apps"`
+		Schedules map[string]struct{ Name string } `json:"schedules"`
 	}
 	if err := json.Unmarshal(raw, &view); err != nil {
 		h.t.Fatalf("decoding the snapshot: %v", err)
 	}
-	out := simObjects{"credential": {}, "cloud": {}, "cluster": {}, "managed": {}, "bucket": {}}
+	out := simObjects{"credential": {}, "cloud": {}, "cluster": {}, "managed": {}, "bucket": {}, "app": {}, "schedule": {}}
 	for id, b := range view.Buckets {
 		out["bucket"][id] = b.Name
+	}
+	for id, a := range view.Apps {
+		out["app"][id] = a.Name
+	}
+	for id, sc := range view.Schedules {
+		out["schedule"][id] = sc.Name
 	}
 	for id, c := range view.Credentials {
 		out["credential"][id] = c.Name
@@ -327,6 +335,7 @@ func (h *cliHarness) simObjects() simObjects {
 var kindOfType = map[string]string{
 	"astra_kubeconfig_credential": "credential", "astra_s3_credential": "credential", "astra_service_account_credential": "credential",
 	"astra_cloud": "cloud", "astra_cluster": "cluster", "astra_managed_cluster": "managed", "astra_bucket": "bucket",
+	"astra_app": "app", "astra_protection_policy": "schedule",
 }
 
 // invariant: the simulator holds exactly what state holds, beyond what it held at the
@@ -338,7 +347,7 @@ func (h *cliHarness) invariant(baseline simObjects) error {
 	}
 	now := h.simObjects()
 	var problems []string
-	for _, kind := range []string{"credential", "cloud", "cluster", "managed", "bucket"} {
+	for _, kind := range []string{"credential", "cloud", "cluster", "managed", "bucket", "app", "schedule"} {
 		var got []string
 		for id := range now[kind] {
 			if _, seeded := baseline[kind][id]; !seeded {

@@ -63,8 +63,8 @@ type listHolder struct{ clientHolder }
 
 // startList reads the configuration and the client; ok is false when the stream already
 // carries the reason.
-func (h *listHolder) startList(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) (clusterListConfig, *astra.Client, bool) {
-	var cfg clusterListConfig
+func startList[C any](ctx context.Context, h *listHolder, req list.ListRequest, stream *list.ListResultsStream) (C, *astra.Client, bool) {
+	var cfg C
 	var diags diag.Diagnostics
 	diags.Append(req.Config.Get(ctx, &cfg)...)
 	client := h.client(&diags)
@@ -122,7 +122,7 @@ func (r *clusterListResource) ListResourceConfigSchema(_ context.Context, _ list
 }
 
 func (r *clusterListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	cfg, client, ok := r.startList(ctx, req, stream)
+	cfg, client, ok := startList[clusterListConfig](ctx, &r.listHolder, req, stream)
 	if !ok {
 		return
 	}
@@ -161,7 +161,7 @@ func (r *managedClusterListResource) ListResourceConfigSchema(_ context.Context,
 }
 
 func (r *managedClusterListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	cfg, client, ok := r.startList(ctx, req, stream)
+	cfg, client, ok := startList[clusterListConfig](ctx, &r.listHolder, req, stream)
 	if !ok {
 		return
 	}

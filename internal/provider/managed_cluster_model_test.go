@@ -89,9 +89,10 @@ func TestInUseConflict(t *testing.T) {
 		t.Fatal("inUseConflict must recognise only the inUse refusal")
 	}
 	var diags diag.Diagnostics
-	addInUse(&diags, testClusterID, inUse)
+	addInUse(&diags, testClusterID, "web (9a0c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d)", inUse)
 	text := diagnosticsText(diags)
-	for _, want := range []string{"Cannot unmanage a cluster that has managed applications", "Unmanage those applications first", "2 managed apps"} {
+	for _, want := range []string{"Cannot unmanage a cluster that has managed applications", "Unmanage those applications first", "2 managed apps",
+		"Managed applications: web (9a0c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d)."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("in-use error lacks %q: %s", want, text)
 		}

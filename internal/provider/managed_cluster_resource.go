@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -194,12 +196,12 @@ func (r *managedClusterResource) Delete(ctx context.Context, req resource.Delete
 		addAPIError(&resp.Diagnostics, "Cannot read the managed cluster before unmanaging it", err, nil)
 		return
 	case current.InUse.Value():
-		addInUse(&resp.Diagnostics, id, nil)
+		addInUse(&resp.Diagnostics, id, appNamesOn(ctx, client, id), nil)
 		return
 	}
 	if err := client.DeleteManagedCluster(ctx, id); err != nil && !astra.IsNotFound(err) {
 		if astra.IsConflict(err) && inUseConflict(err) {
-			addInUse(&resp.Diagnostics, id, err)
+			addInUse(&resp.Diagnostics, id, appNamesOn(ctx, client, id), err)
 			return
 		}
 		addAPIError(&resp.Diagnostics, "Cannot unmanage cluster "+id, err, nil)
@@ -316,11 +318,30 @@ func inUseConflict(err error) bool {
 	return false
 }
 
-// addInUse explains why a cluster with managed applications cannot be unmanaged.
-func addInUse(diags *diag.Diagnostics, id string, err error) {
+// appNamesOn names the apps managed on a cluster, "" when they cannot be listed.
+func appNamesOn(ctx context.Context, client *astra.Client, clusterID string) string {
+	apps, err := client.ListApps(ctx, astra.ListOptions{})
+	if err != nil {
+		return ""
+	}
+	var names []string
+	for _, a := range apps {
+		if a.ClusterID == clusterID {
+			names = append(names, fmt.Sprintf("%s (%s)", a.Name, a.ID))
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// addInUse explains why a cluster with managed applications cannot be unmanaged, naming
+// them when apps is not empty.
+func addInUse(diags *diag.Diagnostics, id, apps string, err error) {
 	detail := "Cluster " + id + " has managed applications (in_use is true), and Astra Control does not unmanage a " +
-		"cluster while it manages applications on it. Unmanage those applications first (in the Astra Control UI or " +
-		"API), then destroy again."
+		"cluster while it manages applications on it. Unmanage those applications first (destroy their astra_app " +
+		"resources, or unmanage them in the Astra Control UI or API), then destroy again."
+	if apps != "" {
+		detail += "\n\nManaged applications: " + apps + "."
+	}
 	if err != nil {
 		detail += "\n\n" + err.Error()
 	}

@@ -111,6 +111,8 @@ func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource 
 		identifiedByID(newS3CredentialResource),
 		identifiedByID(newServiceAccountCredentialResource),
 		identifiedByID(newBucketResource),
+		identifiedByID(newAppResource),
+		newProtectionPolicyResource, // its own identity: { app_id, id }
 	}
 }
 
@@ -124,6 +126,7 @@ func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataS
 		newManagedClusterDataSource,
 		newBucketDataSource,
 		newBucketsDataSource,
+		newAppsDataSource,
 	}
 }
 
@@ -133,5 +136,6 @@ func (p *astraProvider) ListResources(_ context.Context) []func() list.ListResou
 		newClusterListResource,
 		newManagedClusterListResource,
 		newBucketListResource,
+		newAppListResource,
 	}
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,7 +48,9 @@ func (a *accTarget) exampleHCL(dir string) string {
 
 // TestAccExampleComplete applies examples/complete as it ships: a kubeconfig file through
 // to a managed cluster with a storage class chosen by data source and an S3 bucket (with
-// its astra_s3_credential) as its default bucket, at API version 1.7 as the example sets it. A second plan is empty,
+// its astra_s3_credential) as its default bucket, at API version 1.7 as the example sets it,
+// and one of its namespaces protected by an hourly and a daily policy backing up into that
+// bucket (the app "protected"). A second plan is empty,
 // and destroy (unmanage, remove the cluster, delete the credential, in that order, with no
 // manual step) leaves the simulator exactly as it was before apply.
 func TestAccExampleComplete(t *testing.T) {
@@ -91,6 +94,13 @@ func TestAccExampleComplete(t *testing.T) {
 					statecheck.ExpectKnownOutputValue("storage_classes", knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.StringExact("local-path"), knownvalue.StringExact("ontap-gold"), knownvalue.StringExact("ontap-silver"),
 					})),
+					statecheck.ExpectKnownOutputValue("app", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"state": knownvalue.StringExact("ready"), "protection_state": knownvalue.StringExact("protected"),
+					})),
+					expectString("astra_protection_policy.daily", "granularity", "daily"),
+					expectNull("astra_protection_policy.hourly", "hour"),
+					statecheck.CompareValuePairs("astra_protection_policy.daily", tfjsonpath.New("bucket_id"),
+						"astra_bucket.backups", tfjsonpath.New("id"), compare.ValuesSame()),
 				},
 				Check: func(s *terraform.State) error {
 					mc, err := a.client.GetManagedCluster(testContext(), s.RootModule().Resources["astra_managed_cluster.this"].Primary.ID)
@@ -183,4 +193,76 @@ func snapshotDiff(before, after []byte) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestAccExampleProtectFleet applies examples/protect-fleet as it ships, through the CLI
+// (plugin-testing's state checks cannot address for_each instances), to a private cloud
+// with two managed clusters: one app per cluster, each protected by its two policies; a
+// second plan is empty; destroy removes the apps and policies, and the clusters stay managed.
+func TestAccExampleProtectFleet(t *testing.T) {
+	h := newCLIHarness(t, astrasim.Options{}, "")
+	private := h.sim().Seeds().PrivateCloudID
+	var infra strings.Builder
+	for _, name := range []string{"fleet-a", "fleet-b"} {
+		fmt.Fprintf(&infra, `
+resource "astra_kubeconfig_credential" %[1]q {
+  name       = %[1]q
+  kubeconfig = file(%[2]q)
+}
+
+resource "astra_cluster" %[1]q {
+  cloud_id      = %[3]q
+  name          = %[1]q
+  credential_id = astra_kubeconfig_credential.%[1]s.id
+}
+
+resource "astra_managed_cluster" %[1]q {
+  cluster_id = astra_cluster.%[1]s.id
+}
+`, name, writeKubeconfig(t, name, "https://"+name+".k8s.example:6443"), private)
+	}
+	h.write(infra.String())
+	if r := h.apply(); r.err != nil {
+		t.Fatalf("applying the clusters: %v\n%s", r.err, r.out)
+	}
+	var example strings.Builder
+	for _, f := range []string{"main.tf", "variables.tf", "outputs.tf"} {
+		raw, err := os.ReadFile(filepath.Join("..", "..", "examples", "protect-fleet", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		example.Write(raw)
+	}
+	h.write(infra.String() + example.String())
+	cloudVar := "-var=cloud_id=" + private
+	if r := h.apply(cloudVar); r.err != nil {
+		t.Fatalf("applying the example: %v\n%s", r.err, r.out)
+	}
+	out := h.run(testContext(), "output", "-no-color", "-json", "protection")
+	var protection map[string]struct {
+		Namespaces      []string `json:"namespaces"`
+		ProtectionState string   `json:"protection_state"`
+	}
+	if err := json.Unmarshal([]byte(out.out), &protection); err != nil || len(protection) != 2 {
+		t.Fatalf("protection output: %v\n%s", err, out.out)
+	}
+	for name, p := range protection {
+		if p.ProtectionState != "protected" || strings.Join(p.Namespaces, ",") != "default" {
+			t.Errorf("%s: %+v, want protected, namespaces [default]", name, p)
+		}
+	}
+	if n := len(h.simObjects()["schedule"]); n != 4 {
+		t.Errorf("the simulator holds %d schedules, want 4 (two per app)", n)
+	}
+	if r := h.run(testContext(), "plan", "-input=false", "-no-color", "-detailed-exitcode", cloudVar); r.err != nil {
+		t.Fatalf("the second plan is not empty: %v\n%s", r.err, r.out)
+	}
+	h.write(infra.String())
+	if r := h.apply(); r.err != nil {
+		t.Fatalf("removing the example: %v\n%s", r.err, r.out)
+	}
+	if objs := h.simObjects(); len(objs["app"]) != 0 || len(objs["schedule"]) != 0 || len(objs["managed"]) != 2 {
+		t.Errorf("after removing the example: %d apps, %d schedules, %d managed clusters; want 0, 0, 2",
+			len(objs["app"]), len(objs["schedule"]), len(objs["managed"]))
+	}
 }

@@ -15,12 +15,12 @@ import (
 )
 
 // The fault matrix: each fault on each write route (credential, cluster, managed cluster,
-// cloud, bucket), applied by the CLI binary. After every apply the simulator must hold exactly the
-// objects state holds; once the faults are spent, the next apply converges and the plan
-// after it is empty; destroy then leaves nothing behind.
+// cloud, bucket, app, protection policy), applied by the CLI binary. After every apply the
+// simulator must hold exactly the objects state holds; once the faults are spent, the next
+// apply converges and the plan after it is empty; destroy then leaves nothing behind.
 
-// writeRoutes are the create routes of the seven resources.
-var writeRoutes = []string{routeCredentials, routeClusters, routeManagedClusters, routeClouds, routeBuckets}
+// writeRoutes are the create routes of the nine resources.
+var writeRoutes = []string{routeCredentials, routeClusters, routeManagedClusters, routeClouds, routeBuckets, routeApps, routeSchedules}
 
 // postsPerRoute is how many creates each route takes in matrixHCL (1 when not listed): the
 // credentials route takes one of each key type, kubeconfig, s3 and generic (a service
@@ -28,7 +28,7 @@ var writeRoutes = []string{routeCredentials, routeClusters, routeManagedClusters
 var postsPerRoute = map[string]int{routeCredentials: 3}
 
 // matrixObjects is how many objects matrixHCL declares.
-const matrixObjects = 7
+const matrixObjects = 9
 
 // Totals over the package run, logged by each test: the numbers the closing note asks for.
 var (
@@ -36,8 +36,9 @@ var (
 	invariantChecks atomic.Int64
 )
 
-// matrixHCL declares one object of each kind: credential -> cluster -> managed cluster, a
-// service-account credential -> a cloud, and an S3 credential -> a bucket.
+// matrixHCL declares one object of each kind: credential -> cluster -> managed cluster ->
+// app -> protection policy, a service-account credential -> a cloud, and an S3 credential ->
+// a bucket.
 func matrixHCL(h *cliHarness, prefix string) string {
 	sim := h.sim()
 	kube := writeKubeconfig(h.t, prefix, "https://"+prefix+".k8s.example:6443")
@@ -56,6 +57,20 @@ resource "astra_cluster" "c" {
 
 resource "astra_managed_cluster" "c" {
   cluster_id = astra_cluster.c.id
+}
+
+resource "astra_app" "c" {
+  name                       = "%[1]s-app"
+  cluster_id                 = astra_managed_cluster.c.id
+  namespace_scoped_resources = [{ namespace = "default" }]
+}
+
+resource "astra_protection_policy" "c" {
+  app_id             = astra_app.c.id
+  name               = "hourly"
+  granularity        = "hourly"
+  snapshot_retention = 3
+  backup_retention   = 1
 }
 
 resource "astra_service_account_credential" "g" {

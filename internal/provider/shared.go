@@ -94,3 +94,12 @@ func computedBool(desc string) schema.BoolAttribute {
 func computedStrings(desc string) schema.ListAttribute {
 	return schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: desc}
 }
+
+// objectString reads one string of a known nested object; "" when absent.
+func objectString(o types.Object, name string) string {
+	if o.IsNull() || o.IsUnknown() {
+		return ""
+	}
+	s, _ := o.Attributes()[name].(types.String)
+	return attrs.StringOrEmpty(s)
+}

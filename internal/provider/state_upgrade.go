@@ -19,6 +19,7 @@ const (
 	s3CredentialSchemaVersion             = 0
 	serviceAccountCredentialSchemaVersion = 0
 	cloudSchemaVersion                    = 0
+	bucketSchemaVersion                   = 0
 )
 
 var _ resource.ResourceWithUpgradeState = (*managedClusterResource)(nil)

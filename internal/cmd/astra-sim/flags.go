@@ -60,6 +60,7 @@ const usageFooter = `
   remove     DELETE cluster: the record disappears
   recollect  a repaired credential: removed -> running
   bucket     a new bucket (or a bucket's new credential): pending -> available or failed
+  app        POST apps: pending -> discovering (half way) -> ready
 
 -fault SPEC (repeatable) injects failures: METHOD:ROUTE:KIND[:OPTION...]
   METHOD   GET, POST, PUT, DELETE or *

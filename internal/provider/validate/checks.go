@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/astra-control/terraform-provider-astra/internal/kubeconfig"
+	"github.com/astra-control/terraform-provider-astra/internal/labelselector"
 )
 
 // astraIdentifier is the published schema's type_astra_identifier, exactly: a lowercase
@@ -174,6 +175,14 @@ func CheckServiceAccountJSON(s, cloudType string) error {
 	return nil
 }
 
+// CheckLabelSelector accepts what Kubernetes parses as a label selector.
+func CheckLabelSelector(s string) error {
+	if err := labelselector.Validate(s); err != nil {
+		return fmt.Errorf("not a Kubernetes label selector: %v", err)
+	}
+	return nil
+}
+
 // CheckObjectStoreURL accepts what an S3 bucket's serverURL holds: the endpoint's host (a
 // name or an IP address) with an optional port, or an http(s) URL of it, with an optional
 // base path; at most 1023 characters, as the published schema allows.
@@ -192,6 +201,17 @@ func CheckObjectStoreURL(s string) error {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
 		return fmt.Errorf("%q is not an S3 endpoint: give %s (no credentials, query or fragment; the key pair is the credential's)", s, example)
+	}
+	return nil
+}
+
+var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+
+// CheckDNSLabel accepts a Kubernetes name: lower-case letters, digits and '-', starting and
+// ending with a letter or digit, 1 to maxLen characters.
+func CheckDNSLabel(s string, maxLen int) error {
+	if len(s) == 0 || len(s) > maxLen || !dnsLabel.MatchString(s) {
+		return fmt.Errorf("%q is not a Kubernetes name: use 1 to %d lower-case letters, digits and '-', starting and ending with a letter or digit", s, maxLen)
 	}
 	return nil
 }

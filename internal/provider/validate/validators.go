@@ -70,3 +70,13 @@ func Kubeconfig() validator.String {
 func ObjectStoreURL() validator.String {
 	return stringCheck{description: "S3 endpoint", check: CheckObjectStoreURL}
 }
+
+// LabelSelector checks a Kubernetes label selector ("app=mysql", "tier in (a,b)", "!canary").
+func LabelSelector() validator.String {
+	return stringCheck{description: "Kubernetes label selector", check: CheckLabelSelector}
+}
+
+// DNSLabel checks a Kubernetes name: a DNS-1123 label of at most maxLen characters.
+func DNSLabel(maxLen int) validator.String {
+	return stringCheck{description: "DNS-1123 label", check: func(s string) error { return CheckDNSLabel(s, maxLen) }}
+}

@@ -1,0 +1,10 @@
+output "protection" {
+  description = "Per cluster: its app's ID and protection state (protected once its policies exist)."
+  value = {
+    for name, app in astra_app.fleet : name => {
+      app_id           = app.id
+      namespaces       = app.namespaces
+      protection_state = one([for a in data.astra_apps.fleet.apps : a.protection_state if a.id == app.id])
+    }
+  }
+}

@@ -1,0 +1,32 @@
+# Snapshots every hour at :15, keeping a day of them; no backups.
+resource "astra_protection_policy" "shop_hourly" {
+  app_id             = astra_app.shop.id
+  name               = "hourly"
+  granularity        = "hourly"
+  minute             = 15
+  snapshot_retention = 24
+  backup_retention   = 0
+}
+
+# A snapshot and a backup every day at 02:30 UTC, keeping a week of each.
+resource "astra_protection_policy" "shop_daily" {
+  app_id             = astra_app.shop.id
+  name               = "daily"
+  granularity        = "daily"
+  hour               = 2
+  minute             = 30
+  snapshot_retention = 7
+  backup_retention   = 7
+  bucket_id          = astra_bucket.backups.id
+}
+
+# Sundays at 03:00 UTC, keeping four backups.
+resource "astra_protection_policy" "shop_weekly" {
+  app_id             = astra_app.shop.id
+  name               = "weekly"
+  granularity        = "weekly"
+  day_of_week        = 0
+  hour               = 3
+  snapshot_retention = 1
+  backup_retention   = 4
+}

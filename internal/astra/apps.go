@@ -1,0 +1,201 @@
+package astra
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+)
+
+// AppVersion is the app resource version sent in bodies: 2.1, what actoolkit and
+// astraSDK send, published by every release (22.11 has no other).
+const AppVersion = "2.1"
+
+// App is a managed cluster's application (application/astra-app).
+type App struct {
+	Type                            string                     `json:"type"`
+	Version                         string                     `json:"version"`
+	ID                              string                     `json:"id,omitempty"`
+	Name                            string                     `json:"name,omitempty"`
+	ClusterID                       string                     `json:"clusterID,omitempty"`
+	ClusterName                     string                     `json:"clusterName,omitempty"`
+	ClusterType                     string                     `json:"clusterType,omitempty"`
+	NamespaceScopedResources        []NamespaceScope           `json:"namespaceScopedResources,omitempty"`
+	ClusterScopedResources          []ClusterScope             `json:"clusterScopedResources,omitempty"`
+	State                           string                     `json:"state,omitempty"`
+	StateDetails                    []StateDetail              `json:"stateDetails,omitempty"`
+	ProtectionState                 string                     `json:"protectionState,omitempty"`
+	ProtectionStateDetails          []StateDetail              `json:"protectionStateDetails,omitempty"`
+	Namespaces                      []string                   `json:"namespaces,omitempty"`
+	AppDetectedType                 string                     `json:"appDetectedType,omitempty"`
+	LastResourceCollectionTimestamp string                     `json:"lastResourceCollectionTimestamp,omitempty"`
+	Metadata                        Metadata                   `json:"metadata,omitzero"`
+	Extra                           map[string]json.RawMessage `json:"-"`
+}
+
+// NamespaceScope is one namespace of an app; no selectors means the whole namespace.
+type NamespaceScope struct {
+	Namespace      string   `json:"namespace"`
+	LabelSelectors []string `json:"labelSelectors"`
+}
+
+// ClusterScope is one kind of cluster-scoped resource of an app.
+type ClusterScope struct {
+	GVK            GVK      `json:"GVK"`
+	LabelSelectors []string `json:"labelSelectors,omitempty"`
+}
+
+// GVK names a Kubernetes resource kind.
+type GVK struct {
+	Group   string `json:"group"`
+	Version string `json:"version"`
+	Kind    string `json:"kind"`
+}
+
+// UnmarshalJSON keeps unknown members in Extra.
+func (a *App) UnmarshalJSON(b []byte) error {
+	type plain App
+	return decodeKeepingExtra(b, (*plain)(a), &a.Extra)
+}
+
+// MarshalJSON sends Extra back beside the known members.
+func (a App) MarshalJSON() ([]byte, error) {
+	type plain App
+	return encodeWithExtra(plain(a), a.Extra)
+}
+
+// AppCreate is the POST body that manages an app, as actoolkit's "manage app" sends it.
+type AppCreate struct {
+	Name                     string
+	ClusterID                string
+	NamespaceScopedResources []NamespaceScope
+	ClusterScopedResources   []ClusterScope
+	Labels                   []Label
+}
+
+type appPostBody struct {
+	Type                     string           `json:"type"`
+	Version                  string           `json:"version"`
+	Name                     string           `json:"name"`
+	ClusterID                string           `json:"clusterID"`
+	NamespaceScopedResources []NamespaceScope `json:"namespaceScopedResources"`
+	ClusterScopedResources   []ClusterScope   `json:"clusterScopedResources,omitempty"`
+	Metadata                 *Metadata        `json:"metadata,omitempty"`
+}
+
+// AppUpdate is what changes in place: the name and the user labels.
+type AppUpdate struct {
+	Name   string
+	Labels []Label
+}
+
+type appPutBody struct {
+	Type     string     `json:"type"`
+	Version  string     `json:"version"`
+	Name     string     `json:"name,omitempty"`
+	Metadata labelsOnly `json:"metadata"`
+}
+
+// labelsOnly is a PUT's metadata: the labels, sent even when empty, so removing the last
+// user label removes it on the service too.
+type labelsOnly struct {
+	Labels []Label `json:"labels"`
+}
+
+const (
+	appsPath    = "/k8s/v2/apps"
+	appResource = "app"
+)
+
+func appPath(id string) (string, error) {
+	seg, err := segment("app", id)
+	return appsPath + "/" + seg, err
+}
+
+// ListApps lists the account's apps.
+func (c *Client) ListApps(ctx context.Context, opts ListOptions) ([]App, error) {
+	return list[App](ctx, c, appsPath, appResource, opts)
+}
+
+// GetApp reads one app.
+func (c *Client) GetApp(ctx context.Context, id string) (*App, error) {
+	path, err := appPath(id)
+	if err != nil {
+		return nil, err
+	}
+	return getOne[App](ctx, c, path, appResource)
+}
+
+// CreateApp manages an app on a managed cluster. Selectors are always sent as a list
+// (empty: the whole namespace), as the GET schema requires them back.
+func (c *Client) CreateApp(ctx context.Context, in AppCreate) (*App, error) {
+	if in.ClusterID == "" || in.Name == "" || len(in.NamespaceScopedResources) == 0 {
+		return nil, errors.New("astra: an app needs a name, a cluster and at least one namespace")
+	}
+	ns := make([]NamespaceScope, len(in.NamespaceScopedResources))
+	for i, r := range in.NamespaceScopedResources {
+		ns[i] = NamespaceScope{Namespace: r.Namespace, LabelSelectors: nonNil(r.LabelSelectors)}
+	}
+	body := appPostBody{
+		Type: mediaType(appResource), Version: AppVersion, Name: in.Name, ClusterID: in.ClusterID,
+		NamespaceScopedResources: ns, ClusterScopedResources: in.ClusterScopedResources, Metadata: metadataWithLabels(in.Labels),
+	}
+	return create(ctx, c, appsPath, appResource, body, c.GetApp)
+}
+
+// UpdateApp renames an app and sets its user labels (one PUT; the service keeps its
+// read-only labels). The scope is not sent: it does not change in place.
+func (c *Client) UpdateApp(ctx context.Context, id string, in AppUpdate) (*App, error) {
+	path, err := appPath(id)
+	if err != nil {
+		return nil, err
+	}
+	body := appPutBody{Type: mediaType(appResource), Version: AppVersion, Name: in.Name,
+		Metadata: labelsOnly{Labels: nonNilLabels(userLabels(in.Labels))}}
+	return update(ctx, c, path, appResource, body, func(ctx context.Context) (*App, error) { return c.GetApp(ctx, id) })
+}
+
+// DeleteApp unmanages an app; its workloads stay on the cluster.
+func (c *Client) DeleteApp(ctx context.Context, id string) error {
+	path, err := appPath(id)
+	if err != nil {
+		return err
+	}
+	return c.remove(ctx, path, appResource)
+}
+
+// AppReady is done when state is ready; failed is terminal, with stateDetails as reasons.
+func AppReady(a *App) (bool, error) {
+	switch {
+	case is(a.State, "ready"):
+		return true, nil
+	case is(a.State, "failed"):
+		reasons := make([]string, 0, len(a.StateDetails))
+		for _, d := range a.StateDetails {
+			reasons = append(reasons, detailText(d))
+		}
+		return false, &TerminalStateError{What: "app " + a.ID, State: a.State, Reasons: reasons}
+	}
+	return false, nil
+}
+
+// Describe names the app and its state for wait errors.
+func (a *App) Describe() (what, state string) {
+	if a == nil {
+		return "app", ""
+	}
+	return "app " + a.ID, states("state", a.State)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func nonNilLabels(ls []Label) []Label {
+	if ls == nil {
+		return []Label{}
+	}
+	return ls
+}

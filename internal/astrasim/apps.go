@@ -1,0 +1,458 @@
+package astrasim
+
+import (
+	"fmt"
+	"net/http"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/astra-control/terraform-provider-astra/internal/apispec"
+	"github.com/astra-control/terraform-provider-astra/internal/labelselector"
+)
+
+// app is a managed cluster's application: what a namespace (or a labelled part of one)
+// becomes when Astra Control manages it.
+type app struct {
+	Seq            int           `json:"seq"`
+	ID             string        `json:"id"`
+	Version        string        `json:"version"`
+	Name           string        `json:"name"`
+	ClusterID      string        `json:"clusterID"`
+	NamespaceScope []nsScope     `json:"namespaceScopedResources"`
+	ClusterScope   []gvkScope    `json:"clusterScopedResources,omitempty"`
+	State          string        `json:"state"`
+	StateDetails   []stateDetail `json:"stateDetails,omitempty"`
+	Collected      *time.Time    `json:"lastResourceCollectionTimestamp,omitempty"`
+	Meta           meta          `json:"metadata"`
+	Pending        *transition   `json:"pending,omitempty"`
+}
+
+type nsScope struct {
+	Namespace      string   `json:"namespace"`
+	LabelSelectors []string `json:"labelSelectors"`
+}
+
+type gvkScope struct {
+	Group          string   `json:"group"`
+	Version        string   `json:"version"`
+	Kind           string   `json:"kind"`
+	LabelSelectors []string `json:"labelSelectors"`
+}
+
+// App transition kinds: a new app is discovered half way through Delays.App, ready at its end.
+const (
+	transAppDiscovering = "appDiscovering"
+	transAppReady       = "appReady"
+)
+
+func (st *state) sortedApps(keep func(*app) bool) []*app {
+	var out []*app
+	for _, a := range st.Apps {
+		if keep(a) {
+			out = append(out, a)
+		}
+	}
+	sortBySeq(out, func(a *app) int { return a.Seq })
+	return out
+}
+
+func (st *state) schedulesOf(appID string) []*schedule {
+	var out []*schedule
+	for _, sc := range st.Schedules {
+		if sc.AppID == appID {
+			out = append(out, sc)
+		}
+	}
+	sortBySeq(out, func(sc *schedule) int { return sc.Seq })
+	return out
+}
+
+// bucketAvailable reports whether a policy's bucket is available; a policy whose bucket is
+// not leaves its app "partial". Every bucket counts as available until buckets are modelled.
+func (st *state) bucketAvailable(id string) bool {
+	return true // wired to the bucket model at merge
+}
+
+// bucketExists reports whether a policy's bucketID names a bucket of the account (else
+// problem 9 on POST and PUT). Every ID counts until buckets are modelled.
+func (st *state) bucketExists(id string) bool {
+	return true // wired to the bucket model at merge
+}
+
+// canSnapshot: CSI drivers take volume snapshots; in-tree and host-path provisioners
+// (kubernetes.io/aws-ebs, rancher.io/local-path) cannot. The simulator's assumption: the
+// service says no more than "the default storage class cannot snapshot".
+func canSnapshot(sc *storageClass) bool {
+	return sc != nil && strings.Contains(sc.Provisioner, "csi")
+}
+
+// protection derives an app's protectionState and its details: atRisk when the cluster's
+// default storage class cannot snapshot (whatever the policies), none without a policy,
+// protected with an enabled policy whose bucket is available, partial otherwise.
+func (s *Sim) protection(a *app) (string, []stateDetail) {
+	c := s.st.Clusters[a.ClusterID]
+	if c != nil && !canSnapshot(s.st.StorageClasses[c.DefaultStorageClass]) {
+		return "atRisk", []stateDetail{{Type: "https://astra.netapp.io/stateDetails/atRisk", Title: "Storage class can't snapshot",
+			Detail: "The cluster's default storage class doesn't support volume snapshots."}}
+	}
+	scheds := s.st.schedulesOf(a.ID)
+	if len(scheds) == 0 {
+		return "none", []stateDetail{}
+	}
+	for _, sc := range scheds {
+		if sc.Enabled == "true" && (sc.BucketID == "" || sc.BackupRetention == "0" || s.st.bucketAvailable(sc.BucketID)) {
+			return "protected", []stateDetail{}
+		}
+	}
+	return "partial", []stateDetail{{Type: "https://astra.netapp.io/stateDetails/partial", Title: "No active protection policy",
+		Detail: "Every protection policy of the application is disabled or backs up into a bucket that isn't available."}}
+}
+
+func renderDetails(ds []stateDetail) []any {
+	out := make([]any, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, map[string]any{"type": d.Type, "title": d.Title, "detail": d.Detail})
+	}
+	return out
+}
+
+func (s *Sim) appPath(a *app) string { return s.accountPath() + "/k8s/v2/apps/" + a.ID }
+
+func (s *Sim) renderApp(a *app) map[string]any {
+	ns := make([]any, 0, len(a.NamespaceScope))
+	names := make([]string, 0, len(a.NamespaceScope))
+	for _, r := range a.NamespaceScope {
+		ns = append(ns, map[string]any{"namespace": r.Namespace, "labelSelectors": strs(r.LabelSelectors)})
+		if !containsString(names, r.Namespace) {
+			names = append(names, r.Namespace)
+		}
+	}
+	cs := make([]any, 0, len(a.ClusterScope))
+	for _, r := range a.ClusterScope {
+		cs = append(cs, map[string]any{"GVK": map[string]any{"group": r.Group, "version": r.Version, "kind": r.Kind}, "labelSelectors": strs(r.LabelSelectors)})
+	}
+	pstate, pdetails := s.protection(a)
+	m := map[string]any{
+		"type": "application/astra-app", "version": a.Version, "id": a.ID, "name": a.Name,
+		"links":                    []any{map[string]any{"rel": "self", "href": s.appPath(a)}},
+		"namespaceScopedResources": ns, "clusterScopedResources": cs, "state": a.State,
+		"stateDetails": renderDetails(a.StateDetails), "protectionState": pstate,
+		"protectionStateDetails": renderDetails(pdetails), "namespaces": strs(names),
+		"clusterID": a.ClusterID, "metadata": renderMeta(a.Meta),
+		"stateTransitions": []any{
+			map[string]any{"from": "pending", "to": []any{"discovering", "failed"}},
+			map[string]any{"from": "discovering", "to": []any{"ready", "failed"}},
+			map[string]any{"from": "ready", "to": []any{"discovering", "failed", "deleting"}},
+		},
+	}
+	if c := s.st.Clusters[a.ClusterID]; c != nil {
+		m["clusterName"], m["clusterType"] = c.Name, c.ClusterType
+		if !enumHas(s.responseSchema(apispec.App, a.Version).Properties["clusterType"], c.ClusterType) {
+			m["clusterType"] = "kubernetes" // private clusters: the app's enum has no "private"
+		}
+	}
+	if a.Collected != nil {
+		m["lastResourceCollectionTimestamp"] = formatTime(*a.Collected)
+	}
+	return fitToSchema(s.responseSchema(apispec.App, a.Version), m)
+}
+
+func (s *Sim) listApps(q *request) *reply {
+	var items []map[string]any
+	for _, a := range s.st.sortedApps(func(*app) bool { return true }) {
+		items = append(items, s.renderApp(a))
+	}
+	return s.list(q, apispec.App, items)
+}
+
+func (s *Sim) lookupApp(q *request) (*app, *apiProblem) {
+	a := s.st.Apps[q.params["app_id"]]
+	if a == nil {
+		return nil, notFound(q)
+	}
+	return a, nil
+}
+
+func (s *Sim) getApp(q *request) *reply {
+	a, p := s.lookupApp(q)
+	if p != nil {
+		return fail(p)
+	}
+	return answer(http.StatusOK, apispec.App, apispec.GetResponse, a.Version, s.renderApp(a))
+}
+
+// restoreFields are the POST members of clones and restores, which the simulator does not model.
+var restoreFields = []string{"namespaceMapping", "storageClassMapping", "sourceAppID", "sourceClusterID", "backupID", "snapshotID", "restoreFilter"}
+
+// postApp manages an app on a managed cluster: pending, discovering, then ready
+// (at once unless Delays.App).
+func (s *Sim) postApp(q *request) *reply {
+	b, p := s.readBody(q, apispec.App, apispec.PostRequest)
+	if p != nil {
+		return fail(p)
+	}
+	for _, f := range restoreFields {
+		if _, ok := b.fields[f]; ok {
+			return fail(invalidFields(9, fieldReason{f, "clones and restores are not modelled by the simulator"}))
+		}
+	}
+	clusterID, _ := b.str("clusterID")
+	c := s.st.Clusters[clusterID]
+	if c == nil || c.ManagedState != "managed" {
+		return fail(invalidFields(9, fieldReason{"clusterID", "no managed cluster has this ID"}))
+	}
+	name, _ := b.str("name")
+	if reason := checkName(name); reason != "" {
+		return fail(invalidFields(9, fieldReason{"name", reason}))
+	}
+	for _, id := range c.AppIDs {
+		if s.st.Apps[id].Name == name {
+			return fail(invalidFields(10, fieldReason{"name", "the cluster already has an app named " + name}))
+		}
+	}
+	ns, p := s.namespaceScope(c, b)
+	if p != nil {
+		return fail(p)
+	}
+	cs, p := clusterScope(b)
+	if p != nil {
+		return fail(p)
+	}
+	a := &app{
+		Seq: s.st.nextSeq(), Version: b.version, Name: name, ClusterID: c.ID, NamespaceScope: ns, ClusterScope: cs,
+		State: "pending", Meta: meta{Labels: []label{}, Created: q.now, Modified: q.now, CreatedBy: q.user.userID},
+	}
+	a.ID = derivedUUID4(s.opts.Seed, "object/"+itoa(a.Seq))
+	if labels, ok := labelsOf(b); ok {
+		a.Meta.Labels = mergeLabels(nil, labels)
+	}
+	s.st.Apps[a.ID] = a
+	c.AppIDs = append(c.AppIDs, a.ID)
+	s.scheduleApp(a, transAppDiscovering, s.opts.Delays.App/2, q.now)
+	return created(q, s.appPath(a), apispec.App, a.Version, s.renderApp(a))
+}
+
+// namespaceScope reads namespaceScopedResources: at least one, each namespace on the
+// cluster, each selector a Kubernetes label selector.
+func (s *Sim) namespaceScope(c *cluster, b *body) ([]nsScope, *apiProblem) {
+	raw, _ := b.fields["namespaceScopedResources"].([]any)
+	if len(raw) == 0 {
+		return nil, invalidFields(9, fieldReason{"namespaceScopedResources", "an app needs at least one namespace"})
+	}
+	out := make([]nsScope, 0, len(raw))
+	for i, item := range raw {
+		m, _ := item.(map[string]any)
+		ns, _ := m["namespace"].(string)
+		field := fmt.Sprintf("namespaceScopedResources[%d]", i)
+		if !containsString(c.Namespaces, ns) {
+			return nil, invalidFields(9, fieldReason{field + ".namespace", "the cluster has no namespace " + ns})
+		}
+		sels, p := selectors(m, field)
+		if p != nil {
+			return nil, p
+		}
+		out = append(out, nsScope{Namespace: ns, LabelSelectors: sels})
+	}
+	return out, nil
+}
+
+func selectors(m map[string]any, field string) ([]string, *apiProblem) {
+	raw, _ := m["labelSelectors"].([]any)
+	out := make([]string, 0, len(raw))
+	for j, v := range raw {
+		sel, _ := v.(string)
+		if err := labelselector.Validate(sel); err != nil {
+			return nil, invalidFields(9, fieldReason{fmt.Sprintf("%s.labelSelectors[%d]", field, j), err.Error()})
+		}
+		out = append(out, sel)
+	}
+	return out, nil
+}
+
+// clusterScope reads clusterScopedResources; a GVK without a kind or a version is problem 147.
+func clusterScope(b *body) ([]gvkScope, *apiProblem) {
+	raw, _ := b.fields["clusterScopedResources"].([]any)
+	var out []gvkScope
+	for i, item := range raw {
+		m, _ := item.(map[string]any)
+		gvk, _ := m["GVK"].(map[string]any)
+		g, _ := gvk["group"].(string)
+		v, _ := gvk["version"].(string)
+		k, _ := gvk["kind"].(string)
+		if k == "" || v == "" {
+			return nil, invalidFields(147, fieldReason{fmt.Sprintf("clusterScopedResources[%d].GVK", i), "kind and version must not be empty"})
+		}
+		sels, p := selectors(m, fmt.Sprintf("clusterScopedResources[%d]", i))
+		if p != nil {
+			return nil, p
+		}
+		out = append(out, gvkScope{Group: g, Version: v, Kind: k, LabelSelectors: sels})
+	}
+	return out, nil
+}
+
+// putApp changes an app's name and labels. The simulator assumes (the service does not
+// document it) that the scope and the cluster cannot change in place: a PUT that sends
+// them different is problem 10; sent unchanged (a GET body sent back) they are accepted.
+func (s *Sim) putApp(q *request) *reply {
+	a, p := s.lookupApp(q)
+	if p != nil {
+		return fail(p)
+	}
+	if p := checkIfMatch(q.r, s.renderApp(a)); p != nil {
+		return fail(p)
+	}
+	b, p := s.readBody(q, apispec.App, apispec.PutRequest)
+	if p != nil {
+		return fail(p)
+	}
+	if id, ok := b.str("id"); ok && id != a.ID {
+		return fail(invalidFields(10, fieldReason{"id", "the id differs from the app's"}))
+	}
+	if id, ok := b.str("clusterID"); ok && id != a.ClusterID {
+		return fail(invalidFields(10, fieldReason{"clusterID", "an app cannot move to another cluster"}))
+	}
+	c := s.st.Clusters[a.ClusterID]
+	if _, ok := b.fields["namespaceScopedResources"]; ok {
+		ns, p := s.namespaceScope(c, b)
+		if p != nil {
+			return fail(p)
+		}
+		if !reflect.DeepEqual(ns, a.NamespaceScope) {
+			return fail(invalidFields(10, fieldReason{"namespaceScopedResources", "an app's namespaces and selectors cannot change in place"}))
+		}
+	}
+	if _, ok := b.fields["clusterScopedResources"]; ok {
+		cs, p := clusterScope(b)
+		if p != nil {
+			return fail(p)
+		}
+		if len(cs) != len(a.ClusterScope) || (len(cs) > 0 && !reflect.DeepEqual(cs, a.ClusterScope)) {
+			return fail(invalidFields(10, fieldReason{"clusterScopedResources", "an app's cluster-scoped resources cannot change in place"}))
+		}
+	}
+	if name, ok := b.str("name"); ok {
+		if reason := checkName(name); reason != "" {
+			return fail(invalidFields(9, fieldReason{"name", reason}))
+		}
+		for _, id := range c.AppIDs {
+			if other := s.st.Apps[id]; other.ID != a.ID && other.Name == name {
+				return fail(invalidFields(10, fieldReason{"name", "the cluster already has an app named " + name}))
+			}
+		}
+		a.Name = name
+	}
+	if labels, ok := labelsOf(b); ok {
+		a.Meta.Labels = mergeLabels(a.Meta.Labels, labels)
+	}
+	a.Version = b.version
+	touch(&a.Meta, q)
+	return s.updated(apispec.App, a.Version, s.renderApp(a))
+}
+
+// deleteApp unmanages an app (its workloads stay on the cluster) with its schedules.
+// An app still being discovered is problem 112.
+func (s *Sim) deleteApp(q *request) *reply {
+	a, p := s.lookupApp(q)
+	if p != nil {
+		return fail(p)
+	}
+	if p := checkIfMatch(q.r, s.renderApp(a)); p != nil {
+		return fail(p)
+	}
+	if a.State == "pending" || a.State == "discovering" {
+		return fail(problem(112))
+	}
+	for _, sc := range s.st.schedulesOf(a.ID) {
+		delete(s.st.Schedules, sc.ID)
+	}
+	if c := s.st.Clusters[a.ClusterID]; c != nil {
+		c.AppIDs = withoutString(c.AppIDs, a.ID)
+	}
+	delete(s.st.Apps, a.ID)
+	return noContent()
+}
+
+func withoutString(list []string, v string) []string {
+	out := []string{}
+	for _, x := range list {
+		if x != v {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// scheduleApp applies an app transition now when its delay is zero, else records it.
+func (s *Sim) scheduleApp(a *app, kind string, delay time.Duration, now time.Time) {
+	if delay <= 0 {
+		a.Pending = nil
+		s.applyAppTransition(a, kind, now)
+		return
+	}
+	a.Pending = &transition{Kind: kind, At: now.Add(delay)}
+}
+
+func (s *Sim) applyAppTransition(a *app, kind string, at time.Time) {
+	switch kind {
+	case transAppDiscovering:
+		if a.State == "pending" {
+			a.State = "discovering"
+			s.scheduleApp(a, transAppReady, s.opts.Delays.App-s.opts.Delays.App/2, at)
+		}
+	case transAppReady:
+		if a.State == "discovering" {
+			a.State, a.StateDetails = "ready", nil
+			t := at
+			a.Collected = &t
+		}
+	}
+}
+
+// advanceApps applies the app transitions due at now (a transition may schedule the next).
+func (s *Sim) advanceApps(now time.Time) {
+	for _, a := range s.st.sortedApps(func(a *app) bool { return a.Pending != nil && !a.Pending.At.After(now) }) {
+		for a.Pending != nil && !a.Pending.At.After(now) {
+			kind, at := a.Pending.Kind, a.Pending.At
+			a.Pending = nil
+			s.applyAppTransition(a, kind, at)
+		}
+	}
+}
+
+// FailApp sends an app to state "failed" with stateDetails made of reasons (a default
+// reason when none is given), as a failed discovery would.
+func (s *Sim) FailApp(id string, reasons ...string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.advance(s.opts.Now())
+	a := s.st.Apps[id]
+	if a == nil {
+		return fmt.Errorf("no app %s", id)
+	}
+	if len(reasons) == 0 {
+		reasons = []string{"The application's resources could not be collected (injected by the simulator)"}
+	}
+	a.State, a.Pending, a.StateDetails = "failed", nil, nil
+	for _, r := range reasons {
+		if r == "" || len(r) > 511 {
+			return fmt.Errorf("a reason must have 1 to 511 characters")
+		}
+		a.StateDetails = append(a.StateDetails, stateDetail{Type: "https://astra.netapp.io/stateDetails/appFailed", Title: "Application failed", Detail: r})
+	}
+	return nil
+}
+
+// managedAppNames names a cluster's managed apps for the problem that refuses to unmanage
+// it: its apps, then those a test declared with SetManagedApps.
+func (s *Sim) managedAppNames(c *cluster) string {
+	names := make([]string, 0, len(c.AppIDs)+c.ManagedApps)
+	for _, id := range c.AppIDs {
+		names = append(names, s.st.Apps[id].Name)
+	}
+	for i := 1; i <= c.ManagedApps; i++ {
+		names = append(names, fmt.Sprintf("%s-app-%d", c.Name, i))
+	}
+	return strings.Join(names, ", ")
+}

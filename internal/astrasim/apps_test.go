@@ -1,0 +1,207 @@
+package astrasim
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// appBody is the POST body of an app as actoolkit's manage app sends it (version 2.1).
+func appBody(name, clusterID string, namespaces ...string) map[string]any {
+	ns := []any{}
+	for _, n := range namespaces {
+		ns = append(ns, map[string]any{"namespace": n, "labelSelectors": []any{}})
+	}
+	return map[string]any{"type": "application/astra-app", "version": "2.1", "name": name, "clusterID": clusterID, "namespaceScopedResources": ns}
+}
+
+// scheduleBody is a schedule POST body of a granularity (version 1.3), retentions 7 and 3.
+func scheduleBody(granularity string, fields map[string]any) map[string]any {
+	b := map[string]any{"type": "application/astra-schedule", "version": "1.3", "name": granularity + " schedule",
+		"granularity": granularity, "snapshotRetention": "7", "backupRetention": "3"}
+	for k, v := range fields {
+		b[k] = v
+	}
+	return b
+}
+
+// managedCluster adds and manages a private cluster.
+func (e *env) managedCluster(name string) string {
+	_, id := e.addPrivateCluster(name)
+	e.manage(id).expect(201)
+	return id
+}
+
+func TestAppLifecycleAndInUse(t *testing.T) {
+	e := newEnv(t, Options{})
+	id := e.managedCluster("apps")
+	r := e.post("/k8s/v2/apps", appBody("web", id, "default")).expect(201)
+	appID := r.str("id")
+	if r.str("state") != "ready" || r.str("protectionState") != "none" || r.str("clusterName") != "apps" {
+		t.Fatalf("new app: state %q protection %q cluster %q", r.str("state"), r.str("protectionState"), r.str("clusterName"))
+	}
+	if got := e.get("/topology/v1/managedClusters/" + id).str("inUse"); got != "true" {
+		t.Fatalf("inUse = %q with an app", got)
+	}
+	reason := e.del("/topology/v1/managedClusters/"+id).problem(10).field("invalidFields", "inUse")
+	if !strings.Contains(reason, "(web)") {
+		t.Fatalf("the refusal does not name the app: %s", reason)
+	}
+	e.del("/k8s/v2/apps/" + appID).expect(204)
+	e.get("/k8s/v2/apps/" + appID).problem(2)
+	if got := e.get("/topology/v1/managedClusters/" + id).str("inUse"); got != "false" {
+		t.Fatalf("inUse = %q after the app went", got)
+	}
+	e.del("/topology/v1/managedClusters/" + id).expect(204)
+}
+
+func TestAppPostProblems(t *testing.T) {
+	e := newEnv(t, Options{})
+	_, unmanaged := e.addPrivateCluster("plain")
+	id := e.managedCluster("apps")
+	e.post("/k8s/v2/apps", appBody("web", unmanaged, "default")).problem(9).field("invalidFields", "clusterID")
+	if reason := e.post("/k8s/v2/apps", appBody("web", id, "nope")).problem(9).field("invalidFields", "namespaceScopedResources[0].namespace"); !strings.Contains(reason, "no namespace nope") {
+		t.Errorf("reason %q", reason)
+	}
+	e.post("/k8s/v2/apps", appBody("web", id)).problem(9)
+	bad := appBody("web", id, "default")
+	bad["namespaceScopedResources"] = []any{map[string]any{"namespace": "default", "labelSelectors": []any{"app in mysql"}}}
+	e.post("/k8s/v2/apps", bad).problem(9).field("invalidFields", "namespaceScopedResources[0].labelSelectors[0]")
+	gvk := appBody("web", id, "default")
+	gvk["clusterScopedResources"] = []any{map[string]any{"GVK": map[string]any{"group": "", "version": "", "kind": "ClusterRole"}}}
+	e.post("/k8s/v2/apps", gvk).problem(147)
+	e.post("/k8s/v2/apps", appBody("web", id, "default")).expect(201)
+	e.post("/k8s/v2/apps", appBody("web", id, "default")).problem(10)
+}
+
+func TestAppDiscoveryDelayAndFailure(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	e := newEnv(t, Options{Delays: Delays{App: 10 * time.Second}, Now: func() time.Time { return now }})
+	id := e.managedCluster("slow")
+	appID := e.post("/k8s/v2/apps", appBody("web", id, "default")).expect(201).str("id")
+	for _, step := range []struct {
+		after time.Duration
+		state string
+	}{{0, "pending"}, {5 * time.Second, "discovering"}, {5 * time.Second, "ready"}} {
+		now = now.Add(step.after)
+		if got := e.get("/k8s/v2/apps/" + appID).str("state"); got != step.state {
+			t.Fatalf("after %s: state %q, want %q", step.after, got, step.state)
+		}
+	}
+	pending := e.post("/k8s/v2/apps", appBody("db", id, "default")).expect(201).str("id")
+	e.del("/k8s/v2/apps/" + pending).problem(112)
+	e.post("/k8s/v1/apps/"+pending+"/schedules", scheduleBody("hourly", nil)).problem(154)
+	if err := e.sim.FailApp(appID, "discovery failed"); err != nil {
+		t.Fatal(err)
+	}
+	r := e.get("/k8s/v2/apps/" + appID)
+	if r.str("state") != "failed" || !strings.Contains(string(r.raw), "discovery failed") {
+		t.Fatalf("failed app: %s", r.raw)
+	}
+}
+
+func TestProtectionStateFollowsSchedules(t *testing.T) {
+	e := newEnv(t, Options{})
+	id := e.managedCluster("prot")
+	appID := e.post("/k8s/v2/apps", appBody("web", id, "default")).expect(201).str("id")
+	sched := "/k8s/v1/apps/" + appID + "/schedules"
+	state := func() string { return e.get("/k8s/v2/apps/" + appID).str("protectionState") }
+	schedID := e.post(sched, scheduleBody("daily", map[string]any{"minute": "15", "hour": "2"})).expect(201).str("id")
+	if got := state(); got != "protected" {
+		t.Fatalf("with an enabled policy: %q", got)
+	}
+	e.put(sched+"/"+schedID, map[string]any{"type": "application/astra-schedule", "version": "1.3", "enabled": "false", "snapshotRetention": "7", "backupRetention": "3"}).expect(204)
+	if got := state(); got != "partial" {
+		t.Fatalf("with every policy disabled: %q", got)
+	}
+	e.del(sched + "/" + schedID).expect(204)
+	if got := state(); got != "none" {
+		t.Fatalf("without a policy: %q", got)
+	}
+	// A default storage class that cannot snapshot puts the app at risk.
+	c := e.sim.st.Clusters[id]
+	for _, sc := range e.sim.st.storageClassesOf(id) {
+		if sc.Provisioner == "rancher.io/local-path" {
+			e.sim.setDefaultStorageClass(c, sc.ID)
+		}
+	}
+	if got := state(); got != "atRisk" {
+		t.Fatalf("default storage class without snapshots: %q", got)
+	}
+}
+
+func TestScheduleGranularityRules(t *testing.T) {
+	e := newEnv(t, Options{})
+	id := e.managedCluster("rules")
+	appID := e.post("/k8s/v2/apps", appBody("web", id, "default")).expect(201).str("id")
+	sched := "/k8s/v1/apps/" + appID + "/schedules"
+	cases := []struct {
+		granularity string
+		fields      map[string]any
+		badField    string
+	}{
+		{"hourly", map[string]any{"minute": "75"}, "minute"},
+		{"hourly", map[string]any{"minute": "9x"}, "minute"},
+		{"hourly", map[string]any{"hour": "3"}, "hour"},
+		{"daily", map[string]any{"minute": "0"}, "hour"},
+		{"daily", map[string]any{"hour": "24"}, "hour"},
+		{"weekly", map[string]any{"hour": "1"}, "dayOfWeek"},
+		{"monthly", map[string]any{"hour": "1", "dayOfMonth": "1", "dayOfWeek": "2"}, "dayOfWeek"},
+		{"monthly", map[string]any{"hour": "1", "dayOfMonth": "32"}, "dayOfMonth"},
+	}
+	for _, c := range cases {
+		e.post(sched, scheduleBody(c.granularity, c.fields)).problem(9).field("invalidFields", c.badField)
+	}
+	// dayOfWeek's published pattern is anchored: the schema refuses 8 (problem 8).
+	e.post(sched, scheduleBody("weekly", map[string]any{"hour": "1", "dayOfWeek": "8"})).problem(8)
+	// actoolkit's "*" for the unused fields is taken, and answered as absent.
+	r := e.post(sched, scheduleBody("hourly", map[string]any{"minute": "5", "hour": "*", "dayOfWeek": "*", "dayOfMonth": "*"})).expect(201)
+	if r.str("hour") != "" || r.str("minute") != "5" {
+		t.Fatalf("hourly with stars: %s", r.raw)
+	}
+	e.post(sched, scheduleBody("hourly", nil)).problem(10)
+	e.post(sched, scheduleBody("monthly", map[string]any{"hour": "1", "dayOfMonth": "31"})).expect(201)
+	e.post(sched, scheduleBody("weekly", map[string]any{"hour": "1", "dayOfWeek": "0", "replicate": "true"})).problem(153)
+	// A PUT to another granularity drops the fields the new one does not use.
+	weekly := e.post(sched, scheduleBody("weekly", map[string]any{"hour": "1", "dayOfWeek": "7"})).expect(201).str("id")
+	e.put(sched+"/"+weekly, map[string]any{"type": "application/astra-schedule", "version": "1.3", "granularity": "daily", "snapshotRetention": "7", "backupRetention": "3"}).expect(204)
+	if got := e.get(sched + "/" + weekly); got.str("dayOfWeek") != "" || got.str("hour") != "1" {
+		t.Fatalf("weekly made daily: %s", got.raw)
+	}
+}
+
+func TestNamespacesOfAManagedCluster(t *testing.T) {
+	e := newEnv(t, Options{Release: "24.02"})
+	id := e.managedCluster("ns")
+	items := e.get("/topology/v1/managedClusters/" + id + "/namespaces").expect(200).items()
+	if len(items) != len(defaultNamespaces()) || itemField(items, 0, "name") != "default" {
+		t.Fatalf("namespaces: %v", items)
+	}
+	nsID := itemField(items, 0, "id")
+	if got := e.get("/topology/v1/managedClusters/" + id + "/namespaces/" + nsID).expect(200).str("name"); got != "default" {
+		t.Fatalf("namespace by ID: %q", got)
+	}
+	_, unmanaged := e.addPrivateCluster("plain")
+	e.get("/topology/v1/managedClusters/" + unmanaged + "/namespaces").problem(2)
+}
+
+func TestAppsSurviveTheStateFile(t *testing.T) {
+	e := newEnv(t, Options{})
+	id := e.managedCluster("persist")
+	appID := e.post("/k8s/v2/apps", appBody("web", id, "default")).expect(201).str("id")
+	e.post("/k8s/v1/apps/"+appID+"/schedules", scheduleBody("hourly", nil)).expect(201)
+	path := t.TempDir() + "/state.json"
+	if err := e.sim.SaveState(path); err != nil {
+		t.Fatal(err)
+	}
+	e.del("/k8s/v2/apps/" + appID).expect(204)
+	if err := e.sim.LoadState(path); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.get("/k8s/v2/apps/" + appID).expect(200).str("protectionState"); got != "protected" {
+		t.Fatalf("after reload: %q", got)
+	}
+	if got := e.get("/topology/v1/managedClusters/" + id).str("inUse"); got != "true" {
+		t.Fatalf("inUse after reload: %q", got)
+	}
+}

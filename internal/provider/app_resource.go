@@ -1,0 +1,272 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = (*appResource)(nil)
+	_ resource.ResourceWithImportState = (*appResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*appResource)(nil)
+)
+
+type appResource struct{ clientHolder }
+
+// newAppResource is astra_app.
+func newAppResource() resource.Resource { return &appResource{} }
+
+func (r *appResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_app"
+}
+
+func (r *appResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attributes := appAttributes()
+	attributes["timeouts"] = attrs.TimeoutsSchema(ctx, appTimeouts)
+	attributes["wait_for_ready"] = schema.BoolAttribute{
+		Optional: true,
+		Computed: true,
+		Default:  booldefault.StaticBool(true),
+		MarkdownDescription: "Whether create waits, within `timeouts`, until the app's `state` is `ready`. Defaults to " +
+			"`true`; a policy can only be added to a ready app. Changing it sends nothing to Astra Control.",
+	}
+	resp.Schema = schema.Schema{
+		Version: appSchemaVersion,
+		MarkdownDescription: "An application of a managed cluster (`POST /k8s/v2/apps`): the namespaces (or the labelled " +
+			"parts of them) and cluster-scoped resources Astra Control protects together. Create waits (see " +
+			"`wait_for_ready`) until the app is `ready`, and fails with the service's `state_details` when it is " +
+			"`failed`, leaving it in state, tainted. Destroy unmanages the app (its workloads stay on the cluster) and " +
+			"waits until it is gone. Protect it with `astra_protection_policy`; `protection_state` shows the outcome.",
+		Attributes: attributes,
+	}
+}
+
+// ModifyPlan checks, when the managed cluster is known, that every namespace exists on it.
+func (r *appResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	client := r.configuredClient()
+	if client == nil {
+		return
+	}
+	var plan appModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !isSet(plan.ClusterID) || plan.NamespaceScopedResources.IsUnknown() {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		var prior appModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+		if prior.NamespaceScopedResources.Equal(plan.NamespaceScopedResources) && prior.ClusterID.Equal(plan.ClusterID) {
+			return // the scope does not change: nothing to check
+		}
+	}
+	namespaces, err := client.ListNamespaces(ctx, plan.ClusterID.ValueString())
+	if err != nil {
+		return // the cluster may not be managed yet; the service checks at apply
+	}
+	checkAppNamespaces(plan.ClusterID.ValueString(), namespaces, plan.NamespaceScopedResources, &resp.Diagnostics)
+}
+
+// checkAppNamespaces adds an error on each namespace the managed cluster does not have.
+func checkAppNamespaces(clusterID string, namespaces []astra.Namespace, scope types.List, diags *diag.Diagnostics) {
+	have := map[string]bool{}
+	var names []string
+	for _, n := range namespaces {
+		if !strings.EqualFold(n.NamespaceState, "removed") {
+			have[n.Name] = true
+			names = append(names, n.Name)
+		}
+	}
+	sort.Strings(names)
+	for i, o := range listObjects(scope) {
+		ns, ok := o.Attributes()["namespace"].(types.String)
+		if !ok || !isSet(ns) || have[ns.ValueString()] {
+			continue
+		}
+		diags.AddAttributeError(path.Root("namespace_scoped_resources").AtListIndex(i).AtName("namespace"), "Unknown namespace",
+			fmt.Sprintf("Managed cluster %s has no namespace %q; its namespaces are: %s. Set namespace to one of them "+
+				"(create the namespace on the cluster first if it is new).", clusterID, ns.ValueString(), strings.Join(names, ", ")))
+	}
+}
+
+func (r *appResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan appModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := plan.Timeouts.Create(ctx, appTimeouts.Create)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	body := appCreateRequest(plan.appValues)
+	sent := time.Now()
+	app, err := client.CreateApp(ctx, body)
+	app = createdOrAdopted(ctx, &resp.Diagnostics, "app "+body.Name, "Cannot create the app", appAPIFields, app, err,
+		lostCreate[astra.App]{sent: sent, claims: r.claims(), stamp: appStamp, settle: client.RequestTimeout(),
+			find: func() (*astra.App, error) { return findApp(ctx, client, body.ClusterID, body.Name) }})
+	if app == nil {
+		return
+	}
+	// Recorded before the wait, so a failed wait taints the app instead of orphaning it.
+	r.recordAndWait(ctx, client, timeout, &plan, app, &resp.State, &resp.Diagnostics,
+		"The app is recorded in state as tainted (with its state_details): the next apply unmanages it and manages it again.")
+}
+
+func (r *appResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state appModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	app := readOrForget(ctx, resp, "astra_app", id, "the app", func() (*astra.App, error) { return client.GetApp(ctx, id) }, nil)
+	if app == nil {
+		return
+	}
+	if state.WaitForReady.IsNull() { // imported: the default, so the next plan is empty
+		state.WaitForReady = types.BoolValue(true)
+	}
+	r.recordAnswer(ctx, &state, app, &resp.State, &resp.Diagnostics)
+}
+
+// Update renames the app or changes its labels: a fresh GET, the plan applied, one PUT.
+func (r *appResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan appModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if providerSideOnly(ctx, req, &resp.Diagnostics, appPutArgs...) {
+		resp.State.Raw = req.State.Raw
+		resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
+		return
+	}
+	id := plan.ID.ValueString()
+	current, err := client.GetApp(ctx, id)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot read the app before updating it", err, nil)
+		return
+	}
+	app, err := client.UpdateApp(ctx, id, applyAppPlan(current, plan.appValues))
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot update the app", err, appAPIFields)
+		return
+	}
+	r.recordAnswer(ctx, &plan, app, &resp.State, &resp.Diagnostics)
+	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
+}
+
+// Delete unmanages the app and waits for a 404. An app still being discovered is refused
+// by the service (409): the request is repeated until it is accepted or the timeout ends.
+func (r *appResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state appModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	client := r.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := state.Timeouts.Delete(ctx, appTimeouts.Delete)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	waitCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	aftermath := "The app stays in state; destroy again once Astra Control accepts unmanaging it."
+	if _, err := astra.Wait(waitCtx, r.waitSchedule(), func(ctx context.Context) (bool, error) {
+		err := client.DeleteApp(ctx, id)
+		switch {
+		case err == nil || astra.IsNotFound(err):
+			return true, nil
+		case astra.IsConflict(err):
+			return false, nil // not ready yet, or busy: ask again
+		}
+		return false, err
+	}, func(done bool) (bool, error) { return done, nil }); err != nil {
+		addWaitError(&resp.Diagnostics, "Cannot unmanage the app", err, timeout, aftermath)
+		return
+	}
+	if _, err := astra.Wait(waitCtx, r.waitSchedule(), appGone(client, id), func(a *astra.App) (bool, error) { return a == nil, nil }); err != nil {
+		addWaitError(&resp.Diagnostics, "App not unmanaged", err, timeout,
+			"Astra Control accepted the unmanage request; the app stays in state until it is gone. Destroy again to check.")
+	}
+}
+
+func (r *appResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// recordAnswer writes the model converted from the service's answer to state.
+func (r *appResource) recordAnswer(ctx context.Context, m *appModel, answer *astra.App, state *tfsdk.State, diags *diag.Diagnostics) {
+	m.appValues = appFrom(answer, m.appValues)
+	diags.Append(state.Set(ctx, m)...)
+}
+
+// recordAndWait records the answer, then waits until the app is ready and records what it
+// last saw (a failed app with its state_details).
+func (r *appResource) recordAndWait(ctx context.Context, client *astra.Client, timeout time.Duration, m *appModel,
+	answer *astra.App, state *tfsdk.State, diags *diag.Diagnostics, aftermath string) {
+	if r.recordAnswer(ctx, m, answer, state, diags); diags.HasError() || !m.WaitForReady.ValueBool() {
+		return
+	}
+	waitCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	id := m.ID.ValueString()
+	app, err := astra.WaitFrom(waitCtx, r.waitSchedule(), answer, func(ctx context.Context) (*astra.App, error) {
+		return client.GetApp(ctx, id)
+	}, astra.AppReady)
+	if app != nil {
+		r.recordAnswer(ctx, m, app, state, diags)
+	}
+	if err != nil {
+		addWaitError(diags, "App did not become ready", err, timeout, aftermath)
+	}
+}
+
+// appGone reads the app, nil once it is gone (a 404).
+func appGone(client *astra.Client, id string) func(context.Context) (*astra.App, error) {
+	return func(ctx context.Context) (*astra.App, error) {
+		a, err := client.GetApp(ctx, id)
+		if astra.IsNotFound(err) {
+			return nil, nil
+		}
+		return a, err
+	}
+}
+
+// findApp finds the app a POST with a lost answer may have made: the one of that name on
+// that cluster, nil if none.
+func findApp(ctx context.Context, client *astra.Client, clusterID, name string) (*astra.App, error) {
+	apps, err := client.ListApps(ctx, astra.ListOptions{Filters: []astra.Filter{astra.Eq("name", name)}})
+	if err != nil {
+		return nil, err
+	}
+	for i := range apps {
+		if apps[i].Name == name && apps[i].ClusterID == clusterID {
+			return &apps[i], nil
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,163 @@
+package provider
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
+)
+
+// protectionPolicyModel is the astra_protection_policy resource.
+type protectionPolicyModel struct {
+	ID                types.String `tfsdk:"id"`
+	AppID             types.String `tfsdk:"app_id"`
+	Name              types.String `tfsdk:"name"`
+	Granularity       types.String `tfsdk:"granularity"`
+	Minute            types.Int64  `tfsdk:"minute"`
+	Hour              types.Int64  `tfsdk:"hour"`
+	DayOfWeek         types.Int64  `tfsdk:"day_of_week"`
+	DayOfMonth        types.Int64  `tfsdk:"day_of_month"`
+	SnapshotRetention types.Int64  `tfsdk:"snapshot_retention"`
+	BackupRetention   types.Int64  `tfsdk:"backup_retention"`
+	BucketID          types.String `tfsdk:"bucket_id"`
+	Enabled           types.Bool   `tfsdk:"enabled"`
+	Metadata          types.Object `tfsdk:"metadata"`
+}
+
+// protectionPolicyAPIFields maps the API's field names in invalidFields to attributes.
+var protectionPolicyAPIFields = map[string]string{
+	"name": "name", "granularity": "granularity", "minute": "minute", "hour": "hour", "dayOfWeek": "day_of_week",
+	"dayOfMonth": "day_of_month", "snapshotRetention": "snapshot_retention", "backupRetention": "backup_retention",
+	"bucketID": "bucket_id", "enabled": "enabled",
+}
+
+// granularityUses says which of hour, day_of_week and day_of_month a granularity uses
+// (actoolkit's rules; minute is used by all).
+var granularityUses = map[string][]string{
+	"hourly":  nil,
+	"daily":   {"hour"},
+	"weekly":  {"hour", "day_of_week"},
+	"monthly": {"hour", "day_of_month"},
+}
+
+// granularityProblem is one plan-time error of the granularity rules.
+type granularityProblem struct {
+	attribute, summary, detail string
+}
+
+// granularityProblems checks hour, day_of_week and day_of_month against the granularity:
+// each one it uses is required, each one it does not is refused. Unknown values are
+// checked at apply.
+func granularityProblems(granularity string, values map[string]types.Int64) []granularityProblem {
+	uses, ok := granularityUses[granularity]
+	if !ok {
+		return nil
+	}
+	var out []granularityProblem
+	for _, name := range []string{"hour", "day_of_week", "day_of_month"} {
+		v := values[name]
+		used := containsName(uses, name)
+		switch {
+		case used && v.IsNull():
+			out = append(out, granularityProblem{name, "Missing " + name,
+				fmt.Sprintf("A %s policy needs %s (%s). Set %s.", granularity, name, granularityWhen(granularity), name)})
+		case !used && !v.IsNull():
+			out = append(out, granularityProblem{name, "Argument not used by a " + granularity + " policy",
+				fmt.Sprintf("%s is not used by a %s policy (%s). Remove %s, or choose a granularity that uses it.",
+					name, granularity, granularityWhen(granularity), name)})
+		}
+	}
+	return out
+}
+
+func granularityWhen(g string) string {
+	switch g {
+	case "hourly":
+		return "it runs every hour at minute"
+	case "daily":
+		return "it runs every day at hour:minute"
+	case "weekly":
+		return "it runs on day_of_week at hour:minute"
+	}
+	return "it runs on day_of_month at hour:minute"
+}
+
+func containsName(list []string, name string) bool {
+	for _, s := range list {
+		if s == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (m protectionPolicyModel) timeValues() map[string]types.Int64 {
+	return map[string]types.Int64{"hour": m.Hour, "day_of_week": m.DayOfWeek, "day_of_month": m.DayOfMonth}
+}
+
+// addGranularityProblems adds each problem as an attribute error.
+func addGranularityProblems(problems []granularityProblem, add func(path.Path, string, string)) {
+	for _, p := range problems {
+		add(path.Root(p.attribute), p.summary, p.detail)
+	}
+}
+
+func number(v types.Int64) string {
+	if v.IsNull() || v.IsUnknown() {
+		return ""
+	}
+	return strconv.FormatInt(v.ValueInt64(), 10)
+}
+
+// protectionPolicyRequest is the POST or PUT body of a planned policy: the numbers as the
+// strings the API wants, and only the fields the granularity uses.
+func protectionPolicyRequest(plan protectionPolicyModel) astra.AppScheduleFields {
+	g := plan.Granularity.ValueString()
+	uses := granularityUses[g]
+	only := func(name string, v types.Int64) string {
+		if !containsName(uses, name) {
+			return ""
+		}
+		return number(v)
+	}
+	minute := number(plan.Minute)
+	if minute == "" {
+		minute = "0"
+	}
+	return astra.AppScheduleFields{
+		Name: plan.Name.ValueString(), Enabled: attrs.APIBool(plan.Enabled), Granularity: g, Minute: minute,
+		Hour: only("hour", plan.Hour), DayOfWeek: only("day_of_week", plan.DayOfWeek), DayOfMonth: only("day_of_month", plan.DayOfMonth),
+		SnapshotRetention: number(plan.SnapshotRetention), BackupRetention: number(plan.BackupRetention),
+		BucketID: attrs.StringOrEmpty(plan.BucketID),
+	}
+}
+
+// apiNumber reads a number the API sends as a string; absent, "*" (what actoolkit sends for
+// an unused field) or unreadable is null.
+func apiNumber(s string) types.Int64 {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return types.Int64Null()
+	}
+	return types.Int64Value(n)
+}
+
+// protectionPolicyFrom converts the service's schedule for state.
+func protectionPolicyFrom(appID string, s *astra.AppSchedule) protectionPolicyModel {
+	m := protectionPolicyModel{
+		ID: types.StringValue(s.ID), AppID: types.StringValue(appID), Name: types.StringValue(s.Name),
+		Granularity: types.StringValue(s.Granularity), Minute: apiNumber(s.Minute), Hour: apiNumber(s.Hour),
+		DayOfWeek: apiNumber(s.DayOfWeek), DayOfMonth: apiNumber(s.DayOfMonth),
+		SnapshotRetention: apiNumber(s.SnapshotRetention), BackupRetention: apiNumber(s.BackupRetention),
+		BucketID: attrs.OptionalString(s.BucketID), Enabled: types.BoolValue(s.Enabled == nil || s.Enabled.Value()),
+		Metadata: attrs.MetadataValue(s.Metadata),
+	}
+	if m.Minute.IsNull() {
+		m.Minute = types.Int64Value(0)
+	}
+	return m
+}

@@ -1,0 +1,90 @@
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
+)
+
+const protectionPolicySchemaVersion = 0
+
+// protectionPolicyPutArgs: every argument but app_id is updated in place, with one PUT.
+var protectionPolicyPutArgs = []string{"name", "granularity", "minute", "hour", "day_of_week", "day_of_month",
+	"snapshot_retention", "backup_retention", "bucket_id", "enabled"}
+
+func optionalNumber(desc string, min, max int64) schema.Int64Attribute {
+	return schema.Int64Attribute{
+		Optional:            true,
+		MarkdownDescription: desc + updatedInPlace,
+		Validators:          []validator.Int64{int64validator.Between(min, max)},
+	}
+}
+
+func retention(desc string) schema.Int64Attribute {
+	return schema.Int64Attribute{
+		Required:            true,
+		MarkdownDescription: desc + updatedInPlace,
+		Validators:          []validator.Int64{int64validator.AtLeast(0)},
+	}
+}
+
+// protectionPolicyAttributes are astra_protection_policy's attributes.
+func protectionPolicyAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id": attrs.Kept(computedString("ID of the protection policy (the app's schedule) in Astra Control.")),
+		"app_id": schema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: "ID of the app the policy protects (an `astra_app`'s `id`)." + forcesReplacement,
+			Validators:          []validator.String{validate.UUID()},
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		},
+		"name": schema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: "Name of the policy, 1 to 63 characters." + updatedInPlace,
+			Validators:          []validator.String{validate.ResourceName(63)},
+		},
+		"granularity": schema.StringAttribute{
+			Required: true,
+			MarkdownDescription: "How often the policy runs: `hourly` (at `minute`), `daily` (at `hour`:`minute`), " +
+				"`weekly` (on `day_of_week` at `hour`:`minute`) or `monthly` (on `day_of_month` at `hour`:`minute`). Times " +
+				"are UTC." + updatedInPlace,
+			Validators: []validator.String{stringvalidator.OneOf("hourly", "daily", "weekly", "monthly")},
+		},
+		"minute": schema.Int64Attribute{
+			Optional:            true,
+			Computed:            true,
+			Default:             int64default.StaticInt64(0),
+			MarkdownDescription: "Minute of the hour the policy runs at, 0 to 59. Defaults to 0." + updatedInPlace,
+			Validators:          []validator.Int64{int64validator.Between(0, 59)},
+		},
+		"hour":               optionalNumber("Hour of the day (UTC) the policy runs at, 0 to 23: required by `daily`, `weekly` and `monthly` policies, refused on an `hourly` one.", 0, 23),
+		"day_of_week":        optionalNumber("Day of the week a `weekly` policy runs on, 0 to 7 (0 and 7 are Sunday): required by `weekly`, refused by every other granularity.", 0, 7),
+		"day_of_month":       optionalNumber("Day of the month a `monthly` policy runs on, 1 to 31: required by `monthly`, refused by every other granularity.", 1, 31),
+		"snapshot_retention": retention("How many snapshots the policy keeps, 0 or more."),
+		"backup_retention":   retention("How many backups the policy keeps, 0 or more; 0 takes no backups."),
+		"bucket_id": schema.StringAttribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: "ID of the bucket the backups go to (an `astra_bucket`'s `id`). When unset, Astra Control " +
+				"chooses one (the cluster's or the cloud's default bucket)." + updatedInPlace + keepsServiceValue,
+			Validators:    []validator.String{validate.UUID()},
+			PlanModifiers: []planmodifier.String{attrs.KeepUnlessChanged()},
+		},
+		"enabled": schema.BoolAttribute{
+			Optional: true,
+			Computed: true,
+			Default:  booldefault.StaticBool(true),
+			MarkdownDescription: "Whether the policy runs. Defaults to `true`; a disabled policy leaves the app's " +
+				"`protection_state` `partial` when it is the app's only one." + updatedInPlace,
+		},
+		"metadata": attrs.MetadataSchema(protectionPolicyPutArgs...),
+	}
+}
