@@ -69,15 +69,16 @@ func (st *state) schedulesOf(appID string) []*schedule {
 }
 
 // bucketAvailable reports whether a policy's bucket is available; a policy whose bucket is
-// not leaves its app "partial". Every bucket counts as available until buckets are modelled.
+// not leaves its app "partial".
 func (st *state) bucketAvailable(id string) bool {
-	return true // wired to the bucket model at merge
+	b := st.Buckets[id]
+	return b != nil && b.State == "available"
 }
 
 // bucketExists reports whether a policy's bucketID names a bucket of the account (else
-// problem 9 on POST and PUT). Every ID counts until buckets are modelled.
+// problem 9 on POST and PUT).
 func (st *state) bucketExists(id string) bool {
-	return true // wired to the bucket model at merge
+	return st.Buckets[id] != nil
 }
 
 // canSnapshot: CSI drivers take volume snapshots; in-tree and host-path provisioners

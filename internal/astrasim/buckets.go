@@ -138,21 +138,15 @@ func (s *Sim) bucketReached(b *bucket) {
 	b.State, b.StateDetails = "available", []stateDetail{}
 }
 
-// bucketCredentialProblem says why credential id cannot open a bucket, or "". A bucket
-// credential is one actoolkit offers for buckets: keyType s3, or the credType label
-// AzureContainer or service-account (research §4.6).
+// bucketCredentialProblem says why credential id cannot open a bucket, or "" (the rule is
+// bucketCredential's, research §4.6).
 func (s *Sim) bucketCredentialProblem(id string) string {
 	cred := s.st.Credentials[id]
-	if cred == nil {
+	switch {
+	case cred == nil:
 		return "The bucket's credential " + id + " was deleted."
-	}
-	if cred.KeyType == "s3" {
+	case s.st.bucketCredential(id):
 		return ""
-	}
-	for _, l := range cred.Meta.Labels {
-		if l.Name == labelCredType && (l.Value == "AzureContainer" || l.Value == "service-account") {
-			return ""
-		}
 	}
 	return "Credential " + id + " is not a bucket credential (keyType " + cred.KeyType + "): a bucket needs an s3 key pair or a service account."
 }

@@ -104,11 +104,14 @@ func (r *protectionPolicyResource) ModifyPlan(ctx context.Context, req resource.
 	}
 }
 
-// bucketExists reports whether the account has the bucket; an error leaves the check to
-// the service at apply. Buckets come with another branch: until then every bucket counts
-// as existing. Wired at merge to a GET of the bucket: false on a 404.
+// bucketExists reports whether the account has the bucket: false only on a 404; another
+// error leaves the check to the service at apply.
 func bucketExists(ctx context.Context, client *astra.Client, id string) (bool, error) {
-	return true, nil // wired to client.GetBucket at merge
+	_, err := client.GetBucket(ctx, id)
+	if astra.IsNotFound(err) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 func (r *protectionPolicyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
