@@ -205,3 +205,31 @@ func TestAppsSurviveTheStateFile(t *testing.T) {
 		t.Fatalf("inUse after reload: %q", got)
 	}
 }
+
+// TestPoliciesFollowTheirBucket: a schedule names a bucket of the account (problem 9
+// otherwise), and its app is "protected" only while that bucket is available.
+func TestPoliciesFollowTheirBucket(t *testing.T) {
+	clock := newClock()
+	e := newEnv(t, Options{Now: clock.Now, Delays: Delays{Bucket: time.Minute}})
+	id := e.managedCluster("bucketed")
+	appID := e.post("/k8s/v2/apps", appBody("web", id, "default")).expect(201).str("id")
+	sched := "/k8s/v1/apps/" + appID + "/schedules"
+	state := func() string { return e.get("/k8s/v2/apps/" + appID).str("protectionState") }
+	daily := func(bucketID string) map[string]any {
+		return scheduleBody("daily", map[string]any{"minute": "0", "hour": "2", "bucketID": bucketID})
+	}
+
+	e.post(sched, daily("00000000-0000-4000-8000-00000000b0c4")).problem(9)
+	bucketID := e.post("/topology/v1/buckets", s3BucketBody("backups", e.s3Credential("key"), "backups")).expect(201).str("id")
+	e.post(sched, daily(bucketID)).expect(201)
+	if got := state(); got != "partial" {
+		t.Errorf("backing up into a pending bucket: %q, want partial", got)
+	}
+	clock.advance(2 * time.Minute)
+	if got := e.get("/topology/v1/buckets/" + bucketID).str("state"); got != "available" {
+		t.Fatalf("the bucket is %q after its delay", got)
+	}
+	if got := state(); got != "protected" {
+		t.Errorf("backing up into an available bucket: %q, want protected", got)
+	}
+}
