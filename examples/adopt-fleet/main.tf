@@ -112,6 +112,8 @@ import {
 # which keeps the pair Astra Control holds; set both later to rotate it (one update).
 resource "astra_s3_credential" "this" {
   for_each = var.s3_credential_ids
+}
+
 # The account's buckets, where backups go, as Astra Control has them (keyed by ID: bucket
 # names need not be unique). Their credentials keep the IDs Astra Control holds.
 data "astra_buckets" "all" {}

@@ -47,6 +47,9 @@ output "backup_bucket" {
     id    = astra_bucket.backups.id
     name  = astra_bucket.backups.name
     state = astra_bucket.backups.state
+  }
+}
+
 output "app" {
   description = "The protected app as Astra Control reports it after its policies were created."
   value = {

@@ -52,6 +52,8 @@ variable "s3_secret_access_key" {
   type        = string
   sensitive   = true
   default     = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+}
+
 variable "app_name" {
   description = "Name of the app Astra Control protects (a Kubernetes name)."
   type        = string
