@@ -288,7 +288,7 @@ func cliSupportsForEachImport(t *testing.T) bool {
 
 // fleet is what seedFleet created, outside Terraform.
 type fleet struct {
-	clusters, managed, credentials int
+	clusters, managed, credentials, buckets int
 	accHost, connector, shared     string // cluster names
 }
 
@@ -298,7 +298,8 @@ const adoptFleetSize = 50
 // seedFleet registers, through the API as the web UI or NetApp's toolkit would,
 // adoptFleetSize clusters in the private cloud: every fourth one managed, one hosting Astra
 // Control Center (accHost), one registered through an Astra Connector (a private route,
-// no credential), and two sharing one credential (the second was pointed at the first's).
+// no credential), and two sharing one credential (the second was pointed at the first's);
+// and two buckets.
 func seedFleet(a *accTarget) fleet {
 	t, ctx, c := a.t, testContext(), a.client
 	f := fleet{accHost: "acc-host", connector: "edge-connector", shared: "shared-b"}
@@ -356,6 +357,19 @@ func seedFleet(a *accTarget) fleet {
 			f.managed++
 		}
 	}
+	// Two buckets backups go to: one in Cloud Storage (the GCP cloud's service account), one
+	// S3 bucket with a key pair of its own.
+	for _, b := range []astra.BucketCreate{
+		{Name: "gcs-backups", CredentialID: a.sim.Seeds().GCP.CredentialID, Provider: astra.BucketProviderGCP,
+			Parameters: astra.BucketParameters{GCP: &astra.GCPBucketParameters{BucketName: "gcs-backups"}}},
+		{Name: "s3-backups", CredentialID: a.s3Credential("s3-backups-key"), Provider: astra.BucketProviderONTAPS3,
+			Parameters: astra.BucketParameters{S3: &astra.S3BucketParameters{ServerURL: "s3.example.com", BucketName: "backups"}}},
+	} {
+		if _, err := c.CreateBucket(ctx, b); err != nil {
+			t.Fatalf("seeding bucket %s: %v", b.Name, err)
+		}
+		f.buckets++
+	}
 	return f
 }
 
@@ -369,7 +383,8 @@ func TestAccAdoptFleet(t *testing.T) {
 	a := newAccTarget(t)
 	a.requireSim("seeds a fleet and counts the simulator's requests")
 	f := seedFleet(a)
-	want := map[string]int{"astra_cluster": f.clusters, "astra_managed_cluster": f.managed, "astra_kubeconfig_credential": f.credentials}
+	want := map[string]int{"astra_cluster": f.clusters, "astra_managed_cluster": f.managed, "astra_kubeconfig_credential": f.credentials,
+		"astra_bucket": f.buckets}
 	if f.clusters != adoptFleetSize || f.managed == 0 || f.credentials >= f.clusters-1 {
 		t.Fatalf("the seeded fleet is not what this test is about: %+v", f)
 	}
@@ -383,7 +398,7 @@ func TestAccAdoptFleet(t *testing.T) {
 	} else {
 		summary = adoptWithGeneratedImports(w, "adopt-fleet/import-blocks", want)
 	}
-	if !strings.HasPrefix(summary, fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", f.clusters+f.managed+f.credentials)) {
+	if !strings.HasPrefix(summary, fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", f.clusters+f.managed+f.credentials+f.buckets)) {
 		t.Fatalf("plan summary %q", summary)
 	}
 	t.Logf("%s; writes sent by the apply: 0", summary)
