@@ -289,7 +289,7 @@ func cliSupportsForEachImport(t *testing.T) bool {
 // fleet is what seedFleet created, outside Terraform.
 type fleet struct {
 	clusters, managed, credentials, buckets int
-	accHost, connector, shared     string // cluster names
+	accHost, connector, shared              string // cluster names
 }
 
 // adoptFleetSize is the number of clusters seedFleet registers.
