@@ -2,8 +2,6 @@ package provider
 
 import (
 	"context"
-	"sort"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -97,34 +95,5 @@ func bucketByName(ctx context.Context, client *astra.Client, name string, diags 
 		addAPIError(diags, "Cannot list buckets", err, nil)
 		return nil
 	}
-	var matches []astra.Bucket
-	for _, b := range buckets {
-		if b.Name == name {
-			matches = append(matches, b)
-		}
-	}
-	switch len(matches) {
-	case 1:
-		return &matches[0]
-	case 0:
-		diags.AddAttributeError(path.Root("name"), "Bucket not found",
-			"Astra Control has no bucket named \""+name+"\". Buckets: "+bucketNames(buckets)+".")
-	default:
-		diags.AddAttributeError(path.Root("name"), "More than one bucket matches",
-			"Several buckets are named \""+name+"\": "+bucketNames(matches)+". Select one by id instead.")
-	}
-	return nil
-}
-
-// bucketNames lists "name (id)" of buckets, sorted, for errors that say what exists.
-func bucketNames(buckets []astra.Bucket) string {
-	names := make([]string, 0, len(buckets))
-	for _, b := range buckets {
-		names = append(names, b.Name+" ("+b.ID+")")
-	}
-	if len(names) == 0 {
-		return "none"
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
+	return oneNamed(buckets, name, "bucket", func(b astra.Bucket) (string, string) { return b.Name, b.ID }, diags)
 }

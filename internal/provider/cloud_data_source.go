@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
@@ -96,23 +95,7 @@ func cloudByName(ctx context.Context, client *astra.Client, name string, diags *
 		addAPIError(diags, "Cannot list clouds", err, nil)
 		return nil
 	}
-	var matches []astra.Cloud
-	for _, c := range clouds {
-		if c.Name == name {
-			matches = append(matches, c)
-		}
-	}
-	switch len(matches) {
-	case 1:
-		return &matches[0]
-	case 0:
-		diags.AddAttributeError(path.Root("name"), "Cloud not found",
-			"Astra Control has no cloud named \""+name+"\". Clouds: "+cloudNames(clouds)+".")
-	default:
-		diags.AddAttributeError(path.Root("name"), "More than one cloud matches",
-			"Several clouds are named \""+name+"\": "+cloudNames(matches)+". Select one by id instead.")
-	}
-	return nil
+	return oneNamed(clouds, name, "cloud", cloudNameID, diags)
 }
 
 // cloudTypeMatches is the cloud_type filter: case-insensitive, as the service answers
@@ -121,15 +104,5 @@ func cloudTypeMatches(filter types.String, c astra.Cloud) bool {
 	return !isSet(filter) || strings.EqualFold(filter.ValueString(), c.CloudType)
 }
 
-// cloudNames lists "name (id)" of clouds, sorted, for errors that say what exists.
-func cloudNames(clouds []astra.Cloud) string {
-	names := make([]string, 0, len(clouds))
-	for _, c := range clouds {
-		names = append(names, c.Name+" ("+c.ID+")")
-	}
-	if len(names) == 0 {
-		return "none"
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
-}
+// cloudNameID is a cloud's name and ID, for errors that say what exists.
+func cloudNameID(c astra.Cloud) (string, string) { return c.Name, c.ID }

@@ -118,11 +118,11 @@ func TestCloudTypeChangedReplacesOnlyRealChanges(t *testing.T) {
 
 func TestCloudNamesAndTypeFilter(t *testing.T) {
 	clouds := []astra.Cloud{{ID: "1", Name: "private", CloudType: "private"}, {ID: "2", Name: "GCP", CloudType: "GCP"}}
-	if got := cloudNames(clouds); got != "GCP (2), private (1)" {
+	if got := namesAndIDs(clouds, cloudNameID); got != "GCP (2), private (1)" {
 		t.Errorf("cloudNames = %q", got)
 	}
-	if got := cloudNames(nil); got != "none" {
-		t.Errorf("cloudNames(nil) = %q", got)
+	if got := namesAndIDs(nil, cloudNameID); got != "none" {
+		t.Errorf("namesAndIDs(nil, cloudNameID) = %q", got)
 	}
 	if !cloudTypeMatches(types.StringValue("gcp"), clouds[1]) || cloudTypeMatches(types.StringValue("gcp"), clouds[0]) ||
 		!cloudTypeMatches(types.StringNull(), clouds[0]) {

@@ -2,10 +2,13 @@ package provider
 
 import (
 	"context"
+	"sort"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -71,4 +74,43 @@ func redescribe(attributes map[string]schema.Attribute, descriptions map[string]
 			panic("redescribe: no attribute " + name + " of a supported type")
 		}
 	}
+}
+
+// oneNamed is the item of a singular data source's lookup by name: exactly one of items
+// must be called name; otherwise an error on `name` says what exists (none matched) or
+// what matched (several). kind is the object's kind ("cloud"); nameID gives an item's
+// name and ID.
+func oneNamed[T any](items []T, name, kind string, nameID func(T) (string, string), diags *diag.Diagnostics) *T {
+	var matches []T
+	for _, it := range items {
+		if n, _ := nameID(it); n == name {
+			matches = append(matches, it)
+		}
+	}
+	title := strings.ToUpper(kind[:1]) + kind[1:]
+	switch len(matches) {
+	case 1:
+		return &matches[0]
+	case 0:
+		diags.AddAttributeError(path.Root("name"), title+" not found",
+			"Astra Control has no "+kind+" named \""+name+"\". "+title+"s: "+namesAndIDs(items, nameID)+".")
+	default:
+		diags.AddAttributeError(path.Root("name"), "More than one "+kind+" matches",
+			"Several "+kind+"s are named \""+name+"\": "+namesAndIDs(matches, nameID)+". Select one by id instead.")
+	}
+	return nil
+}
+
+// namesAndIDs lists "name (id)" of items, sorted, for errors that say what exists.
+func namesAndIDs[T any](items []T, nameID func(T) (string, string)) string {
+	names := make([]string, 0, len(items))
+	for _, it := range items {
+		n, id := nameID(it)
+		names = append(names, n+" ("+id+")")
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
 }

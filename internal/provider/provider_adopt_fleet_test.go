@@ -288,10 +288,10 @@ func cliSupportsForEachImport(t *testing.T) bool {
 
 // fleet is what seedFleet created, outside Terraform.
 type fleet struct {
-	clusters, managed, credentials int
-	s3Credentials                  []string // IDs, adopted through s3_credential_ids
-	serviceAccounts                int      // the public clouds' credentials (the simulator seeds three)
-	accHost, connector, shared     string   // cluster names
+	clusters, managed, credentials, buckets int
+	s3Credentials                           []string // IDs, adopted through s3_credential_ids
+	serviceAccounts                         int      // the public clouds' credentials (the simulator seeds three)
+	accHost, connector, shared              string   // cluster names
 }
 
 // adoptFleetSize is the number of clusters seedFleet registers.
@@ -300,7 +300,8 @@ const adoptFleetSize = 50
 // seedFleet registers, through the API as the web UI or NetApp's toolkit would,
 // adoptFleetSize clusters in the private cloud: every fourth one managed, one hosting Astra
 // Control Center (accHost), one registered through an Astra Connector (a private route,
-// no credential), and two sharing one credential (the second was pointed at the first's).
+// no credential), and two sharing one credential (the second was pointed at the first's);
+// and two buckets.
 func seedFleet(a *accTarget) fleet {
 	t, ctx, c := a.t, testContext(), a.client
 	f := fleet{accHost: "acc-host", connector: "edge-connector", shared: "shared-b"}
@@ -374,6 +375,19 @@ func seedFleet(a *accTarget) fleet {
 			f.serviceAccounts++
 		}
 	}
+	// Two buckets backups go to: one in Cloud Storage (the GCP cloud's service account), one
+	// S3 bucket with one of the adopted key pairs.
+	for _, b := range []astra.BucketCreate{
+		{Name: "gcs-backups", CredentialID: a.sim.Seeds().GCP.CredentialID, Provider: astra.BucketProviderGCP,
+			Parameters: astra.BucketParameters{GCP: &astra.GCPBucketParameters{BucketName: "gcs-backups"}}},
+		{Name: "s3-backups", CredentialID: f.s3Credentials[0], Provider: astra.BucketProviderONTAPS3,
+			Parameters: astra.BucketParameters{S3: &astra.S3BucketParameters{ServerURL: "s3.example.com", BucketName: "backups"}}},
+	} {
+		if _, err := c.CreateBucket(ctx, b); err != nil {
+			t.Fatalf("seeding bucket %s: %v", b.Name, err)
+		}
+		f.buckets++
+	}
 	return f
 }
 
@@ -398,7 +412,7 @@ func TestAccAdoptFleet(t *testing.T) {
 	a.requireSim("seeds a fleet and counts the simulator's requests")
 	f := seedFleet(a)
 	want := map[string]int{"astra_cluster": f.clusters, "astra_managed_cluster": f.managed, "astra_kubeconfig_credential": f.credentials,
-		"astra_service_account_credential": f.serviceAccounts, "astra_s3_credential": len(f.s3Credentials)}
+		"astra_service_account_credential": f.serviceAccounts, "astra_s3_credential": len(f.s3Credentials), "astra_bucket": f.buckets}
 	if f.clusters != adoptFleetSize || f.managed == 0 || f.credentials >= f.clusters-1 || f.serviceAccounts == 0 || len(f.s3Credentials) == 0 {
 		t.Fatalf("the seeded fleet is not what this test is about: %+v", f)
 	}
@@ -414,7 +428,7 @@ func TestAccAdoptFleet(t *testing.T) {
 	} else {
 		summary = adoptWithGeneratedImports(w, "adopt-fleet/import-blocks", want, f.s3Vars)
 	}
-	total := f.clusters + f.managed + f.credentials + f.serviceAccounts + len(f.s3Credentials)
+	total := f.clusters + f.managed + f.credentials + f.serviceAccounts + len(f.s3Credentials) + f.buckets
 	if !strings.HasPrefix(summary, fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", total)) {
 		t.Fatalf("plan summary %q", summary)
 	}
