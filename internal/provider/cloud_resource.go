@@ -118,15 +118,12 @@ func (r *cloudResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		return
 	}
 	id := plan.ID.ValueString()
-	cloud, err := client.GetCloud(ctx, id)
+	cloud, err := astra.UpdateConditionally(ctx, "cloud "+id,
+		func(ctx context.Context) (*astra.Cloud, error) { return client.GetCloud(ctx, id) },
+		func(c *astra.Cloud) { applyCloudPlan(c, plan.cloudValues) },
+		client.UpdateCloud)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot read the cloud before updating it", err, nil)
-		return
-	}
-	applyCloudPlan(cloud, plan.cloudValues)
-	cloud, err = client.UpdateCloud(ctx, cloud)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot update the cloud", err, cloudAPIFields)
+		addUpdateError(&resp.Diagnostics, "cloud", err, cloudAPIFields)
 		return
 	}
 	r.recordAndWait(ctx, timeout, &plan, cloud, &resp.State, &resp.Diagnostics,

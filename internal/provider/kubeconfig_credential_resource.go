@@ -146,16 +146,18 @@ func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.
 		return
 	}
 	id := plan.ID.ValueString()
-	current, err := client.GetCredential(ctx, id)
+	cred, err := astra.UpdateConditionally(ctx, "kubeconfig credential "+id,
+		func(ctx context.Context) (*astra.Credential, error) { return client.GetCredential(ctx, id) }, nil,
+		func(ctx context.Context, current *astra.Credential) (*astra.Credential, error) {
+			// The body is the configuration's kubeconfig and name, with the fresh copy's labels
+			// and the members a newer Astra Control stores (sent back unchanged).
+			fresh := body
+			fresh.Labels = mergeCredentialLabels(current.Metadata.Labels, body.Labels)
+			fresh.Extra = current.Extra
+			return client.UpdateCredential(ctx, id, fresh)
+		})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot read the kubeconfig credential before rotating it", err, nil)
-		return
-	}
-	body.Labels = mergeCredentialLabels(current.Metadata.Labels, body.Labels)
-	body.Extra = current.Extra // what a newer Astra Control stores, sent back unchanged
-	cred, err := client.UpdateCredential(ctx, id, body)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot update the kubeconfig credential", err, kubeconfigCredentialAPIFields)
+		addUpdateError(&resp.Diagnostics, "kubeconfig credential", err, kubeconfigCredentialAPIFields)
 		return
 	}
 	r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
