@@ -117,10 +117,15 @@ func (r *cloudResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		resp.Diagnostics.Append(resp.State.Set(ctx, prior)...)
 		return
 	}
+	var change cloudModel
+	resp.Diagnostics.Append(planForFreshCopy(ctx, req, &resp.Diagnostics, cloudPutArgs...).Get(ctx, &change)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	id := plan.ID.ValueString()
 	cloud, err := astra.UpdateConditionally(ctx, "cloud "+id,
 		func(ctx context.Context) (*astra.Cloud, error) { return client.GetCloud(ctx, id) },
-		func(c *astra.Cloud) { applyCloudPlan(c, plan.cloudValues) },
+		func(c *astra.Cloud) { applyCloudPlan(c, change.cloudValues) },
 		client.UpdateCloud)
 	if err != nil {
 		addUpdateError(&resp.Diagnostics, "cloud", err, cloudAPIFields)

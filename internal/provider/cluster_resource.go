@@ -160,10 +160,15 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 	opCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	var change clusterModel
+	resp.Diagnostics.Append(planForFreshCopy(ctx, req, &resp.Diagnostics, clusterPutArgs...).Get(ctx, &change)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	cloudID, id := prior.CloudID.ValueString(), prior.ID.ValueString()
 	updated, err := astra.UpdateConditionally(opCtx, "cluster "+id,
 		func(ctx context.Context) (*astra.Cluster, error) { return client.GetCluster(ctx, cloudID, id) },
-		func(c *astra.Cluster) { applyClusterPlan(c, plan.clusterValues) },
+		func(c *astra.Cluster) { applyClusterPlan(c, change.clusterValues) },
 		func(ctx context.Context, c *astra.Cluster) (*astra.Cluster, error) {
 			return client.UpdateCluster(ctx, cloudID, c)
 		})

@@ -156,10 +156,15 @@ func (r *managedClusterResource) Update(ctx context.Context, req resource.Update
 	if r.storageClassChanges(ctx, req.State, plan) && !r.applyTimeCheckStorageClass(ctx, client, plan.managedClusterValues, &resp.Diagnostics) {
 		return
 	}
+	var change managedClusterModel
+	resp.Diagnostics.Append(planForFreshCopy(ctx, req, &resp.Diagnostics, managedClusterPutArgs...).Get(ctx, &change)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	id := plan.ID.ValueString()
 	mc, err := astra.UpdateConditionally(ctx, "managed cluster "+id,
 		func(ctx context.Context) (*astra.ManagedCluster, error) { return client.GetManagedCluster(ctx, id) },
-		func(m *astra.ManagedCluster) { applyManagedClusterPlan(m, plan.managedClusterValues) },
+		func(m *astra.ManagedCluster) { applyManagedClusterPlan(m, change.managedClusterValues) },
 		client.UpdateManagedCluster)
 	if err != nil {
 		addUpdateError(&resp.Diagnostics, "managed cluster", err, managedClusterAPIFields)
