@@ -15,12 +15,16 @@ import (
 )
 
 // The fault matrix: each fault on each write route (credential, cluster, managed cluster,
-// cloud), applied by the CLI binary. After every apply the simulator must hold exactly the
+// cloud: their creates, and for the concurrent writer their in-place updates), applied by
+// the CLI binary. After every apply the simulator must hold exactly the
 // objects state holds; once the faults are spent, the next apply converges and the plan
 // after it is empty; destroy then leaves nothing behind.
 
 // writeRoutes are the create routes of the four resources.
 var writeRoutes = []string{routeCredentials, routeClusters, routeManagedClusters, routeClouds}
+
+// updateRoutes are the PUT routes of the four resources' in-place updates.
+var updateRoutes = []string{routeCredential, routeCloudCluster, routeManagedCluster, routeCloud}
 
 // Totals over the package run, logged by each test: the numbers the issue's closing note asks for.
 var (
@@ -28,13 +32,21 @@ var (
 	invariantChecks atomic.Int64
 )
 
-// matrixHCL declares one object of each kind: credential -> cluster -> managed cluster, and a cloud.
-func matrixHCL(h *cliHarness, prefix string) string {
+// matrixHCL declares one object of each kind: credential -> cluster -> managed cluster, and a
+// cloud. changed changes each of them in place (a rename, a label, Trident, a bucket).
+func matrixHCL(h *cliHarness, prefix string, changed bool) string {
 	sim := h.sim()
 	kube := writeKubeconfig(h.t, prefix, "https://"+prefix+".k8s.example:6443")
+	credName, labels, managed, cloud := prefix+"-cred", "", "", ""
+	if changed {
+		credName += "-renamed"
+		labels = "\n  labels        = { tier = \"gold\" }"
+		managed = "\n  trident_managed_state_desired = \"unmanaged\""
+		cloud = fmt.Sprintf("\n  default_bucket_id = %q", testBucketID)
+	}
 	return fmt.Sprintf(`
 resource "astra_kubeconfig_credential" "c" {
-  name       = "%[1]s-cred"
+  name       = %[5]q
   kubeconfig = file(%[2]q)
 }
 
@@ -42,19 +54,19 @@ resource "astra_cluster" "c" {
   cloud_id      = %[3]q
   name          = "%[1]s"
   credential_id = astra_kubeconfig_credential.c.id
-  timeouts      = { create = "60s" }
+  timeouts      = { create = "60s" }%[6]s
 }
 
 resource "astra_managed_cluster" "c" {
-  cluster_id = astra_cluster.c.id
+  cluster_id = astra_cluster.c.id%[7]s
 }
 
 resource "astra_cloud" "g" {
   name          = "%[1]s-gcp"
   cloud_type    = "GCP"
-  credential_id = %[4]q
+  credential_id = %[4]q%[8]s
 }
-`, prefix, kube, sim.Seeds().PrivateCloudID, sim.Seeds().GCP.CredentialID)
+`, prefix, kube, sim.Seeds().PrivateCloudID, sim.Seeds().GCP.CredentialID, credName, labels, managed, cloud)
 }
 
 // matrixFault is one row of the matrix.
@@ -67,6 +79,33 @@ type matrixFault struct {
 	fails   *regexp.Regexp                      // the faulted applies fail with this (nil: they succeed)
 	fired   func(*cliHarness) error             // the fault happened
 	perPost int                                 // with fails: faults per route, each costing one failed apply at most
+	inPlace bool                                // the faults hit updates: everything is created first, then changed in place
+}
+
+// onEachPut adds f on the PUT of every update route.
+func onEachPut(f astrasim.Fault) func(*cliHarness) {
+	return func(h *cliHarness) {
+		for _, route := range updateRoutes {
+			f.Method, f.Route = "PUT", route
+			h.sim().AddFault(f)
+		}
+	}
+}
+
+// firedOnEachPut checks each update route's PUT met the fault want times, and every PUT
+// carried If-Match.
+func firedOnEachPut(kind astrasim.FaultKind, want int) func(*cliHarness) error {
+	return func(h *cliHarness) error {
+		for _, route := range updateRoutes {
+			if n := h.sim().Fired("PUT", route, kind); n != want {
+				return fmt.Errorf("fault %s on PUT %s fired %d times, want %d", kind, route, n, want)
+			}
+			if n, c := h.sim().Count("PUT", route), h.sim().CountConditional("PUT", route); n == 0 || c != n {
+				return fmt.Errorf("PUT %s: %d requests, %d with If-Match; want all with If-Match", route, n, c)
+			}
+		}
+		return nil
+	}
 }
 
 // onEachPost adds f on the POST of every write route.
@@ -140,6 +179,11 @@ func matrixFaults() []matrixFault {
 			fired:  firedOnEachPost(astrasim.FaultLatency, 1)},
 		{name: "POST applied, answer lost", inject: onEachPost(astrasim.Fault{Kind: astrasim.FaultLostAnswer, Times: 1}),
 			fired: firedOnEachPost(astrasim.FaultLostAnswer, 1)},
+		// Another client writes each object between the update's GET and its PUT: the PUT
+		// (If-Match) fails with 412, the update reads again, re-applies its change and wins.
+		{name: "concurrent writer during updates", inPlace: true,
+			inject: onEachPut(astrasim.Fault{Kind: astrasim.FaultConcurrentWrite, Times: 1}),
+			fired:  firedOnEachPut(astrasim.FaultConcurrentWrite, 1)},
 		{name: "cluster goes failed", opts: discovering,
 			during: func(h *cliHarness) func(*os.Process) {
 				return func(*os.Process) {
@@ -225,7 +269,14 @@ func runMatrixCase(t *testing.T, h *cliHarness, f matrixFault) {
 		}
 		invariantChecks.Add(1)
 	}
-	h.write(matrixHCL(h, h.prefix))
+	h.write(matrixHCL(h, h.prefix, false))
+	if f.inPlace {
+		if r := h.apply(); r.err != nil {
+			t.Fatalf("the apply before the updates failed: %v\n%s", r.err, r.out)
+		}
+		check("the apply before the updates")
+		h.write(matrixHCL(h, h.prefix, true))
+	}
 	if f.inject != nil {
 		f.inject(h)
 	}

@@ -1,0 +1,255 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+)
+
+// No lost update: every update is the object's own GET, the planned change applied to that
+// fresh copy, and a PUT with If-Match (astra.UpdateConditionally). Each row is one resource
+// updated in place three times: once plainly (one conditional PUT), once while another
+// client writes the object between the GET and the PUT (the simulator's concurrent-write
+// fault: a 412, then a fresh read and a second PUT; both changes are kept), and once while
+// the writer never stops (the apply fails naming the object; nothing is overwritten).
+
+// lostUpdateRow is one resource under the test. A new resource is one more row.
+type lostUpdateRow struct {
+	name  string
+	addr  string
+	route string // the PUT route of its update
+	// hcl is the configuration in variant v (0, 1, 2): one argument differs, updated in place.
+	hcl func(a *accTarget, v int) string
+	// holds checks the object id in Astra Control has variant v's value of that argument.
+	holds func(a *accTarget, id string, v int) error
+	// touched reads what the concurrent writer changes on the object (concurrent.go), a
+	// field the configuration does not set.
+	touched func(a *accTarget, id string) (string, error)
+}
+
+// writerLabel reads the label the concurrent writer sets on managed clusters, clouds and
+// credentials.
+func writerLabel(labels []astra.Label) string {
+	for _, l := range labels {
+		if l.Name == "concurrent-writer" {
+			return l.Value
+		}
+	}
+	return ""
+}
+
+func lostUpdateRows() []lostUpdateRow {
+	buckets := []string{"", testBucketID, "7d6c5b4a-3e2f-4a1b-9c8d-7e6f5a4b3c2d"}
+	trident := []string{"managed", "unmanaged", "managed"}
+	return []lostUpdateRow{
+		{
+			name: "cluster", addr: clusterAddr, route: routeCloudCluster,
+			hcl: func(a *accTarget, v int) string {
+				return credentialHCL("nlu-cluster", writeKubeconfig(a.t, "nlu-cluster", "https://nlu-cluster.k8s.example:6443")) +
+					clusterHCL(a.cloudID(), arg("credential_id", "${astra_kubeconfig_credential.test.id}"),
+						fmt.Sprintf("labels = { tier = \"v%d\" }", v))
+			},
+			holds: func(a *accTarget, id string, v int) error {
+				c, err := a.client.GetCluster(testContext(), "", id)
+				if err == nil && astraLabel(c.Metadata.Labels, "tier") != fmt.Sprintf("v%d", v) {
+					err = fmt.Errorf("labels %v, want tier=v%d", c.Metadata.Labels, v)
+				}
+				return err
+			},
+			touched: func(a *accTarget, id string) (string, error) {
+				c, err := a.client.GetCluster(testContext(), "", id)
+				if err != nil {
+					return "", err
+				}
+				return c.TridentManagedStateDesired, nil
+			},
+		},
+		{
+			name: "managed cluster", addr: managedAddr, route: routeManagedCluster,
+			hcl: func(a *accTarget, v int) string {
+				return credentialHCL("nlu-managed", writeKubeconfig(a.t, "nlu-managed", "https://nlu-managed.k8s.example:6443")) +
+					clusterHCL(a.cloudID(), arg("credential_id", "${astra_kubeconfig_credential.test.id}")) +
+					fmt.Sprintf("resource \"astra_managed_cluster\" \"test\" {\n  cluster_id = astra_cluster.test.id\n  trident_managed_state_desired = %q\n}\n", trident[v])
+			},
+			holds: func(a *accTarget, id string, v int) error {
+				m, err := a.client.GetManagedCluster(testContext(), id)
+				if err == nil && m.TridentManagedStateDesired != trident[v] {
+					err = fmt.Errorf("tridentManagedStateDesired %q, want %q", m.TridentManagedStateDesired, trident[v])
+				}
+				return err
+			},
+			touched: func(a *accTarget, id string) (string, error) {
+				m, err := a.client.GetManagedCluster(testContext(), id)
+				if err != nil {
+					return "", err
+				}
+				return writerLabel(m.Metadata.Labels), nil
+			},
+		},
+		{
+			name: "cloud", addr: cloudAddr, route: routeCloud,
+			hcl: func(a *accTarget, v int) string {
+				extra := []string{arg("credential_id", a.sim.Seeds().GCP.CredentialID)}
+				if buckets[v] != "" {
+					extra = append(extra, arg("default_bucket_id", buckets[v]))
+				}
+				return cloudHCL("nlu-gcp", "GCP", extra...)
+			},
+			holds: func(a *accTarget, id string, v int) error {
+				c, err := a.client.GetCloud(testContext(), id)
+				if err == nil && v > 0 && c.DefaultBucketID != buckets[v] {
+					err = fmt.Errorf("defaultBucketID %q, want %q", c.DefaultBucketID, buckets[v])
+				}
+				return err
+			},
+			touched: func(a *accTarget, id string) (string, error) {
+				c, err := a.client.GetCloud(testContext(), id)
+				if err != nil {
+					return "", err
+				}
+				return writerLabel(c.Metadata.Labels), nil
+			},
+		},
+		{
+			name: "kubeconfig credential", addr: credentialAddr, route: routeCredential,
+			hcl: func(a *accTarget, v int) string {
+				return credentialHCL(fmt.Sprintf("nlu-cred-v%d", v), writeKubeconfig(a.t, "nlu-cred", "https://nlu-cred.k8s.example:6443"))
+			},
+			holds: func(a *accTarget, id string, v int) error {
+				c, err := a.client.GetCredential(testContext(), id)
+				if err == nil && c.Name != fmt.Sprintf("nlu-cred-v%d", v) {
+					err = fmt.Errorf("name %q, want nlu-cred-v%d", c.Name, v)
+				}
+				return err
+			},
+			touched: func(a *accTarget, id string) (string, error) {
+				c, err := a.client.GetCredential(testContext(), id)
+				if err != nil {
+					return "", err
+				}
+				return writerLabel(c.Metadata.Labels), nil
+			},
+		},
+	}
+}
+
+func astraLabel(labels []astra.Label, name string) string {
+	for _, l := range labels {
+		if l.Name == name {
+			return l.Value
+		}
+	}
+	return ""
+}
+
+// TestAccNoLostUpdate runs lostUpdateRows.
+func TestAccNoLostUpdate(t *testing.T) {
+	for _, row := range lostUpdateRows() {
+		t.Run(row.name, func(t *testing.T) {
+			t.Parallel()
+			a := newAccTarget(t)
+			a.requireSim("the concurrent-write fault")
+			runLostUpdateRow(a, row)
+		})
+	}
+}
+
+func runLostUpdateRow(a *accTarget, row lostUpdateRow) {
+	var id, writerBefore string
+	var puts, conditional int
+	mark := func() {
+		puts, conditional = a.sim.Count(http.MethodPut, row.route), a.sim.CountConditional(http.MethodPut, row.route)
+	}
+	// putsSince checks the PUTs of the step: want of them, every one with If-Match.
+	putsSince := func(want int) resource.TestCheckFunc {
+		return a.simCheck("conditional PUTs", func(sim *astrasim.Sim) error {
+			n, c := sim.Count(http.MethodPut, row.route)-puts, sim.CountConditional(http.MethodPut, row.route)-conditional
+			if n != want || c != want {
+				return fmt.Errorf("PUT %s: %d requests, %d with If-Match; want %d, all with If-Match", row.route, n, c, want)
+			}
+			return nil
+		})
+	}
+	holds := func(v int) resource.TestCheckFunc {
+		return func(*terraform.State) error { return row.holds(a, id, v) }
+	}
+	fault := func(times int) func() {
+		return func() {
+			a.sim.ClearFaults()
+			a.sim.AddFault(astrasim.Fault{Method: http.MethodPut, Route: row.route, Kind: astrasim.FaultConcurrentWrite, Times: times})
+			mark()
+			var err error
+			if writerBefore, err = row.touched(a, id); err != nil {
+				a.t.Fatal(err)
+			}
+		}
+	}
+	fired := func(want int) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			if n := a.sim.Fired(http.MethodPut, row.route, astrasim.FaultConcurrentWrite); n != want {
+				return fmt.Errorf("the concurrent writer fired %d times, want %d", n, want)
+			}
+			return nil
+		}
+	}
+	// writerKept checks the concurrent writer's change is still on the object after the apply.
+	writerKept := func(*terraform.State) error {
+		now, err := row.touched(a, id)
+		if err == nil && now == writerBefore {
+			err = fmt.Errorf("the concurrent writer's change is lost: the field it set is back to %q", now)
+		}
+		return err
+	}
+	a.test(resource.TestCase{
+		Steps: []resource.TestStep{
+			{Config: a.config(row.hcl(a, 0)), Check: resource.ComposeAggregateTestCheckFunc(recordID(row.addr, &id))},
+			{
+				// A plain update: one PUT, conditional on the GET it was built from.
+				PreConfig:        mark,
+				Config:           a.config(row.hcl(a, 1)),
+				ConfigPlanChecks: planned(row.addr, plancheck.ResourceActionUpdate),
+				Check:            resource.ComposeAggregateTestCheckFunc(putsSince(1), holds(1)),
+			},
+			{
+				// Another client writes between the GET and the PUT: a 412, a fresh GET, the
+				// planned change applied again, a second PUT. Both changes are on the object.
+				PreConfig:        fault(1),
+				Config:           a.config(row.hcl(a, 2)),
+				ConfigPlanChecks: planned(row.addr, plancheck.ResourceActionUpdate),
+				Check:            resource.ComposeAggregateTestCheckFunc(fired(1), putsSince(2), holds(2), writerKept),
+			},
+			{Config: a.config(row.hcl(a, 2)), ConfigPlanChecks: emptyPlan()},
+			{
+				// The writer never stops: the apply gives up, naming the object; nothing it
+				// wrote is overwritten.
+				PreConfig:   fault(0),
+				Config:      a.config(row.hcl(a, 1)),
+				ExpectError: errorPhrases("changed during the apply", "3 times in a row", "nothing was overwritten", "The next plan shows the difference"),
+			},
+			{
+				PreConfig: func() {
+					if err := fired(astra.MaxUpdateAttempts)(nil); err != nil {
+						a.t.Fatal(err)
+					}
+					if err := putsSince(astra.MaxUpdateAttempts)(nil); err != nil {
+						a.t.Fatal(err)
+					}
+					if err := writerKept(nil); err != nil {
+						a.t.Fatal(err)
+					}
+					a.sim.ClearFaults()
+				},
+				Config:           a.config(row.hcl(a, 1)),
+				ConfigPlanChecks: planned(row.addr, plancheck.ResourceActionUpdate),
+				Check:            holds(1),
+			},
+		},
+	})
+}
