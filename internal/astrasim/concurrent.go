@@ -12,8 +12,10 @@ const concurrentWriterLabel = "concurrent-writer"
 // Terraform configuration of the object does not set:
 //   - a cluster (the Cluster API, whose user labels the configuration owns): its
 //     tridentManagedStateDesired flips between "managed" and "unmanaged";
-//   - a managed cluster, a cloud, a credential: the user label concurrent-writer is set to
-//     the number of concurrent writes so far.
+//   - a managed cluster (whose labels are the cluster's): the next of its storage classes
+//     becomes the default one (with fewer than two, it is written as a cloud is);
+//   - a cloud, a credential: the user label concurrent-writer is set to the number of
+//     concurrent writes so far.
 //
 // Each write moves modificationTimestamp. A request naming no object it knows writes nothing.
 func (s *Sim) concurrentWrite(params map[string]string) {
@@ -26,7 +28,17 @@ func (s *Sim) concurrentWrite(params map[string]string) {
 	switch {
 	case params["managedCluster_id"] != "":
 		if c := s.st.Clusters[params["managedCluster_id"]]; c != nil {
-			c.Meta.Labels = setLabel(c.Meta.Labels, concurrentWriterLabel, n)
+			if scs := s.st.storageClassesOf(c.ID); len(scs) > 1 {
+				next := scs[0]
+				for i, sc := range scs {
+					if sc.ID == c.DefaultStorageClass {
+						next = scs[(i+1)%len(scs)]
+					}
+				}
+				s.setDefaultStorageClass(c, next.ID)
+			} else {
+				c.Meta.Labels = setLabel(c.Meta.Labels, concurrentWriterLabel, n)
+			}
 			c.Meta.Modified = now
 		}
 	case params["cluster_id"] != "":

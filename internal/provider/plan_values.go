@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -62,6 +63,7 @@ func planForFreshCopy(ctx context.Context, req resource.UpdateRequest, diags *di
 		diags.AddError("Cannot read the plan", "The plan, state or configuration is not an object. This is a bug in the provider; please report it.")
 		return req.Plan
 	}
+	planned = maps.Clone(planned) // As shares the value's own map: req.Plan must stay as it is
 	for _, name := range putArgs {
 		a, d := req.Plan.Schema.AttributeAtPath(ctx, path.Root(name))
 		diags.Append(d...)

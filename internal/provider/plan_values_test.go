@@ -90,4 +90,9 @@ func TestPlanForFreshCopy(t *testing.T) {
 	if !labels.IsNull() {
 		t.Errorf("labels = %v, want null (the configuration's: no labels)", labels)
 	}
+	var planned types.String
+	req.Plan.GetAttribute(ctx, path.Root("unset"), &planned)
+	if planned.ValueString() != "read" {
+		t.Errorf("the request's plan changed: unset = %v, want \"read\" (recordPlanned needs it)", planned)
+	}
 }

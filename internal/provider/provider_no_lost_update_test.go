@@ -34,8 +34,7 @@ type lostUpdateRow struct {
 	touched func(a *accTarget, id string) (string, error)
 }
 
-// writerLabel reads the label the concurrent writer sets on managed clusters, clouds and
-// credentials.
+// writerLabel reads the label the concurrent writer sets on clouds and credentials.
 func writerLabel(labels []astra.Label) string {
 	for _, l := range labels {
 		if l.Name == "concurrent-writer" {
@@ -90,7 +89,7 @@ func lostUpdateRows() []lostUpdateRow {
 				if err != nil {
 					return "", err
 				}
-				return writerLabel(m.Metadata.Labels), nil
+				return m.DefaultStorageClass, nil
 			},
 		},
 		{
@@ -153,7 +152,6 @@ func astraLabel(labels []astra.Label, name string) string {
 func TestAccNoLostUpdate(t *testing.T) {
 	for _, row := range lostUpdateRows() {
 		t.Run(row.name, func(t *testing.T) {
-			t.Parallel()
 			a := newAccTarget(t)
 			a.requireSim("the concurrent-write fault")
 			runLostUpdateRow(a, row)

@@ -69,8 +69,9 @@ const usageFooter = `
            409: problem 164, "retry later";
            concurrent-write: just before the request is evaluated, another client
            writes the object (a cluster's tridentManagedStateDesired flips; a managed
-           cluster, cloud or credential gets the label concurrent-writer=N), so a PUT
-           with the If-Match of an earlier GET fails with 412, problem 38)
+           cluster's default storage class moves to the next; a cloud or credential
+           gets the label concurrent-writer=N), so a PUT with the If-Match of an
+           earlier GET fails with 412, problem 38)
   OPTIONS  times=N (fire N times, then stop)  p=PROBABILITY (0..1, deterministic under -seed)
            retry-after=DURATION (429/503)  latency=DURATION  problem=24|41 (503)
   Examples:
