@@ -239,7 +239,8 @@ func runLostUpdateRow(a *accTarget, row lostUpdateRow) {
 					if err := putsSince(astra.MaxUpdateAttempts)(nil); err != nil {
 						a.t.Fatal(err)
 					}
-					if err := writerKept(nil); err != nil {
+					// Every PUT lost (412): the object still holds variant 2, not this step's 1.
+					if err := holds(2)(nil); err != nil {
 						a.t.Fatal(err)
 					}
 					a.sim.ClearFaults()
