@@ -82,26 +82,22 @@ type matrixFault struct {
 	inPlace bool                                // the faults hit updates: everything is created first, then changed in place
 }
 
-// onEachPut adds f on the PUT of every update route.
-func onEachPut(f astrasim.Fault) func(*cliHarness) {
+// onEach adds f on method of every one of routes.
+func onEach(method string, routes []string, f astrasim.Fault) func(*cliHarness) {
 	return func(h *cliHarness) {
-		for _, route := range updateRoutes {
-			f.Method, f.Route = "PUT", route
+		for _, route := range routes {
+			f.Method, f.Route = method, route
 			h.sim().AddFault(f)
 		}
 	}
 }
 
-// firedOnEachPut checks each update route's PUT met the fault want times, and every PUT
-// carried If-Match.
-func firedOnEachPut(kind astrasim.FaultKind, want int) func(*cliHarness) error {
+// firedOnEach checks method on each of routes met the fault want times.
+func firedOnEach(method string, routes []string, kind astrasim.FaultKind, want int) func(*cliHarness) error {
 	return func(h *cliHarness) error {
-		for _, route := range updateRoutes {
-			if n := h.sim().Fired("PUT", route, kind); n != want {
-				return fmt.Errorf("fault %s on PUT %s fired %d times, want %d", kind, route, n, want)
-			}
-			if n, c := h.sim().Count("PUT", route), h.sim().CountConditional("PUT", route); n == 0 || c != n {
-				return fmt.Errorf("PUT %s: %d requests, %d with If-Match; want all with If-Match", route, n, c)
+		for _, route := range routes {
+			if n := h.sim().Fired(method, route, kind); n != want {
+				return fmt.Errorf("fault %s on %s %s fired %d times, want %d", kind, method, route, n, want)
 			}
 		}
 		return nil
@@ -109,24 +105,24 @@ func firedOnEachPut(kind astrasim.FaultKind, want int) func(*cliHarness) error {
 }
 
 // onEachPost adds f on the POST of every write route.
-func onEachPost(f astrasim.Fault) func(*cliHarness) {
-	return func(h *cliHarness) {
-		for _, route := range writeRoutes {
-			f.Method, f.Route = "POST", route
-			h.sim().AddFault(f)
-		}
-	}
-}
+func onEachPost(f astrasim.Fault) func(*cliHarness) { return onEach("POST", writeRoutes, f) }
 
 // firedOnEachPost checks each write route's POST met the fault want times.
 func firedOnEachPost(kind astrasim.FaultKind, want int) func(*cliHarness) error {
+	return firedOnEach("POST", writeRoutes, kind, want)
+}
+
+// firedOnEachConditionalPut checks each update route's PUT met the fault want times, and
+// every PUT carried If-Match.
+func firedOnEachConditionalPut(kind astrasim.FaultKind, want int) func(*cliHarness) error {
+	fired := firedOnEach("PUT", updateRoutes, kind, want)
 	return func(h *cliHarness) error {
-		for _, route := range writeRoutes {
-			if n := h.sim().Fired("POST", route, kind); n != want {
-				return fmt.Errorf("fault %s on POST %s fired %d times, want %d", kind, route, n, want)
+		for _, route := range updateRoutes {
+			if n, c := h.sim().Count("PUT", route), h.sim().CountConditional("PUT", route); n == 0 || c != n {
+				return fmt.Errorf("PUT %s: %d requests, %d with If-Match; want all with If-Match", route, n, c)
 			}
 		}
-		return nil
+		return fired(h)
 	}
 }
 
@@ -182,8 +178,8 @@ func matrixFaults() []matrixFault {
 		// Another client writes each object between the update's GET and its PUT: the PUT
 		// (If-Match) fails with 412, the update reads again, re-applies its change and wins.
 		{name: "concurrent writer during updates", inPlace: true,
-			inject: onEachPut(astrasim.Fault{Kind: astrasim.FaultConcurrentWrite, Times: 1}),
-			fired:  firedOnEachPut(astrasim.FaultConcurrentWrite, 1)},
+			inject: onEach("PUT", updateRoutes, astrasim.Fault{Kind: astrasim.FaultConcurrentWrite, Times: 1}),
+			fired:  firedOnEachConditionalPut(astrasim.FaultConcurrentWrite, 1)},
 		{name: "cluster goes failed", opts: discovering,
 			during: func(h *cliHarness) func(*os.Process) {
 				return func(*os.Process) {

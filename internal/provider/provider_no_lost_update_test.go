@@ -27,73 +27,56 @@ type lostUpdateRow struct {
 	route string // the PUT route of its update
 	// hcl is the configuration in variant v (0, 1, 2): one argument differs, updated in place.
 	hcl func(a *accTarget, v int) string
-	// holds checks the object id in Astra Control has variant v's value of that argument.
-	holds func(a *accTarget, id string, v int) error
-	// touched reads what the concurrent writer changes on the object (concurrent.go), a
-	// field the configuration does not set.
-	touched func(a *accTarget, id string) (string, error)
+	// want is variant v's value of that argument as the service reports it.
+	want func(v int) string
+	// read reads the object id: that argument's value, and the field the concurrent writer
+	// changes (concurrent.go), which the configuration does not set.
+	read func(a *accTarget, id string) (planned, writer string, err error)
 }
 
 // writerLabel reads the label the concurrent writer sets on clouds and credentials.
-func writerLabel(labels []astra.Label) string {
-	for _, l := range labels {
-		if l.Name == "concurrent-writer" {
-			return l.Value
-		}
-	}
-	return ""
-}
+func writerLabel(labels []astra.Label) string { return astraLabel(labels, "concurrent-writer") }
 
 func lostUpdateRows() []lostUpdateRow {
 	buckets := []string{"", testBucketID, "7d6c5b4a-3e2f-4a1b-9c8d-7e6f5a4b3c2d"}
 	trident := []string{"managed", "unmanaged", "managed"}
+	variant := func(prefix string) func(int) string {
+		return func(v int) string { return fmt.Sprintf("%sv%d", prefix, v) }
+	}
 	return []lostUpdateRow{
 		{
-			name: "cluster", addr: clusterAddr, route: routeCloudCluster,
+			name: "cluster", addr: clusterAddr, route: routeCloudCluster, want: variant(""),
 			hcl: func(a *accTarget, v int) string {
 				return credentialHCL("nlu-cluster", writeKubeconfig(a.t, "nlu-cluster", "https://nlu-cluster.k8s.example:6443")) +
 					clusterHCL(a.cloudID(), arg("credential_id", "${astra_kubeconfig_credential.test.id}"),
 						fmt.Sprintf("labels = { tier = \"v%d\" }", v))
 			},
-			holds: func(a *accTarget, id string, v int) error {
-				c, err := a.client.GetCluster(testContext(), "", id)
-				if err == nil && astraLabel(c.Metadata.Labels, "tier") != fmt.Sprintf("v%d", v) {
-					err = fmt.Errorf("labels %v, want tier=v%d", c.Metadata.Labels, v)
-				}
-				return err
-			},
-			touched: func(a *accTarget, id string) (string, error) {
+			read: func(a *accTarget, id string) (string, string, error) {
 				c, err := a.client.GetCluster(testContext(), "", id)
 				if err != nil {
-					return "", err
+					return "", "", err
 				}
-				return c.TridentManagedStateDesired, nil
+				return astraLabel(c.Metadata.Labels, "tier"), c.TridentManagedStateDesired, nil
 			},
 		},
 		{
 			name: "managed cluster", addr: managedAddr, route: routeManagedCluster,
+			want: func(v int) string { return trident[v] },
 			hcl: func(a *accTarget, v int) string {
 				return credentialHCL("nlu-managed", writeKubeconfig(a.t, "nlu-managed", "https://nlu-managed.k8s.example:6443")) +
 					clusterHCL(a.cloudID(), arg("credential_id", "${astra_kubeconfig_credential.test.id}")) +
 					fmt.Sprintf("resource \"astra_managed_cluster\" \"test\" {\n  cluster_id = astra_cluster.test.id\n  trident_managed_state_desired = %q\n}\n", trident[v])
 			},
-			holds: func(a *accTarget, id string, v int) error {
-				m, err := a.client.GetManagedCluster(testContext(), id)
-				if err == nil && m.TridentManagedStateDesired != trident[v] {
-					err = fmt.Errorf("tridentManagedStateDesired %q, want %q", m.TridentManagedStateDesired, trident[v])
-				}
-				return err
-			},
-			touched: func(a *accTarget, id string) (string, error) {
+			read: func(a *accTarget, id string) (string, string, error) {
 				m, err := a.client.GetManagedCluster(testContext(), id)
 				if err != nil {
-					return "", err
+					return "", "", err
 				}
-				return m.DefaultStorageClass, nil
+				return m.TridentManagedStateDesired, m.DefaultStorageClass, nil
 			},
 		},
 		{
-			name: "cloud", addr: cloudAddr, route: routeCloud,
+			name: "cloud", addr: cloudAddr, route: routeCloud, want: func(v int) string { return buckets[v] },
 			hcl: func(a *accTarget, v int) string {
 				extra := []string{arg("credential_id", a.sim.Seeds().GCP.CredentialID)}
 				if buckets[v] != "" {
@@ -101,39 +84,25 @@ func lostUpdateRows() []lostUpdateRow {
 				}
 				return cloudHCL("nlu-gcp", "GCP", extra...)
 			},
-			holds: func(a *accTarget, id string, v int) error {
-				c, err := a.client.GetCloud(testContext(), id)
-				if err == nil && v > 0 && c.DefaultBucketID != buckets[v] {
-					err = fmt.Errorf("defaultBucketID %q, want %q", c.DefaultBucketID, buckets[v])
-				}
-				return err
-			},
-			touched: func(a *accTarget, id string) (string, error) {
+			read: func(a *accTarget, id string) (string, string, error) {
 				c, err := a.client.GetCloud(testContext(), id)
 				if err != nil {
-					return "", err
+					return "", "", err
 				}
-				return writerLabel(c.Metadata.Labels), nil
+				return c.DefaultBucketID, writerLabel(c.Metadata.Labels), nil
 			},
 		},
 		{
-			name: "kubeconfig credential", addr: credentialAddr, route: routeCredential,
+			name: "kubeconfig credential", addr: credentialAddr, route: routeCredential, want: variant("nlu-cred-"),
 			hcl: func(a *accTarget, v int) string {
 				return credentialHCL(fmt.Sprintf("nlu-cred-v%d", v), writeKubeconfig(a.t, "nlu-cred", "https://nlu-cred.k8s.example:6443"))
 			},
-			holds: func(a *accTarget, id string, v int) error {
-				c, err := a.client.GetCredential(testContext(), id)
-				if err == nil && c.Name != fmt.Sprintf("nlu-cred-v%d", v) {
-					err = fmt.Errorf("name %q, want nlu-cred-v%d", c.Name, v)
-				}
-				return err
-			},
-			touched: func(a *accTarget, id string) (string, error) {
+			read: func(a *accTarget, id string) (string, string, error) {
 				c, err := a.client.GetCredential(testContext(), id)
 				if err != nil {
-					return "", err
+					return "", "", err
 				}
-				return writerLabel(c.Metadata.Labels), nil
+				return c.Name, writerLabel(c.Metadata.Labels), nil
 			},
 		},
 	}
@@ -176,7 +145,13 @@ func runLostUpdateRow(a *accTarget, row lostUpdateRow) {
 		})
 	}
 	holds := func(v int) resource.TestCheckFunc {
-		return func(*terraform.State) error { return row.holds(a, id, v) }
+		return func(*terraform.State) error {
+			got, _, err := row.read(a, id)
+			if err == nil && got != row.want(v) {
+				err = fmt.Errorf("%s holds %q, want %q (variant %d)", row.name, got, row.want(v), v)
+			}
+			return err
+		}
 	}
 	fault := func(times int) func() {
 		return func() {
@@ -184,7 +159,7 @@ func runLostUpdateRow(a *accTarget, row lostUpdateRow) {
 			a.sim.AddFault(astrasim.Fault{Method: http.MethodPut, Route: row.route, Kind: astrasim.FaultConcurrentWrite, Times: times})
 			mark()
 			var err error
-			if writerBefore, err = row.touched(a, id); err != nil {
+			if _, writerBefore, err = row.read(a, id); err != nil {
 				a.t.Fatal(err)
 			}
 		}
@@ -199,7 +174,7 @@ func runLostUpdateRow(a *accTarget, row lostUpdateRow) {
 	}
 	// writerKept checks the concurrent writer's change is still on the object after the apply.
 	writerKept := func(*terraform.State) error {
-		now, err := row.touched(a, id)
+		_, now, err := row.read(a, id)
 		if err == nil && now == writerBefore {
 			err = fmt.Errorf("the concurrent writer's change is lost: the field it set is back to %q", now)
 		}
