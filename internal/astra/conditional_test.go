@@ -137,7 +137,7 @@ func TestUpdateConditionallyOwnReadAndConcurrentWriter(t *testing.T) {
 	id := f.ids[4]
 	updated, err := UpdateConditionally(context.Background(), "cluster "+id,
 		func(ctx context.Context) (*Cluster, error) { return f.c.GetCluster(ctx, f.cloud, id) },
-		func(c *Cluster) { c.Metadata.Labels = append(c.Metadata.Labels, Label{Name: "team", Value: "blue"}) },
+		func(c *Cluster) { c.Metadata.Labels = withLabel(c.Metadata.Labels, Label{Name: "team", Value: "blue"}) },
 		func(ctx context.Context, c *Cluster) (*Cluster, error) { return f.c.UpdateCluster(ctx, f.cloud, c) })
 	if err != nil {
 		t.Fatal(err)
@@ -158,4 +158,43 @@ func TestUpdateConditionallyOwnReadAndConcurrentWriter(t *testing.T) {
 	if n, c := f.sim.Count("PUT", route), f.sim.CountConditional("PUT", route); n != 2 || c != 2 {
 		t.Errorf("%d PUTs, %d conditional; want 2 and 2", n, c)
 	}
+}
+
+// A PUT applied whose answer was lost is retried with the same If-Match, which its own
+// write has made stale: the 412 makes the update read again and PUT once more, the same
+// change, which then applies. Nothing is lost and nothing applied twice differs.
+func TestUpdateConditionallyAfterALostPUTAnswer(t *testing.T) {
+	f := newShareFixture(t, 1, 0)
+	route := "/topology/v1/clouds/{cloud_id}/clusters/{cluster_id}"
+	f.sim.AddFault(astrasim.Fault{Method: http.MethodPut, Route: route, Kind: astrasim.FaultLostAnswer, Times: 1})
+	id := f.ids[0]
+	updated, err := UpdateConditionally(context.Background(), "cluster "+id,
+		func(ctx context.Context) (*Cluster, error) { return f.c.GetCluster(ctx, f.cloud, id) },
+		func(c *Cluster) { c.Metadata.Labels = withLabel(c.Metadata.Labels, Label{Name: "team", Value: "blue"}) },
+		func(ctx context.Context, c *Cluster) (*Cluster, error) { return f.c.UpdateCluster(ctx, f.cloud, c) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := f.sim.Fired(http.MethodPut, route, astrasim.FaultLostAnswer); n != 1 {
+		t.Fatalf("the lost answer fired %d times, want 1", n)
+	}
+	if !hasLabel(updated.Metadata.Labels, "team", "blue") || len(withLabel(updated.Metadata.Labels, Label{Name: "team"})) != len(updated.Metadata.Labels) {
+		t.Errorf("labels %v, want team=blue once", updated.Metadata.Labels)
+	}
+	// The lost PUT, its retry (412), and the PUT after a fresh read: all conditional.
+	if n, c := f.sim.Count("PUT", route), f.sim.CountConditional("PUT", route); n != 3 || c != 3 {
+		t.Errorf("%d PUTs, %d conditional; want 3 and 3", n, c)
+	}
+}
+
+// withLabel is labels with l set (replacing any label of its name), as a planned change is:
+// applying it twice is applying it once.
+func withLabel(labels []Label, l Label) []Label {
+	out := []Label{l}
+	for _, x := range labels {
+		if x.Name != l.Name {
+			out = append(out, x)
+		}
+	}
+	return out
 }
