@@ -71,6 +71,9 @@ func (c *Client) do(ctx context.Context, r request) (*response, error) {
 	if payload != nil {
 		req.Header.Set("Content-Type", mediaType(r.resource)+"+json")
 	}
+	if tag := ifMatch(ctx, r.method); tag != "" {
+		req.Header.Set("If-Match", tag)
+	}
 
 	start := time.Now()
 	resp, err := c.http.Do(req)
@@ -111,6 +114,7 @@ func (c *Client) do(ctx context.Context, r request) (*response, error) {
 		fields[logCorrelationID] = id
 	}
 	tflog.SubsystemDebug(ctx, LogSubsystem, "Astra API answer", fields)
+	recordETag(ctx, r.method, resp.Header)
 	return &response{status: resp.StatusCode, header: resp.Header, body: body}, nil
 }
 

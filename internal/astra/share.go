@@ -24,7 +24,8 @@ import (
 //   - a listing started before this client's write to an object (or during it) never
 //     answers for that object;
 //   - an object missing from a listing is confirmed by its own GET (only a 404 means gone);
-//   - a read inside Wait is answered only by a request that started after it was asked.
+//   - a read inside Wait is answered only by a request that started after it was asked;
+//   - a read an update or a delete starts from (OwnRead) is the object's own GET.
 
 const (
 	// maxBatchIDs bounds one `id in` list call: 50 UUIDs keep the URL under 2 kB.
@@ -111,7 +112,7 @@ func (s *sharing) wrote(id string) func() {
 // caller must GET the object itself (sharing off, the object missing from a listing, or the
 // listing failed); otherwise raw is the object or err the failure of its own GET.
 func (s *sharing) read(ctx context.Context, c *Client, path, resource, id string) (raw json.RawMessage, handled bool, err error) {
-	if s == nil {
+	if s == nil || isOwnRead(ctx) {
 		return nil, false, nil
 	}
 	fresh := isFresh(ctx)

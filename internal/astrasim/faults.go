@@ -26,6 +26,9 @@ const (
 	FaultReset           FaultKind = "reset"   // the connection is reset before any answer; nothing applied
 	FaultLostAnswer      FaultKind = "lost"    // the request is applied, then the connection is reset
 	FaultRetryLater      FaultKind = "409"     // 409 problem 164 "Requested resource in unexpected state" (retry later)
+	// FaultConcurrentWrite: another client writes the object just before the request is
+	// evaluated (concurrent.go), so a PUT conditional on an earlier GET fails with 412.
+	FaultConcurrentWrite FaultKind = "concurrent-write"
 )
 
 // Fault makes matching requests fail. Faults are tried in the order they were added; the
@@ -56,18 +59,19 @@ func (f *Fault) matches(method, route string) bool {
 
 // answersItself: the fault replaces the answer (rather than delaying or losing it).
 func (f *Fault) answersItself() bool {
-	return f.Kind != FaultLatency && f.Kind != FaultLostAnswer
+	return f.Kind != FaultLatency && f.Kind != FaultLostAnswer && f.Kind != FaultConcurrentWrite
 }
 
 func (f *Fault) validate() error {
 	switch f.Kind {
-	case FaultLatency, FaultTooManyRequests, FaultInternal, FaultBadGateway, FaultReset, FaultLostAnswer, FaultRetryLater:
+	case FaultLatency, FaultTooManyRequests, FaultInternal, FaultBadGateway, FaultReset, FaultLostAnswer, FaultRetryLater,
+		FaultConcurrentWrite:
 	case FaultUnavailable:
 		if f.Problem != 0 && f.Problem != 24 && f.Problem != 41 {
 			return fmt.Errorf("a 503 fault answers problem 24 or 41, not %d", f.Problem)
 		}
 	default:
-		return fmt.Errorf("unknown fault kind %q; known: latency, 409, 429, 500, 502, 503, reset, lost", f.Kind)
+		return fmt.Errorf("unknown fault kind %q; known: latency, 409, 429, 500, 502, 503, reset, lost, concurrent-write", f.Kind)
 	}
 	if f.Times < 0 || f.Probability < 0 || f.Probability > 1 || f.Latency < 0 || f.RetryAfter < 0 {
 		return fmt.Errorf("fault times, probability (0..1), latency and retry-after must not be negative")
@@ -198,12 +202,14 @@ func resetConnection(w http.ResponseWriter) {
 //
 // METHOD is GET, POST, PUT, DELETE or *; ROUTE a spec path template without
 // /accounts/{account_id} (a trailing * matches a prefix) or *; KIND one of latency=DUR,
-// 409 (problem 164), 429, 500, 502, 503, reset, lost; OPTIONs are times=N, p=PROBABILITY, retry-after=DUR
+// 409 (problem 164), 429, 500, 502, 503, reset, lost, concurrent-write (another client
+// writes the object first, concurrent.go); OPTIONs are times=N, p=PROBABILITY, retry-after=DUR
 // (or seconds), latency=DUR, problem=24|41. Examples:
 //
 //	POST:/topology/v1/clouds/{cloud_id}/clusters:502:times=1
 //	GET:*:429:retry-after=2s:p=0.3
 //	*:*:latency=200ms
+//	PUT:/topology/v1/clouds/{cloud_id}/clusters/{cluster_id}:concurrent-write:times=1
 func ParseFault(spec string) (Fault, error) {
 	parts := strings.Split(spec, ":")
 	if len(parts) < 3 {

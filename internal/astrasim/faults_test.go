@@ -18,6 +18,7 @@ func TestParseFault(t *testing.T) {
 		"DELETE:*:reset":                                           {Method: "DELETE", Route: "*", Kind: FaultReset},
 		"GET:*:500":                                                {Method: "GET", Route: "*", Kind: FaultInternal},
 		"POST:*:409:times=2":                                       {Method: "POST", Route: "*", Kind: FaultRetryLater, Times: 2},
+		"PUT:/core/v1/credentials/{credential_id}:concurrent-write:times=1": {Method: "PUT", Route: "/core/v1/credentials/{credential_id}", Kind: FaultConcurrentWrite, Times: 1},
 	}
 	for spec, want := range good {
 		got, err := ParseFault(spec)

@@ -34,6 +34,7 @@ type Options struct {
 	Tokens         map[string]Role // nil -> {DefaultToken: RoleOwner}
 	Lenient        bool            // accept the undocumented request fields real clients send
 	PutReturnsBody bool            // PUT answers 200 with the resource instead of 204
+	NoETag         bool            // answers carry no ETag (older releases, proxies that strip it); If-Match is still honoured
 	Delays         Delays          // zero: every transition happens at once
 	Seed           int64           // generated IDs and fault probabilities derive from it
 	Now            func() time.Time

@@ -60,7 +60,7 @@ func (s *Sim) write(w http.ResponseWriter, r *http.Request, routeName string, re
 	case rep.body != nil:
 		data, _ = json.Marshal(rep.body)
 		h.Set("Content-Type", negotiate(r, rep.resource))
-		if rep.kind != kindList {
+		if rep.kind != kindList && !s.opts.NoETag {
 			h.Set("ETag", etag(data))
 		}
 	}

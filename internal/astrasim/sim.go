@@ -24,8 +24,9 @@ type Sim struct {
 	// beside "detail"), so problems carry both.
 	problemDescription bool
 
-	mu sync.Mutex // guards st
-	st *state
+	mu               sync.Mutex // guards st and concurrentWrites
+	st               *state
+	concurrentWrites int // by the concurrent-write fault (concurrent.go)
 
 	correlations atomic.Int64
 	counters     counters
@@ -129,7 +130,7 @@ func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if ok {
 		routeName = rt.template
 	}
-	s.counters.add(r.Method, routeName)
+	s.counters.add(r.Method, routeName, r.Header.Get("If-Match") != "")
 
 	f := s.faults.pick(r.Method, routeName)
 	if f != nil {
@@ -139,6 +140,9 @@ func (s *Sim) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if f.answersItself() {
 			s.writeFault(w, r, routeName, f)
 			return
+		}
+		if f.Kind == FaultConcurrentWrite {
+			s.concurrentWrite(params)
 		}
 	}
 	rep := s.handle(r, rt, params, account, ok)

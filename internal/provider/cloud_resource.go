@@ -117,16 +117,18 @@ func (r *cloudResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		resp.Diagnostics.Append(resp.State.Set(ctx, prior)...)
 		return
 	}
-	id := plan.ID.ValueString()
-	cloud, err := client.GetCloud(ctx, id)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot read the cloud before updating it", err, nil)
+	var change cloudModel
+	resp.Diagnostics.Append(planForFreshCopy(ctx, req, &resp.Diagnostics, cloudPutArgs...).Get(ctx, &change)...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	applyCloudPlan(cloud, plan.cloudValues)
-	cloud, err = client.UpdateCloud(ctx, cloud)
+	id := plan.ID.ValueString()
+	cloud, err := astra.UpdateConditionally(ctx, "cloud "+id,
+		func(ctx context.Context) (*astra.Cloud, error) { return client.GetCloud(ctx, id) },
+		func(c *astra.Cloud) { applyCloudPlan(c, change.cloudValues) },
+		client.UpdateCloud)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot update the cloud", err, cloudAPIFields)
+		addUpdateError(&resp.Diagnostics, "cloud", err, cloudAPIFields)
 		return
 	}
 	r.recordAndWait(ctx, timeout, &plan, cloud, &resp.State, &resp.Diagnostics,

@@ -137,7 +137,8 @@ func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, re
 }
 
 // Update changes the managed arguments on the object as read and PUTs all of it back, so
-// fields set elsewhere (read-only labels, members the provider does not know) survive.
+// fields set elsewhere (read-only labels, members the provider does not know) survive; the
+// PUT is conditional on that read (astra.UpdateConditionally), so no concurrent write is lost.
 func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, prior clusterModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -159,16 +160,20 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 	opCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	cloudID, id := prior.CloudID.ValueString(), prior.ID.ValueString()
-	current, err := client.GetCluster(opCtx, cloudID, id)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot read the cluster before updating it", err, nil)
+	var change clusterModel
+	resp.Diagnostics.Append(planForFreshCopy(ctx, req, &resp.Diagnostics, clusterPutArgs...).Get(ctx, &change)...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	applyClusterPlan(current, plan.clusterValues)
-	updated, err := client.UpdateCluster(opCtx, cloudID, current)
+	cloudID, id := prior.CloudID.ValueString(), prior.ID.ValueString()
+	updated, err := astra.UpdateConditionally(opCtx, "cluster "+id,
+		func(ctx context.Context) (*astra.Cluster, error) { return client.GetCluster(ctx, cloudID, id) },
+		func(c *astra.Cluster) { applyClusterPlan(c, change.clusterValues) },
+		func(ctx context.Context, c *astra.Cluster) (*astra.Cluster, error) {
+			return client.UpdateCluster(ctx, cloudID, c)
+		})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot update the cluster", err, clusterAPIFields)
+		addUpdateError(&resp.Diagnostics, "cluster", err, clusterAPIFields)
 		return
 	}
 	// A new credential makes Astra Control collect the cluster again.
@@ -196,7 +201,7 @@ func (r *clusterResource) Delete(ctx context.Context, req resource.DeleteRequest
 	defer cancel()
 
 	cloudID, id := state.CloudID.ValueString(), state.ID.ValueString()
-	current, err := client.GetCluster(opCtx, cloudID, id)
+	current, err := client.GetCluster(astra.OwnRead(opCtx), cloudID, id)
 	if astra.IsNotFound(err) {
 		return
 	}

@@ -273,22 +273,23 @@ func (h *clientHolder) createCredential(ctx context.Context, client *astra.Clien
 			find: func() (*astra.Credential, error) { return client.FindCredential(ctx, body.Name) }})
 }
 
-// rotateCredential replaces credential id's content with body in one PUT, shaped as read,
-// apply, write: a fresh GET of the credential itself (never a listing), the plan applied to
-// what it returned (the labels the service set are kept, members this client does not model
-// sent back unchanged), then the PUT. nil when it added an error.
+// rotateCredential replaces credential id's content with body in one conditional PUT
+// (astra.UpdateConditionally): a fresh GET of the credential itself (never a listing), the
+// plan applied to what it returned (the labels the service set are kept, members this
+// client does not model sent back unchanged), then the PUT with If-Match; a concurrent write
+// re-reads and re-applies. nil when it added an error.
 func rotateCredential(ctx context.Context, client *astra.Client, id string, body astra.CredentialCreate, what string,
 	fields map[string]string, diags *diag.Diagnostics) *astra.Credential {
-	current, err := client.GetCredential(ctx, id)
+	cred, err := astra.UpdateConditionally(ctx, what+" "+id,
+		func(ctx context.Context) (*astra.Credential, error) { return client.GetCredential(ctx, id) }, nil,
+		func(ctx context.Context, current *astra.Credential) (*astra.Credential, error) {
+			fresh := body
+			fresh.Labels = mergeCredentialLabels(current.Metadata.Labels, body.Labels)
+			fresh.Extra = current.Extra // what a newer Astra Control stores, sent back unchanged
+			return client.UpdateCredential(ctx, id, fresh)
+		})
 	if err != nil {
-		addAPIError(diags, "Cannot read the "+what+" before rotating it", err, nil)
-		return nil
-	}
-	body.Labels = mergeCredentialLabels(current.Metadata.Labels, body.Labels)
-	body.Extra = current.Extra // what a newer Astra Control stores, sent back unchanged
-	cred, err := client.UpdateCredential(ctx, id, body)
-	if err != nil {
-		addAPIError(diags, "Cannot update the "+what, err, fields)
+		addUpdateError(diags, what, err, fields)
 		return nil
 	}
 	return cred

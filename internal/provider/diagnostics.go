@@ -37,6 +37,21 @@ func addAPIError(diags *diag.Diagnostics, summary string, err error, fields map[
 	}
 }
 
+// addUpdateError explains a failed astra.UpdateConditionally of what ("cluster", ...): its
+// read, an update that kept losing to another writer, or the PUT the service refused.
+func addUpdateError(diags *diag.Diagnostics, what string, err error, fields map[string]string) {
+	var changed *astra.ChangedDuringApplyError
+	var read *astra.ReadBeforeUpdateError
+	switch {
+	case errors.As(err, &changed):
+		diags.AddError("The "+what+" changed during the apply", err.Error())
+	case errors.As(err, &read):
+		addAPIError(diags, "Cannot read the "+what+" before updating it", read.Err, nil)
+	default:
+		addAPIError(diags, "Cannot update the "+what, err, fields)
+	}
+}
+
 // addUnknownOutcome explains a create whose answer was lost and whose object could not be
 // adopted afterwards (none found, the search failed, or what was found cannot be the
 // request's): nothing is in state, and the user should check before applying again.

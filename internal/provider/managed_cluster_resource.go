@@ -158,16 +158,18 @@ func (r *managedClusterResource) Update(ctx context.Context, req resource.Update
 	if r.storageClassChanges(ctx, req.State, plan) && !r.applyTimeCheckStorageClass(ctx, client, plan.managedClusterValues, &resp.Diagnostics) {
 		return
 	}
-	id := plan.ID.ValueString()
-	current, err := client.GetManagedCluster(ctx, id)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot read the managed cluster before updating it", err, nil)
+	var change managedClusterModel
+	resp.Diagnostics.Append(planForFreshCopy(ctx, req, &resp.Diagnostics, managedClusterPutArgs...).Get(ctx, &change)...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	applyManagedClusterPlan(current, plan.managedClusterValues)
-	mc, err := client.UpdateManagedCluster(ctx, current)
+	id := plan.ID.ValueString()
+	mc, err := astra.UpdateConditionally(ctx, "managed cluster "+id,
+		func(ctx context.Context) (*astra.ManagedCluster, error) { return client.GetManagedCluster(ctx, id) },
+		func(m *astra.ManagedCluster) { applyManagedClusterPlan(m, change.managedClusterValues) },
+		client.UpdateManagedCluster)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot update the managed cluster", err, managedClusterAPIFields)
+		addUpdateError(&resp.Diagnostics, "managed cluster", err, managedClusterAPIFields)
 		return
 	}
 	r.recordAndWait(ctx, client, timeout, &plan, mc, &resp.State, &resp.Diagnostics,
@@ -188,7 +190,7 @@ func (r *managedClusterResource) Delete(ctx context.Context, req resource.Delete
 		return
 	}
 	id := state.ID.ValueString()
-	current, err := client.GetManagedCluster(ctx, id)
+	current, err := client.GetManagedCluster(astra.OwnRead(ctx), id)
 	switch {
 	case astra.IsNotFound(err):
 		return

@@ -4,7 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -44,5 +46,53 @@ func TestRecordPlanned(t *testing.T) {
 	state.GetAttribute(ctx, path.Root("labels"), &labels)
 	if len(labels.Elements()) != 2 || labels.Elements()[1].(types.String).ValueString() != "b" {
 		t.Errorf("a partly unknown plan value must take the answer: labels = %v", labels)
+	}
+}
+
+// planForFreshCopy sends what the configuration sets and what the plan changes; an optional
+// computed argument left unset and unchanged becomes unknown (the fresh copy's value is
+// kept); a non-computed one left unset (labels: none) stays the configuration's.
+func TestPlanForFreshCopy(t *testing.T) {
+	ctx := context.Background()
+	s := schema.Schema{Attributes: map[string]schema.Attribute{
+		"set":     schema.StringAttribute{Optional: true, Computed: true},
+		"unset":   schema.StringAttribute{Optional: true, Computed: true},
+		"changed": schema.StringAttribute{Optional: true, Computed: true},
+		"labels":  schema.MapAttribute{Optional: true, ElementType: types.StringType},
+	}}
+	typ := s.Type().TerraformType(ctx)
+	str := func(v any) tftypes.Value { return tftypes.NewValue(tftypes.String, v) }
+	noLabels := tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil)
+	obj := func(set, unset, changed tftypes.Value) tftypes.Value {
+		return tftypes.NewValue(typ, map[string]tftypes.Value{"set": set, "unset": unset, "changed": changed, "labels": noLabels})
+	}
+	req := resource.UpdateRequest{
+		Config: tfsdk.Config{Schema: s, Raw: obj(str("a"), str(nil), str(nil))},
+		Plan:   tfsdk.Plan{Schema: s, Raw: obj(str("a"), str("read"), str("new"))},
+		State:  tfsdk.State{Schema: s, Raw: obj(str("a"), str("read"), str("old"))},
+	}
+	var diags diag.Diagnostics
+	got := planForFreshCopy(ctx, req, &diags, "set", "unset", "changed", "labels")
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	for name, want := range map[string]types.String{
+		"set": types.StringValue("a"), "unset": types.StringUnknown(), "changed": types.StringValue("new"),
+	} {
+		var v types.String
+		got.GetAttribute(ctx, path.Root(name), &v)
+		if !v.Equal(want) {
+			t.Errorf("%s = %v, want %v", name, v, want)
+		}
+	}
+	var labels types.Map
+	got.GetAttribute(ctx, path.Root("labels"), &labels)
+	if !labels.IsNull() {
+		t.Errorf("labels = %v, want null (the configuration's: no labels)", labels)
+	}
+	var planned types.String
+	req.Plan.GetAttribute(ctx, path.Root("unset"), &planned)
+	if planned.ValueString() != "read" {
+		t.Errorf("the request's plan changed: unset = %v, want \"read\" (recordPlanned needs it)", planned)
 	}
 }

@@ -15,7 +15,8 @@ import (
 )
 
 // The fault matrix: each fault on each write route (credential, cluster, managed cluster,
-// cloud, bucket, app, protection policy), applied by the CLI binary. After every apply the
+// cloud, bucket, app, protection policy: their creates, and for the concurrent writer the
+// in-place updates of the first four), applied by the CLI binary. After every apply the
 // simulator must hold exactly the objects state holds; once the faults are spent, the next
 // apply converges and the plan after it is empty; destroy then leaves nothing behind.
 
@@ -30,6 +31,9 @@ var postsPerRoute = map[string]int{routeCredentials: 3}
 // matrixObjects is how many objects matrixHCL declares.
 const matrixObjects = 9
 
+// updateRoutes are the PUT routes of the four resources' in-place updates.
+var updateRoutes = []string{routeCredential, routeCloudCluster, routeManagedCluster, routeCloud}
+
 // Totals over the package run, logged by each test: the numbers the issue's closing note asks for.
 var (
 	faultedApplies  atomic.Int64
@@ -38,13 +42,20 @@ var (
 
 // matrixHCL declares one object of each kind: credential -> cluster -> managed cluster ->
 // app -> protection policy, a service-account credential -> a cloud, and an S3 credential ->
-// a bucket.
-func matrixHCL(h *cliHarness, prefix string) string {
+// a bucket. changed changes four of them in place (a rename, a label, Trident, a bucket).
+func matrixHCL(h *cliHarness, prefix string, changed bool) string {
 	sim := h.sim()
 	kube := writeKubeconfig(h.t, prefix, "https://"+prefix+".k8s.example:6443")
+	credName, labels, managed, cloud := prefix+"-cred", "", "", ""
+	if changed {
+		credName += "-renamed"
+		labels = "\n  labels        = { tier = \"gold\" }"
+		managed = "\n  trident_managed_state_desired = \"unmanaged\""
+		cloud = "\n  default_bucket_id = astra_bucket.b.id"
+	}
 	return fmt.Sprintf(`
 resource "astra_kubeconfig_credential" "c" {
-  name       = "%[1]s-cred"
+  name       = %[5]q
   kubeconfig = file(%[2]q)
 }
 
@@ -52,11 +63,11 @@ resource "astra_cluster" "c" {
   cloud_id      = %[3]q
   name          = "%[1]s"
   credential_id = astra_kubeconfig_credential.c.id
-  timeouts      = { create = "60s" }
+  timeouts      = { create = "60s" }%[6]s
 }
 
 resource "astra_managed_cluster" "c" {
-  cluster_id = astra_cluster.c.id
+  cluster_id = astra_cluster.c.id%[7]s
 }
 
 resource "astra_app" "c" {
@@ -82,7 +93,7 @@ resource "astra_service_account_credential" "g" {
 resource "astra_cloud" "g" {
   name          = "%[1]s-gcp"
   cloud_type    = "GCP"
-  credential_id = astra_service_account_credential.g.id
+  credential_id = astra_service_account_credential.g.id%[8]s
 }
 
 resource "astra_s3_credential" "s" {
@@ -97,7 +108,7 @@ resource "astra_bucket" "b" {
   credential_id   = astra_s3_credential.s.id
   s3              = { server_url = "s3.matrix.example", bucket_name = "%[1]s-backups" }
 }
-`, prefix, kube, sim.Seeds().PrivateCloudID, testGCPKeyFile(1))
+`, prefix, kube, sim.Seeds().PrivateCloudID, testGCPKeyFile(1), credName, labels, managed, cloud)
 }
 
 // matrixFault is one row of the matrix.
@@ -110,28 +121,60 @@ type matrixFault struct {
 	fails   *regexp.Regexp                      // the faulted applies fail with this (nil: they succeed)
 	fired   func(*cliHarness) error             // the fault happened
 	perPost int                                 // with fails: faults per route, each costing one failed apply at most
+	inPlace bool                                // the faults hit updates: everything is created first, then changed in place
 }
 
-// onEachPost adds f on the POST of every write route, f.Times for each create it takes.
-func onEachPost(f astrasim.Fault) func(*cliHarness) {
+// onEach adds f on method of every one of routes, f.Times for each request of that kind
+// matrixHCL sends there (postsPerRoute).
+func onEach(method string, routes []string, f astrasim.Fault) func(*cliHarness) {
 	return func(h *cliHarness) {
 		times := f.Times
-		for _, route := range writeRoutes {
-			f.Method, f.Route, f.Times = "POST", route, times*max(postsPerRoute[route], 1)
+		for _, route := range routes {
+			f.Method, f.Route, f.Times = method, route, times*requestsPerRoute(method, route)
 			h.sim().AddFault(f)
 		}
 	}
 }
 
-// firedOnEachPost checks each write route's POST met the fault want times per create.
-func firedOnEachPost(kind astrasim.FaultKind, want int) func(*cliHarness) error {
+// requestsPerRoute is how many requests of method matrixHCL sends to route in one pass.
+func requestsPerRoute(method, route string) int {
+	if method == "POST" {
+		return max(postsPerRoute[route], 1)
+	}
+	return 1
+}
+
+// firedOnEach checks method on each of routes met the fault want times per request.
+func firedOnEach(method string, routes []string, kind astrasim.FaultKind, want int) func(*cliHarness) error {
 	return func(h *cliHarness) error {
-		for _, route := range writeRoutes {
-			if n, want := h.sim().Fired("POST", route, kind), want*max(postsPerRoute[route], 1); n != want {
-				return fmt.Errorf("fault %s on POST %s fired %d times, want %d", kind, route, n, want)
+		for _, route := range routes {
+			if n, want := h.sim().Fired(method, route, kind), want*requestsPerRoute(method, route); n != want {
+				return fmt.Errorf("fault %s on %s %s fired %d times, want %d", kind, method, route, n, want)
 			}
 		}
 		return nil
+	}
+}
+
+// onEachPost adds f on the POST of every write route.
+func onEachPost(f astrasim.Fault) func(*cliHarness) { return onEach("POST", writeRoutes, f) }
+
+// firedOnEachPost checks each write route's POST met the fault want times.
+func firedOnEachPost(kind astrasim.FaultKind, want int) func(*cliHarness) error {
+	return firedOnEach("POST", writeRoutes, kind, want)
+}
+
+// firedOnEachConditionalPut checks each update route's PUT met the fault want times, and
+// every PUT carried If-Match.
+func firedOnEachConditionalPut(kind astrasim.FaultKind, want int) func(*cliHarness) error {
+	fired := firedOnEach("PUT", updateRoutes, kind, want)
+	return func(h *cliHarness) error {
+		for _, route := range updateRoutes {
+			if n, c := h.sim().Count("PUT", route), h.sim().CountConditional("PUT", route); n == 0 || c != n {
+				return fmt.Errorf("PUT %s: %d requests, %d with If-Match; want all with If-Match", route, n, c)
+			}
+		}
+		return fired(h)
 	}
 }
 
@@ -184,6 +227,11 @@ func matrixFaults() []matrixFault {
 			fired:  firedOnEachPost(astrasim.FaultLatency, 1)},
 		{name: "POST applied, answer lost", inject: onEachPost(astrasim.Fault{Kind: astrasim.FaultLostAnswer, Times: 1}),
 			fired: firedOnEachPost(astrasim.FaultLostAnswer, 1)},
+		// Another client writes each object between the update's GET and its PUT: the PUT
+		// (If-Match) fails with 412, the update reads again, re-applies its change and wins.
+		{name: "concurrent writer during updates", inPlace: true,
+			inject: onEach("PUT", updateRoutes, astrasim.Fault{Kind: astrasim.FaultConcurrentWrite, Times: 1}),
+			fired:  firedOnEachConditionalPut(astrasim.FaultConcurrentWrite, 1)},
 		{name: "cluster goes failed", opts: discovering,
 			during: func(h *cliHarness) func(*os.Process) {
 				return func(*os.Process) {
@@ -269,7 +317,14 @@ func runMatrixCase(t *testing.T, h *cliHarness, f matrixFault) {
 		}
 		invariantChecks.Add(1)
 	}
-	h.write(matrixHCL(h, h.prefix))
+	h.write(matrixHCL(h, h.prefix, false))
+	if f.inPlace {
+		if r := h.apply(); r.err != nil {
+			t.Fatalf("the apply before the updates failed: %v\n%s", r.err, r.out)
+		}
+		check("the apply before the updates")
+		h.write(matrixHCL(h, h.prefix, true))
+	}
 	if f.inject != nil {
 		f.inject(h)
 	}

@@ -66,15 +66,21 @@ const usageFooter = `
   METHOD   GET, POST, PUT, DELETE or *
   ROUTE    a spec path without /accounts/{account_id}, e.g.
            /topology/v1/clouds/{cloud_id}/clusters; * for any; a trailing * is a prefix
-  KIND     latency=DURATION | 409 | 429 | 500 | 502 | 503 | reset | lost
+  KIND     latency=DURATION | 409 | 429 | 500 | 502 | 503 | reset | lost | concurrent-write
            (lost: the request is applied, then the connection is reset;
-           409: problem 164, "retry later")
+           409: problem 164, "retry later";
+           concurrent-write: just before the request is evaluated, another client
+           writes the object (a cluster's tridentManagedStateDesired flips; a managed
+           cluster's default storage class moves to the next; a cloud or credential
+           gets the label concurrent-writer=N), so a PUT with the If-Match of an
+           earlier GET fails with 412, problem 38)
   OPTIONS  times=N (fire N times, then stop)  p=PROBABILITY (0..1, deterministic under -seed)
            retry-after=DURATION (429/503)  latency=DURATION  problem=24|41 (503)
   Examples:
     -fault 'POST:/topology/v1/clouds/{cloud_id}/clusters:502:times=1'
     -fault 'GET:*:429:retry-after=2s:p=0.3'
     -fault '*:*:latency=200ms'
+    -fault 'PUT:/topology/v1/clouds/{cloud_id}/clusters/{cluster_id}:concurrent-write:times=1'
 `
 
 // parseFlags reads the command line. -help prints the usage to out and returns
@@ -99,6 +105,7 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs.BoolVar(&strict, "strict", false, "validate request bodies strictly against the published schema (the default)")
 	fs.BoolVar(&lenient, "lenient", false, "also accept the undocumented fields real clients send (connectorInstall, cloudID...), and store and answer back members no release has, as a newer server would")
 	fs.BoolVar(&cfg.opts.PutReturnsBody, "put-returns-body", false, "answer PUT with 200 and the resource instead of 204")
+	fs.BoolVar(&cfg.opts.NoETag, "no-etag", false, "answer without ETag headers, as older releases and some proxies do (If-Match is still honoured)")
 	fs.Int64Var(&cfg.opts.Seed, "seed", 0, "`seed` of generated IDs and fault probabilities")
 	// A bad flag is returned (main prints it once, on stderr), not followed by the usage.
 	fs.SetOutput(io.Discard)

@@ -1,0 +1,64 @@
+package astrasim
+
+import "strconv"
+
+// concurrentWriterLabel is the user label the concurrent-write fault sets: its value counts
+// the writes, so a test can tell one write from two.
+const concurrentWriterLabel = "concurrent-writer"
+
+// concurrentWrite is another client writing the object a request names, just before the
+// request is evaluated (the concurrent-write fault): what a PUT built from an earlier GET
+// would silently revert, and what If-Match turns into a 412. It changes a field that a
+// Terraform configuration of the object does not set:
+//   - a cluster (the Cluster API, whose user labels the configuration owns): its
+//     tridentManagedStateDesired flips between "managed" and "unmanaged";
+//   - a managed cluster (whose labels are the cluster's): the next of its storage classes
+//     becomes the default one (with fewer than two, it is written as a cloud is);
+//   - a cloud, a credential: the user label concurrent-writer is set to the number of
+//     concurrent writes so far.
+//
+// Each write moves modificationTimestamp. A request naming no object it knows writes nothing.
+func (s *Sim) concurrentWrite(params map[string]string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.opts.Now()
+	s.advance(now)
+	s.concurrentWrites++
+	n := strconv.Itoa(s.concurrentWrites)
+	switch {
+	case params["managedCluster_id"] != "":
+		if c := s.st.Clusters[params["managedCluster_id"]]; c != nil {
+			if scs := s.st.storageClassesOf(c.ID); len(scs) > 1 {
+				next := scs[0]
+				for i, sc := range scs {
+					if sc.ID == c.DefaultStorageClass {
+						next = scs[(i+1)%len(scs)]
+					}
+				}
+				s.setDefaultStorageClass(c, next.ID)
+			} else {
+				c.Meta.Labels = setLabel(c.Meta.Labels, concurrentWriterLabel, n)
+			}
+			c.Meta.Modified = now
+		}
+	case params["cluster_id"] != "":
+		if c := s.st.Clusters[params["cluster_id"]]; c != nil {
+			if c.TridentManagedStateDesired == "managed" {
+				c.TridentManagedStateDesired = "unmanaged"
+			} else {
+				c.TridentManagedStateDesired = "managed"
+			}
+			c.Meta.Modified = now
+		}
+	case params["credential_id"] != "":
+		if c := s.st.Credentials[params["credential_id"]]; c != nil {
+			c.Meta.Labels = setLabel(c.Meta.Labels, concurrentWriterLabel, n)
+			c.Meta.Modified = now
+		}
+	case params["cloud_id"] != "":
+		if c := s.st.Clouds[params["cloud_id"]]; c != nil {
+			c.Meta.Labels = setLabel(c.Meta.Labels, concurrentWriterLabel, n)
+			c.Meta.Modified = now
+		}
+	}
+}

@@ -1,0 +1,237 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+)
+
+// No lost update: every update is the object's own GET, the planned change applied to that
+// fresh copy, and a PUT with If-Match (astra.UpdateConditionally). Each row is one resource
+// updated in place three times: once plainly (one conditional PUT), once while another
+// client writes the object between the GET and the PUT (the simulator's concurrent-write
+// fault: a 412, then a fresh read and a second PUT; both changes are kept), and once while
+// the writer never stops (the apply fails naming the object; nothing is overwritten).
+
+// lostUpdateRow is one resource under the test. A new resource is one more row.
+type lostUpdateRow struct {
+	name  string
+	addr  string
+	route string // the PUT route of its update
+	// hcl is the configuration in variant v (0, 1, 2): one argument differs, updated in place.
+	hcl func(a *accTarget, v int) string
+	// want is variant v's value of that argument as the service reports it.
+	want func(v int) string
+	// read reads the object id: that argument's value, and the field the concurrent writer
+	// changes (concurrent.go), which the configuration does not set.
+	read func(a *accTarget, id string) (planned, writer string, err error)
+}
+
+// writerLabel reads the label the concurrent writer sets on clouds and credentials.
+func writerLabel(labels []astra.Label) string { return astraLabel(labels, "concurrent-writer") }
+
+func lostUpdateRows() []lostUpdateRow {
+	// The cloud's variants: no default bucket, then two buckets made outside Terraform (a
+	// default bucket must exist: problem 108), created on the first configuration.
+	buckets := []string{""}
+	cloudBuckets := func(a *accTarget) {
+		if len(buckets) == 1 {
+			buckets = append(buckets, a.bucket("nlu-first"), a.bucket("nlu-second"))
+		}
+	}
+	trident := []string{"managed", "unmanaged", "managed"}
+	variant := func(prefix string) func(int) string {
+		return func(v int) string { return fmt.Sprintf("%sv%d", prefix, v) }
+	}
+	return []lostUpdateRow{
+		{
+			name: "cluster", addr: clusterAddr, route: routeCloudCluster, want: variant(""),
+			hcl: func(a *accTarget, v int) string {
+				return credentialHCL("nlu-cluster", writeKubeconfig(a.t, "nlu-cluster", "https://nlu-cluster.k8s.example:6443")) +
+					clusterHCL(a.cloudID(), arg("credential_id", "${astra_kubeconfig_credential.test.id}"),
+						fmt.Sprintf("labels = { tier = \"v%d\" }", v))
+			},
+			read: func(a *accTarget, id string) (string, string, error) {
+				c, err := a.client.GetCluster(testContext(), "", id)
+				if err != nil {
+					return "", "", err
+				}
+				return astraLabel(c.Metadata.Labels, "tier"), c.TridentManagedStateDesired, nil
+			},
+		},
+		{
+			name: "managed cluster", addr: managedAddr, route: routeManagedCluster,
+			want: func(v int) string { return trident[v] },
+			hcl: func(a *accTarget, v int) string {
+				return credentialHCL("nlu-managed", writeKubeconfig(a.t, "nlu-managed", "https://nlu-managed.k8s.example:6443")) +
+					clusterHCL(a.cloudID(), arg("credential_id", "${astra_kubeconfig_credential.test.id}")) +
+					fmt.Sprintf("resource \"astra_managed_cluster\" \"test\" {\n  cluster_id = astra_cluster.test.id\n  trident_managed_state_desired = %q\n}\n", trident[v])
+			},
+			read: func(a *accTarget, id string) (string, string, error) {
+				m, err := a.client.GetManagedCluster(testContext(), id)
+				if err != nil {
+					return "", "", err
+				}
+				return m.TridentManagedStateDesired, m.DefaultStorageClass, nil
+			},
+		},
+		{
+			name: "cloud", addr: cloudAddr, route: routeCloud, want: func(v int) string { return buckets[v] },
+			hcl: func(a *accTarget, v int) string {
+				cloudBuckets(a)
+				extra := []string{arg("credential_id", a.sim.Seeds().GCP.CredentialID)}
+				if buckets[v] != "" {
+					extra = append(extra, arg("default_bucket_id", buckets[v]))
+				}
+				return cloudHCL("nlu-gcp", "GCP", extra...)
+			},
+			read: func(a *accTarget, id string) (string, string, error) {
+				c, err := a.client.GetCloud(testContext(), id)
+				if err != nil {
+					return "", "", err
+				}
+				return c.DefaultBucketID, writerLabel(c.Metadata.Labels), nil
+			},
+		},
+		{
+			name: "kubeconfig credential", addr: credentialAddr, route: routeCredential, want: variant("nlu-cred-"),
+			hcl: func(a *accTarget, v int) string {
+				return credentialHCL(fmt.Sprintf("nlu-cred-v%d", v), writeKubeconfig(a.t, "nlu-cred", "https://nlu-cred.k8s.example:6443"))
+			},
+			read: func(a *accTarget, id string) (string, string, error) {
+				c, err := a.client.GetCredential(testContext(), id)
+				if err != nil {
+					return "", "", err
+				}
+				return c.Name, writerLabel(c.Metadata.Labels), nil
+			},
+		},
+	}
+}
+
+func astraLabel(labels []astra.Label, name string) string {
+	for _, l := range labels {
+		if l.Name == name {
+			return l.Value
+		}
+	}
+	return ""
+}
+
+// TestAccNoLostUpdate runs lostUpdateRows.
+func TestAccNoLostUpdate(t *testing.T) {
+	for _, row := range lostUpdateRows() {
+		t.Run(row.name, func(t *testing.T) {
+			a := newAccTarget(t)
+			a.requireSim("the concurrent-write fault")
+			runLostUpdateRow(a, row)
+		})
+	}
+}
+
+func runLostUpdateRow(a *accTarget, row lostUpdateRow) {
+	var id, writerBefore string
+	var puts, conditional int
+	mark := func() {
+		puts, conditional = a.sim.Count(http.MethodPut, row.route), a.sim.CountConditional(http.MethodPut, row.route)
+	}
+	// putsSince checks the PUTs of the step: want of them, every one with If-Match.
+	putsSince := func(want int) resource.TestCheckFunc {
+		return a.simCheck("conditional PUTs", func(sim *astrasim.Sim) error {
+			n, c := sim.Count(http.MethodPut, row.route)-puts, sim.CountConditional(http.MethodPut, row.route)-conditional
+			if n != want || c != want {
+				return fmt.Errorf("PUT %s: %d requests, %d with If-Match; want %d, all with If-Match", row.route, n, c, want)
+			}
+			return nil
+		})
+	}
+	holds := func(v int) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			got, _, err := row.read(a, id)
+			if err == nil && got != row.want(v) {
+				err = fmt.Errorf("%s holds %q, want %q (variant %d)", row.name, got, row.want(v), v)
+			}
+			return err
+		}
+	}
+	fault := func(times int) func() {
+		return func() {
+			a.sim.ClearFaults()
+			a.sim.AddFault(astrasim.Fault{Method: http.MethodPut, Route: row.route, Kind: astrasim.FaultConcurrentWrite, Times: times})
+			mark()
+			var err error
+			if _, writerBefore, err = row.read(a, id); err != nil {
+				a.t.Fatal(err)
+			}
+		}
+	}
+	fired := func(want int) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			if n := a.sim.Fired(http.MethodPut, row.route, astrasim.FaultConcurrentWrite); n != want {
+				return fmt.Errorf("the concurrent writer fired %d times, want %d", n, want)
+			}
+			return nil
+		}
+	}
+	// writerKept checks the concurrent writer's change is still on the object after the apply.
+	writerKept := func(*terraform.State) error {
+		_, now, err := row.read(a, id)
+		if err == nil && now == writerBefore {
+			err = fmt.Errorf("the concurrent writer's change is lost: the field it set is back to %q", now)
+		}
+		return err
+	}
+	a.test(resource.TestCase{
+		Steps: []resource.TestStep{
+			{Config: a.config(row.hcl(a, 0)), Check: resource.ComposeAggregateTestCheckFunc(recordID(row.addr, &id))},
+			{
+				// A plain update: one PUT, conditional on the GET it was built from.
+				PreConfig:        mark,
+				Config:           a.config(row.hcl(a, 1)),
+				ConfigPlanChecks: planned(row.addr, plancheck.ResourceActionUpdate),
+				Check:            resource.ComposeAggregateTestCheckFunc(putsSince(1), holds(1)),
+			},
+			{
+				// Another client writes between the GET and the PUT: a 412, a fresh GET, the
+				// planned change applied again, a second PUT. Both changes are on the object.
+				PreConfig:        fault(1),
+				Config:           a.config(row.hcl(a, 2)),
+				ConfigPlanChecks: planned(row.addr, plancheck.ResourceActionUpdate),
+				Check:            resource.ComposeAggregateTestCheckFunc(fired(1), putsSince(2), holds(2), writerKept),
+			},
+			{Config: a.config(row.hcl(a, 2)), ConfigPlanChecks: emptyPlan()},
+			{
+				// The writer never stops: the apply gives up, naming the object; nothing it
+				// wrote is overwritten.
+				PreConfig:   fault(0),
+				Config:      a.config(row.hcl(a, 1)),
+				ExpectError: errorPhrases("changed during the apply", "3 times in a row", "nothing was overwritten", "The next plan shows the difference"),
+			},
+			{
+				PreConfig: func() {
+					if err := fired(astra.MaxUpdateAttempts)(nil); err != nil {
+						a.t.Fatal(err)
+					}
+					if err := putsSince(astra.MaxUpdateAttempts)(nil); err != nil {
+						a.t.Fatal(err)
+					}
+					// Every PUT lost (412): the object still holds variant 2, not this step's 1.
+					if err := holds(2)(nil); err != nil {
+						a.t.Fatal(err)
+					}
+					a.sim.ClearFaults()
+				},
+				Config:           a.config(row.hcl(a, 1)),
+				ConfigPlanChecks: planned(row.addr, plancheck.ResourceActionUpdate),
+				Check:            holds(1),
+			},
+		},
+	})
+}
