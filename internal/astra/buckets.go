@@ -197,13 +197,3 @@ func (b *Bucket) Describe() (what, state string) {
 	}
 	return "bucket " + b.ID, states("state", b.State)
 }
-
-// GetBucketForUpdate reads the bucket with its own GET, never from a shared listing: an
-// update sends back what it read, so it must be the service's current bucket.
-func (c *Client) GetBucketForUpdate(ctx context.Context, id string) (*Bucket, error) {
-	path, err := bucketPath(id)
-	if err != nil {
-		return nil, err
-	}
-	return getOne[Bucket](ctx, c, path, bucketResource)
-}

@@ -14,8 +14,10 @@ const concurrentWriterLabel = "concurrent-writer"
 //     tridentManagedStateDesired flips between "managed" and "unmanaged";
 //   - a managed cluster (whose labels are the cluster's): the next of its storage classes
 //     becomes the default one (with fewer than two, it is written as a cloud is);
-//   - a cloud, a credential: the user label concurrent-writer is set to the number of
-//     concurrent writes so far.
+//   - a cloud, a credential, a bucket, an app: the user label concurrent-writer is set to the
+//     number of concurrent writes so far;
+//   - a schedule (every field of which a configuration sets): only its modification
+//     timestamp moves, which is enough to change its ETag.
 //
 // Each write moves modificationTimestamp. A request naming no object it knows writes nothing.
 func (s *Sim) concurrentWrite(params map[string]string) {
@@ -26,6 +28,20 @@ func (s *Sim) concurrentWrite(params map[string]string) {
 	s.concurrentWrites++
 	n := strconv.Itoa(s.concurrentWrites)
 	switch {
+	case params["schedule_id"] != "":
+		if sc := s.st.Schedules[params["schedule_id"]]; sc != nil {
+			sc.Meta.Modified = now
+		}
+	case params["app_id"] != "":
+		if a := s.st.Apps[params["app_id"]]; a != nil {
+			a.Meta.Labels = setLabel(a.Meta.Labels, concurrentWriterLabel, n)
+			a.Meta.Modified = now
+		}
+	case params["bucket_id"] != "":
+		if b := s.st.Buckets[params["bucket_id"]]; b != nil {
+			b.Meta.Labels = setLabel(b.Meta.Labels, concurrentWriterLabel, n)
+			b.Meta.Modified = now
+		}
 	case params["managedCluster_id"] != "":
 		if c := s.st.Clusters[params["managedCluster_id"]]; c != nil {
 			if scs := s.st.storageClassesOf(c.ID); len(scs) > 1 {

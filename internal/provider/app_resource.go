@@ -163,14 +163,13 @@ func (r *appResource) Update(ctx context.Context, req resource.UpdateRequest, re
 		return
 	}
 	id := plan.ID.ValueString()
-	current, err := client.GetApp(ctx, id)
+	app, err := astra.UpdateConditionally(ctx, "app "+id,
+		func(ctx context.Context) (*astra.App, error) { return client.GetApp(ctx, id) }, nil,
+		func(ctx context.Context, current *astra.App) (*astra.App, error) {
+			return client.UpdateApp(ctx, id, applyAppPlan(current, plan.appValues))
+		})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot read the app before updating it", err, nil)
-		return
-	}
-	app, err := client.UpdateApp(ctx, id, applyAppPlan(current, plan.appValues))
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot update the app", err, appAPIFields)
+		addUpdateError(&resp.Diagnostics, "app", err, appAPIFields)
 		return
 	}
 	r.recordAnswer(ctx, &plan, app, &resp.State, &resp.Diagnostics)

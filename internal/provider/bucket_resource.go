@@ -124,15 +124,12 @@ func (r *bucketResource) Update(ctx context.Context, req resource.UpdateRequest,
 		return
 	}
 	id := plan.ID.ValueString()
-	current, err := client.GetBucketForUpdate(ctx, id)
+	bucket, err := astra.UpdateConditionally(ctx, "bucket "+id,
+		func(ctx context.Context) (*astra.Bucket, error) { return client.GetBucket(ctx, id) },
+		func(b *astra.Bucket) { applyBucketPlan(b, plan.bucketValues) },
+		client.UpdateBucket)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot read the bucket before updating it", err, nil)
-		return
-	}
-	applyBucketPlan(current, plan.bucketValues)
-	bucket, err := client.UpdateBucket(ctx, current)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot update the bucket", err, bucketAPIFields)
+		addUpdateError(&resp.Diagnostics, "bucket", err, bucketAPIFields)
 		return
 	}
 	r.recordAndWait(ctx, client, timeout, &plan, bucket, &resp.State, &resp.Diagnostics,

@@ -161,13 +161,14 @@ func (r *protectionPolicyResource) Update(ctx context.Context, req resource.Upda
 		return
 	}
 	appID, id := plan.AppID.ValueString(), plan.ID.ValueString()
-	if _, err := client.GetAppSchedule(ctx, appID, id); err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot read the protection policy before updating it", err, nil)
-		return
-	}
-	s, err := client.UpdateAppSchedule(ctx, appID, id, protectionPolicyRequest(plan))
+	// Every field of a schedule is the configuration's: the fresh copy only carries the ETag.
+	s, err := astra.UpdateConditionally(ctx, "protection policy "+id,
+		func(ctx context.Context) (*astra.AppSchedule, error) { return client.GetAppSchedule(ctx, appID, id) }, nil,
+		func(ctx context.Context, _ *astra.AppSchedule) (*astra.AppSchedule, error) {
+			return client.UpdateAppSchedule(ctx, appID, id, protectionPolicyRequest(plan))
+		})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot update the protection policy", err, protectionPolicyAPIFields)
+		addUpdateError(&resp.Diagnostics, "protection policy", err, protectionPolicyAPIFields)
 		return
 	}
 	r.record(ctx, appID, s, &resp.State, resp.Identity, &resp.Diagnostics)

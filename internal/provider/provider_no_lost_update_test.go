@@ -47,6 +47,7 @@ func lostUpdateRows() []lostUpdateRow {
 		}
 	}
 	trident := []string{"managed", "unmanaged", "managed"}
+	var bucketKey string // the bucket row's s3 credential, made outside Terraform
 	variant := func(prefix string) func(int) string {
 		return func(v int) string { return fmt.Sprintf("%sv%d", prefix, v) }
 	}
@@ -113,7 +114,47 @@ func lostUpdateRows() []lostUpdateRow {
 				return c.Name, writerLabel(c.Metadata.Labels), nil
 			},
 		},
+
+		{
+			name: "s3 credential", addr: s3CredentialAddr, route: routeCredential, want: variant("nlu-s3-"),
+			hcl: func(_ *accTarget, v int) string {
+				return s3CredentialHCL(fmt.Sprintf("nlu-s3-v%d", v), "AKIA-NLU", "nlu-secret")
+			},
+			read: readCredentialName,
+		},
+		{
+			name: "service-account credential", addr: serviceAccountCredentialAddr, route: routeCredential, want: variant("nlu-sa-"),
+			hcl: func(_ *accTarget, v int) string {
+				return serviceAccountCredentialHCL(fmt.Sprintf("nlu-sa-v%d", v), "gcp", testGCPKeyFile(1))
+			},
+			read: readCredentialName,
+		},
+		{
+			name: "bucket", addr: bucketAddr, route: routeBucket, want: variant("nlu-bucket-"),
+			hcl: func(a *accTarget, v int) string {
+				if bucketKey == "" {
+					bucketKey = a.s3Credential("nlu-bucket-key")
+				}
+				return bucketHCL(fmt.Sprintf("nlu-bucket-v%d", v), bucketKey, "nlu-backups")
+			},
+			read: func(a *accTarget, id string) (string, string, error) {
+				b, err := a.client.GetBucket(testContext(), id)
+				if err != nil {
+					return "", "", err
+				}
+				return b.Name, writerLabel(b.Metadata.Labels), nil
+			},
+		},
 	}
+}
+
+// readCredentialName reads a credential's name and the concurrent writer's label.
+func readCredentialName(a *accTarget, id string) (string, string, error) {
+	c, err := a.client.GetCredential(testContext(), id)
+	if err != nil {
+		return "", "", err
+	}
+	return c.Name, writerLabel(c.Metadata.Labels), nil
 }
 
 func astraLabel(labels []astra.Label, name string) string {
