@@ -111,9 +111,10 @@ func TestAccApp_protect(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{expectString(appAddr, "protection_state", "protected")},
 			},
 			{
-				PreConfig:        func() { a.markCounts(&counts) },
-				Config:           daily,
-				ConfigPlanChecks: prePlan(plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionUpdate), plancheck.ExpectResourceAction(appAddr, plancheck.ResourceActionNoop)),
+				PreConfig: func() { a.markCounts(&counts) },
+				Config:    daily,
+				ConfigPlanChecks: prePlan(plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionUpdate), plancheck.ExpectResourceAction(appAddr, plancheck.ResourceActionNoop),
+					expectUnknownExactly(policyAddr, putMetadata...)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					expectString(policyAddr, "granularity", "daily"),
 					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("hour"), knownvalue.Int64Exact(2)),
@@ -131,9 +132,11 @@ func TestAccApp_protect(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{expectString(appAddr, "protection_state", "partial")},
 			},
 			{
-				PreConfig:         func() { a.markCounts(&counts) },
-				Config:            renamed,
-				ConfigPlanChecks:  prePlan(plancheck.ExpectResourceAction(appAddr, plancheck.ResourceActionUpdate), plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionNoop)),
+				PreConfig: func() { a.markCounts(&counts) },
+				Config:    renamed,
+				ConfigPlanChecks: prePlan(plancheck.ExpectResourceAction(appAddr, plancheck.ResourceActionUpdate), plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionNoop),
+					// A rename leaves every computed attribute known but the service's bookkeeping.
+					expectUnknownExactly(appAddr, putMetadata...)),
 				ConfigStateChecks: []statecheck.StateCheck{expectString(appAddr, "name", a.name("web-2")), statecheck.ExpectKnownValue(appAddr, tfjsonpath.New("labels").AtMapKey("team"), knownvalue.StringExact("platform"))},
 				Check: a.simCheck("one PUT of the app", func(sim *astrasim.Sim) error {
 					return expectCounts(counts.since(sim, "PUT "+routeApp), 1, counts.since(sim, "POST "+routeApps), 0)

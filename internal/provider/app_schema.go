@@ -107,7 +107,7 @@ func appAttributes() map[string]schema.Attribute {
 		"protection_state_details": attrs.Kept(attrs.StateDetailsSchema("Explanations of `protection_state`.")),
 		"namespaces":               attrs.Kept(computedStrings("The namespaces the app spans, as the service reports them.")),
 		"app_detected_type":        attrs.Kept(computedString("How Astra Control classified the app (`system`, `acc`), when it did.")),
-		"cluster_name":             attrs.Kept(computedString("Name of the cluster the app runs on."), "name"),
+		"cluster_name":             attrs.Kept(computedString("Name of the cluster the app runs on.")),
 		"metadata":                 attrs.MetadataSchema(appPutArgs...),
 	}
 }
