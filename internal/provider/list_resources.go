@@ -27,8 +27,6 @@ var (
 	_ list.ListResourceWithConfigure = (*managedClusterListResource)(nil)
 )
 
-const listBeta = "**Beta** (list resources are new in Terraform 1.14 and may change in a minor release). "
-
 // clusterListConfig filters both lists; an unset filter matches everything.
 type clusterListConfig struct {
 	CloudID      types.String `tfsdk:"cloud_id"`
@@ -37,7 +35,7 @@ type clusterListConfig struct {
 
 func clusterListSchema(what string) listschema.Schema {
 	return listschema.Schema{
-		MarkdownDescription: listBeta + "Lists " + what + " of the account, to import with their identity.",
+		MarkdownDescription: "Lists " + what + " of the account, to import with their identity (`terraform query`, Terraform 1.14 or later).",
 		Attributes: map[string]listschema.Attribute{
 			"cloud_id": listschema.StringAttribute{
 				Optional:            true,

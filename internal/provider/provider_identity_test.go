@@ -2,6 +2,8 @@ package provider
 
 import (
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -116,4 +118,68 @@ func TestIdentity_stateFromBeforeIdentities(t *testing.T) {
 			t.Fatalf("%s: identity id %q, want %q", name, got, want)
 		}
 	}
+}
+
+// identityImportCase is one resource imported by identity: seed creates an object outside
+// Terraform and returns its ID.
+type identityImportCase struct {
+	typ  string
+	seed func(a *accTarget) string
+}
+
+// identityImportCases has one row per resource type.
+var identityImportCases = []identityImportCase{
+	{typ: "astra_kubeconfig_credential", seed: func(a *accTarget) string {
+		return a.kubeconfigCredential("by-identity", "by-identity")
+	}},
+	{typ: "astra_cluster", seed: func(a *accTarget) string {
+		return onlyID(a.t, seedClusters(a, "by-identity-cluster", 1, false))
+	}},
+	{typ: "astra_managed_cluster", seed: func(a *accTarget) string {
+		return onlyID(a.t, seedClusters(a, "by-identity-managed", 1, true))
+	}},
+	{typ: "astra_cloud", seed: func(a *accTarget) string { return a.sim.Seeds().GCP.CloudID }},
+}
+
+func onlyID(t *testing.T, byName map[string]string) string {
+	t.Helper()
+	if len(byName) != 1 {
+		t.Fatalf("want one object, have %v", byName)
+	}
+	for _, id := range byName {
+		return id
+	}
+	return ""
+}
+
+// TestAccIdentity_generatedConfig imports one object of every resource, created outside
+// Terraform, with import blocks that name only its identity and `plan -generate-config-out`:
+// one resource block per object is generated, the plan only imports, the apply sends no
+// write request and the re-plan is empty. Identities need Terraform or OpenTofu 1.12; older
+// CLIs skip, saying so.
+func TestAccIdentity_generatedConfig(t *testing.T) {
+	requireTFAcc(t)
+	testAccPreCheck(t)
+	if !cliAtLeast(t, 1, 12) {
+		desc, _ := describeCLI(os.Getenv("TF_ACC_TERRAFORM_PATH"))
+		t.Skipf("%s cannot import by identity (Terraform and OpenTofu 1.12 or later)", desc)
+	}
+	a := newAccTarget(t)
+	a.requireSim("seeds objects and counts the simulator's requests")
+	imports := ""
+	want := map[string]int{}
+	for _, tc := range identityImportCases {
+		imports += fmt.Sprintf("import {\n  to = %s.by_identity\n  identity = {\n    id = %q\n  }\n}\n", tc.typ, tc.seed(a))
+		want[tc.typ]++
+	}
+	summary, generated := adoptGenerated(a.newCLIWork(), imports, want)
+	if wantSummary := fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", len(identityImportCases)); summary != wantSummary {
+		t.Errorf("plan summary %q, want %q", summary, wantSummary)
+	}
+	for _, tc := range identityImportCases {
+		if !strings.Contains(generated, fmt.Sprintf("resource %q \"by_identity\" {", tc.typ)) {
+			t.Errorf("no resource block generated for %s.by_identity:\n%s", tc.typ, generated)
+		}
+	}
+	t.Logf("generated configuration:\n%s", generated)
 }
