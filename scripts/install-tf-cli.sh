@@ -85,9 +85,9 @@ log "downloading $module@v$version"
 moddir="$(cd "$tmp" && go mod download -json "$module@v$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
 [ -d "$moddir" ] || { log "module download failed"; exit 1; }
 
-log "compiling (module dir $moddir)"
 case "$kind" in
   tofu)
+    log "compiling (module dir $moddir)"
     # OpenTofu's go.mod has replace directives, so `go install pkg@v` is refused: build in its module dir.
     (cd "$moddir" && go build -mod=mod -trimpath \
       -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" \
@@ -96,6 +96,7 @@ case "$kind" in
   terraform)
     case "$version" in
       1.5.*)
+        log "compiling (module dir $moddir)"
         (cd "$moddir" && go build -mod=mod -trimpath -ldflags "-s -w" -o "$tmp/$kind" .)
         ;;
       *)

@@ -17,6 +17,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 )
 
@@ -203,5 +206,44 @@ func checkGeneratedImports(t *testing.T, generated, typ string, want map[string]
 	}
 	if n := strings.Count(generated, "resource \""); n != len(want) {
 		t.Fatalf("generated %d resource blocks in all, want %d:\n%s", n, len(want), generated)
+	}
+}
+
+// TestQueryAndIdentityCasesCoverEveryType: the tables of TestAccQuery_listResources and
+// TestAccIdentity_generatedConfig have a row for every list resource and every resource the
+// provider serves, so a new one cannot go untested under the CLIs that use them.
+func TestQueryAndIdentityCasesCoverEveryType(t *testing.T) {
+	ctx := testContext()
+	p, ok := New("test")().(provider.ProviderWithListResources)
+	if !ok {
+		t.Fatal("the provider serves no list resources")
+	}
+	var lists, resources []string
+	for _, newList := range p.ListResources(ctx) {
+		var md resource.MetadataResponse
+		newList().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: typeName}, &md)
+		lists = append(lists, md.TypeName)
+	}
+	for _, newResource := range p.Resources(ctx) {
+		var md resource.MetadataResponse
+		newResource().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: typeName}, &md)
+		resources = append(resources, md.TypeName)
+	}
+	var queried, imported []string
+	for _, c := range queryCases {
+		queried = append(queried, c.typ)
+	}
+	for _, c := range identityImportCases {
+		imported = append(imported, c.typ)
+	}
+	for _, check := range []struct {
+		table       string
+		served, has []string
+	}{{"queryCases", lists, queried}, {"identityImportCases", resources, imported}} {
+		sort.Strings(check.served)
+		sort.Strings(check.has)
+		if strings.Join(check.served, ",") != strings.Join(check.has, ",") {
+			t.Errorf("%s has rows for %v; the provider serves %v: add one row per type", check.table, check.has, check.served)
+		}
 	}
 }
