@@ -9,7 +9,8 @@ package provider
 //     test once.
 //   - The oldest supported CLI, Terraform 1.5.7, runs the acceptance tests that exercise what
 //     differs between CLI versions, picked by name ($oldest_cli_tests in scripts/test.sh): a
-//     name containing Plan/plan (plan rendering: *_quietPlans, *_fleetPlan), Import/import or
+//     name containing quietPlans or planTime (plan rendering: *_quietPlans, *_planTimeRules;
+//     not *_fleetPlan, whose request sharing is the provider's alone), Import/import or
 //     Adopt/adopt (import blocks, generated configuration), State or RoundTrip (state from
 //     older releases), Fault, LostAnswer, Failed/failed or Harness (how the CLI reports errors,
 //     partial applies and interrupts), Valid/valid (diagnostics: *_validation, *_invalid),
