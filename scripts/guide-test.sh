@@ -9,9 +9,13 @@
 #   - a release tag to `go install` from: GOPROXY first serves this work tree as the
 #     module's only version (a unique prerelease, removed from the module cache afterwards);
 #   - the registry: a CLI configuration that installs the locally built provider;
-#   - `tofu` on PATH (the cached OpenTofu), and $GITHUB_ENV (a scratch file, checked).
+#   - the CLI on PATH (the cached OpenTofu by default), and $GITHUB_ENV (a scratch file, checked).
 #
-#   scripts/guide-test.sh [TOFU_BINARY]
+#   scripts/guide-test.sh [CLI...]    # default: the cached OpenTofu
+#
+# The guide's commands say `tofu`; it tells Terraform users that `terraform` does the same
+# (Terraform 1.6+). With a Terraform binary, each `tofu` command of the guide runs as
+# `terraform`, in a fresh copy of the module, so both CLIs keep the guide honest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -19,7 +23,7 @@ cd "$(dirname "$0")/.."
 guide=docs/guides/testing-modules-with-the-simulator.md
 module=github.com/astra-control/terraform-provider-astra
 [ -f "$guide" ] || die "$guide is missing: run 'make generate'"
-tofu="${1:-$(install_cli tofu)}"
+[ $# -gt 0 ] || set -- "$(install_cli tofu)"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/astra-guide.XXXXXX")"
 version="v0.0.0-guide.$(date +%s).$$"
@@ -60,29 +64,35 @@ cp go.mod "$work/goproxy/$module/@v/$version.mod"
 printf '{"Version":"%s","Time":"%s"}\n' "$version" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$work/goproxy/$module/@v/$version.info"
 echo "$version" >"$work/goproxy/$module/@v/list"
 local_provider_mirror "$work/provider"
-ln -s "$tofu" "$work/cli/tofu"
-mkdir -p "$work/module" && cp -R examples/complete/. "$work/module/"
-: >"$work/github.env"
 
-step "run them in a copy of examples/complete"
-(
-  cd "$work/module"
-  export PATH="$work/bin:$work/cli:$PATH" GOBIN="$work/bin" GITHUB_ENV="$work/github.env"
-  export GOPROXY="file://$work/goproxy,$(go env GOPROXY)" GONOSUMDB="$module"
-  export TF_IN_AUTOMATION=1
-  exec setsid -w bash -eux -o pipefail "$work/guide.sh"
-) &
-guide_pid=$!
-rc=0
-wait "$guide_pid" || rc=$?
-[ "$rc" -eq 0 ] || die "a command of the guide failed (exit $rc): see above; fix $guide's template"
-guide_pid=""
+for cli in "$@"; do
+  name=tofu
+  case "$(cli_version "$cli")" in "Terraform "*) name=terraform ;; esac
+  step "run them in a copy of examples/complete, with $(cli_version "$cli") as \`$name\`"
+  rm -rf "$work/module" "$work/cli" && mkdir -p "$work/module" "$work/cli" && cp -R examples/complete/. "$work/module/"
+  ln -s "$cli" "$work/cli/$name"
+  : >"$work/github.env"
+  # The guide's commands name tofu; Terraform runs the same ones as terraform.
+  sed -E "s/(^|[^[:alnum:]_-])tofu /\\1$name /g" "$work/guide.sh" >"$work/guide-$name.sh"
+  (
+    cd "$work/module"
+    export PATH="$work/bin:$work/cli:$PATH" GOBIN="$work/bin" GITHUB_ENV="$work/github.env"
+    export GOPROXY="file://$work/goproxy,$(go env GOPROXY)" GONOSUMDB="$module"
+    export TF_IN_AUTOMATION=1
+    exec setsid -w bash -eux -o pipefail "$work/guide-$name.sh"
+  ) &
+  guide_pid=$!
+  rc=0
+  wait "$guide_pid" || rc=$?
+  [ "$rc" -eq 0 ] || die "a command of the guide failed under $(cli_version "$cli") (exit $rc): see above; fix $guide's template"
+  guide_pid=""
+  grep -q '^ASTRA_ENDPOINT=http' "$work/github.env" || die "the guide's \$GITHUB_ENV step wrote no ASTRA_ENDPOINT"
+  [ ! -e "$work/module/astra-sim.env" ] || die "a simulator of the guide was left running (its ready file remains)"
+done
 [ -x "$work/bin/astra-sim" ] || die "the guide's go install did not install astra-sim"
 # The flags the guide's tables name are the simulator's.
 "$work/bin/astra-sim" -help >"$work/help.txt"
 for flag in $(grep -oE '^\| `-[a-z-]+' "$guide" | sed 's/^| `//') $(grep -oE '^\| `-[a-z-]+`, `-[a-z-]+' "$guide" | sed 's/.*, `//'); do
   grep -qE "^  $flag( |\$)" "$work/help.txt" || die "the guide names $flag, which astra-sim -help does not list"
 done
-grep -q '^ASTRA_ENDPOINT=http' "$work/github.env" || die "the guide's \$GITHUB_ENV step wrote no ASTRA_ENDPOINT"
-[ ! -e "$work/module/astra-sim.env" ] || die "a simulator of the guide was left running (its ready file remains)"
-echo "every command of the guide ran"
+echo "every command of the guide ran ($# CLIs)"

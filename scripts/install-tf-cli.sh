@@ -4,19 +4,33 @@
 # path as the last line of stdout. Idempotent: a cached binary reporting the right version
 # is reused in well under a second.
 #
-#   scripts/install-tf-cli.sh tofu        # OpenTofu $TOFU_VERSION (default 1.12.6)
-#   scripts/install-tf-cli.sh terraform   # Terraform $TERRAFORM_VERSION (default 1.5.7, last MPL release)
+#   scripts/install-tf-cli.sh tofu              # OpenTofu $TOFU_VERSION (default 1.12.6)
+#   scripts/install-tf-cli.sh terraform         # Terraform $TERRAFORM_VERSION (default 1.5.7, last MPL release, oldest supported)
+#   scripts/install-tf-cli.sh terraform-latest  # Terraform 1.16.3, the newest the Go proxy serves (a test tool, see below)
+#
+# Terraform after 1.5.7 is under the BUSL. The one pinned newest release is built here as a
+# test tool only, like the other CLIs: it lives in the cache, never in the repository, and
+# nothing of it is shipped, vendored or copied. Other post-1.5 releases are refused so the
+# matrix stays exactly "oldest supported + newest".
 set -euo pipefail
+
+# The newest Terraform the Go module proxy serves; bump it deliberately (and re-run the matrix).
+terraform_latest=1.16.3
 
 kind="${1:-tofu}"
 case "$kind" in
-  tofu)      version="${TOFU_VERSION:-1.12.6}";      module="github.com/opentofu/opentofu" ;;
-  terraform) version="${TERRAFORM_VERSION:-1.5.7}"; module="github.com/hashicorp/terraform" ;;
-  *) echo "usage: $0 tofu|terraform" >&2; exit 2 ;;
+  tofu)             version="${TOFU_VERSION:-1.12.6}";       module="github.com/opentofu/opentofu" ;;
+  terraform)        version="${TERRAFORM_VERSION:-1.5.7}";   module="github.com/hashicorp/terraform" ;;
+  terraform-latest) version="$terraform_latest"; kind=terraform; module="github.com/hashicorp/terraform" ;;
+  *) echo "usage: $0 tofu|terraform|terraform-latest" >&2; exit 2 ;;
 esac
 if [ "$kind" = terraform ]; then
-  # Later Terraform releases are BUSL-licensed and cannot be built from the proxy anyway.
-  case "$version" in 1.5.*|1.[0-4].*) ;; *) echo "refusing Terraform $version: only MPL releases (<= 1.5.7) are used here" >&2; exit 2 ;; esac
+  # 1.5.x is MPL (the oldest line we support). Later releases are BUSL: only the pinned
+  # newest one is accepted, as a test tool, so no other BUSL build lands in the cache.
+  case "$version" in
+    1.5.*|"$terraform_latest") ;;
+    *) echo "refusing Terraform $version: only 1.5.x (MPL, oldest supported) and $terraform_latest (BUSL, the pinned newest, built as a test tool only) are used here" >&2; exit 2 ;;
+  esac
 fi
 
 # G1: a TF_CLI_CONFIG_FILE naming a missing file makes tofu 1.12 print a warning on stdout.
@@ -71,16 +85,49 @@ log "downloading $module@v$version"
 moddir="$(cd "$tmp" && go mod download -json "$module@v$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
 [ -d "$moddir" ] || { log "module download failed"; exit 1; }
 
-log "compiling (module dir $moddir)"
 case "$kind" in
   tofu)
+    log "compiling (module dir $moddir)"
     # OpenTofu's go.mod has replace directives, so `go install pkg@v` is refused: build in its module dir.
     (cd "$moddir" && go build -mod=mod -trimpath \
       -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" \
       -o "$tmp/$kind" ./cmd/tofu)
     ;;
   terraform)
-    (cd "$moddir" && go build -mod=mod -trimpath -ldflags "-s -w" -o "$tmp/$kind" .)
+    case "$version" in
+      1.5.*)
+        log "compiling (module dir $moddir)"
+        (cd "$moddir" && go build -mod=mod -trimpath -ldflags "-s -w" -o "$tmp/$kind" .)
+        ;;
+      *)
+        # Since 1.9 the remote-state backends below are nested Go modules that the proxy's
+        # module zip does not contain, so a plain build fails on their replace directives.
+        # Nothing but those backends needs them, and the tests here only use local state, so
+        # the build leaves them out: in a writable copy, drop their imports and map entries
+        # from internal/backend/init/init.go and the nested modules' replace/require lines
+        # from go.mod. `local`, `remote`, `cloud`, `http` and `inmem` stay.
+        dropped="azure consul cos gcs kubernetes oci oss pg s3"
+        log "Terraform $version: leaving out the remote-state backends (${dropped// /, }): their nested modules are not in the proxy's zip; tests use local state"
+        src="$tmp/src"
+        cp -r "$moddir" "$src" && chmod -R u+w "$src"
+        init="$src/internal/backend/init/init.go"
+        for b in $dropped; do
+          # import line: backendXxx "…/internal/backend/remote-state/<b>"
+          sed -i "\#internal/backend/remote-state/$b\"#d" "$init"
+        done
+        # map entries: "azurerm": func() … backendAzure.New() … (azure's key is azurerm)
+        sed -i -E '/^[[:space:]]*"(azurerm|consul|cos|gcs|kubernetes|oss|pg|s3|oci)":[[:space:]]*func\(\)/d' "$init"
+        for b in $dropped; do
+          if grep -q "remote-state/$b\"" "$init"; then log "could not drop backend $b from $init"; exit 1; fi
+        done
+        sed -i -E '/^replace github\.com\/hashicorp\/terraform\/internal\/.* => \.\/internal\//d;
+                   /^[[:space:]]*github\.com\/hashicorp\/terraform\/internal\/[^ ]+ v0\.0\.0-/d' "$src/go.mod"
+        log "compiling the trimmed copy ($src)"
+        (cd "$src" && go build -mod=mod -trimpath \
+          -ldflags "-s -w -X github.com/hashicorp/terraform/version.dev=no" \
+          -o "$tmp/$kind" .)
+        ;;
+    esac
     ;;
 esac
 

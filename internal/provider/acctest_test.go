@@ -5,7 +5,21 @@ package provider
 // Conventions (scripts/test.sh relies on them):
 //   - A test that runs a Terraform CLI is named TestAcc followed by an upper-case letter or "_"
 //     (TestAccCluster_basic) and sets PreCheck: func() { testAccPreCheck(t) }. `make test` runs
-//     those once per CLI (OpenTofu and Terraform 1.5.7) and every other test once.
+//     every such test under OpenTofu 1.12.6 and Terraform 1.16.3 (the newest), and every other
+//     test once.
+//   - The oldest supported CLI, Terraform 1.5.7, runs the acceptance tests that exercise what
+//     differs between CLI versions, picked by name ($oldest_cli_tests in scripts/test.sh): a
+//     name containing quietPlans or planTime (plan rendering: *_quietPlans, *_planTimeRules;
+//     not *_fleetPlan, whose request sharing is the provider's alone), Import/import or
+//     Adopt/adopt (import blocks, generated configuration), State or RoundTrip (state from
+//     older releases), Fault, LostAnswer, Failed/failed or Harness (how the CLI reports errors,
+//     partial applies and interrupts), Valid/valid (diagnostics: *_validation, *_invalid),
+//     Example (the examples users copy), and Identity, WriteOnly/writeOnly or Query/query
+//     (features 1.5.7 lacks: they prove they skip there, with the reason). Name a new test like
+//     its peers and the rule picks it; nothing else needs an edit.
+//   - A test of a feature a CLI lacks skips below the CLI version that has it, with
+//     tfversion.SkipBelow (plugin-testing) or skipBelowCLI (tests that drive the CLI
+//     directly), so the log says why.
 //   - Providers are served in-process through testAccProtoV6ProviderFactories; nothing is
 //     downloaded: the CLI comes from TF_ACC_TERRAFORM_PATH (absolute), built by
 //     scripts/install-tf-cli.sh.

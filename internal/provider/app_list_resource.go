@@ -31,7 +31,7 @@ func (r *appListResource) Metadata(_ context.Context, req resource.MetadataReque
 
 func (r *appListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = listschema.Schema{
-		MarkdownDescription: listBeta + "Lists the apps of the account, to import with their identity.",
+		MarkdownDescription: "Lists the apps of the account, to import with their identity.",
 		Attributes: map[string]listschema.Attribute{
 			"cluster_id": listschema.StringAttribute{
 				Optional:            true,

@@ -587,7 +587,7 @@ func (a *accTarget) unmanageOutside(id string) {
 
 // cliAtLeast reports whether the acceptance tests' CLI (Terraform or OpenTofu) is at least
 // version major.minor.
-func cliAtLeast(t *testing.T, major, minor int) bool {
+func cliAtLeast(t *testing.T, major, minor int) bool { //nolint:unparam // every CLI today is 1.x; the major is kept so a check reads as a version
 	t.Helper()
 	desc, err := describeCLI(os.Getenv("TF_ACC_TERRAFORM_PATH"))
 	if err != nil {

@@ -28,8 +28,6 @@ var (
 	_ list.ListResourceWithConfigure = (*bucketListResource)(nil)
 )
 
-const listBeta = "**Beta** (list resources are new in Terraform 1.14 and may change in a minor release). "
-
 // clusterListConfig filters both lists; an unset filter matches everything.
 type clusterListConfig struct {
 	CloudID      types.String `tfsdk:"cloud_id"`
@@ -38,7 +36,7 @@ type clusterListConfig struct {
 
 func clusterListSchema(what string) listschema.Schema {
 	return listschema.Schema{
-		MarkdownDescription: listBeta + "Lists " + what + " of the account, to import with their identity.",
+		MarkdownDescription: "Lists " + what + " of the account, to import with their identity (`terraform query`, Terraform 1.14 or later).",
 		Attributes: map[string]listschema.Attribute{
 			"cloud_id": listschema.StringAttribute{
 				Optional:            true,
@@ -206,7 +204,7 @@ func (r *bucketListResource) Metadata(_ context.Context, req resource.MetadataRe
 
 func (r *bucketListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = listschema.Schema{
-		MarkdownDescription: listBeta + "Lists the buckets of the account, to import with their identity.",
+		MarkdownDescription: "Lists the buckets of the account, to import with their identity.",
 		Attributes: map[string]listschema.Attribute{
 			"bucket_provider": listschema.StringAttribute{
 				Optional:            true,

@@ -459,26 +459,36 @@ func adoptWithGeneratedImports(w *cliWork, generator string, want map[string]int
 // empty. It returns the plan's summary line and the generated configuration.
 func adoptGenerated(w *cliWork, imports string, want map[string]int) (string, string) {
 	t := w.t
-	dir := t.TempDir()
-	versions, err := os.ReadFile(filepath.Join("..", "..", "examples", "adopt-fleet", "import-blocks", "versions.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, content := range map[string]string{"versions.tf": string(versions), "imports.tf": imports} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	adopt := w.in(dir)
-	adopt.cmd("init", "-input=false", "-no-color")
+	adopt := w.rootModule(map[string]string{"imports.tf": imports})
 	summary := adopt.planOnlyImports(want, "-generate-config-out=generated.tf")
-	generated, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	generated, err := os.ReadFile(filepath.Join(adopt.dir, "generated.tf"))
 	if err != nil {
 		t.Fatalf("plan -generate-config-out wrote nothing: %v", err)
 	}
 	adopt.cmd("validate", "-no-color")
 	adopt.applyAndReplan()
 	return summary, string(generated)
+}
+
+// rootModule makes a new, initialized root module of the versions.tf of
+// examples/adopt-fleet/import-blocks (the provider, configured from the simulator) and files.
+func (w *cliWork) rootModule(files map[string]string) *cliWork {
+	t := w.t
+	t.Helper()
+	dir := t.TempDir()
+	versions, err := os.ReadFile(filepath.Join("..", "..", "examples", "adopt-fleet", "import-blocks", "versions.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["versions.tf"] = string(versions)
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := w.in(dir)
+	root.cmd("init", "-input=false", "-no-color")
+	return root
 }
 
 // TestAccAdoptGeneratedConfig imports one object of each resource, created outside

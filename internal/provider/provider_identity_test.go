@@ -2,6 +2,8 @@ package provider
 
 import (
 	"fmt"
+	"os"
+	"sort"
 	"strings"
 	"testing"
 
@@ -12,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
 )
 
 // identityHCL is one object of each resource type.
@@ -126,4 +130,122 @@ func TestIdentity_stateFromBeforeIdentities(t *testing.T) {
 			t.Fatalf("%s: identity id %q, want %q", name, got, want)
 		}
 	}
+}
+
+// identityImportCase is one resource imported by identity: seed creates an object outside
+// Terraform and returns its identity's attributes (id, and app_id for a policy).
+type identityImportCase struct {
+	typ  string
+	seed func(a *accTarget) map[string]string
+}
+
+// byID is the identity { id } of the object seed creates.
+func byID(seed func(a *accTarget) string) func(a *accTarget) map[string]string {
+	return func(a *accTarget) map[string]string { return map[string]string{"id": seed(a)} }
+}
+
+// identityHCLBody renders an identity's attributes, sorted, as an import block's identity.
+func identityHCLBody(identity map[string]string) string {
+	names := make([]string, 0, len(identity))
+	for name := range identity {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	body := ""
+	for _, name := range names {
+		body += fmt.Sprintf("    %s = %q\n", name, identity[name])
+	}
+	return body
+}
+
+// seedApp manages, outside Terraform, the default namespace of a new managed cluster as an
+// app named name, and returns the cluster's and the app's IDs.
+func seedApp(a *accTarget, name string) (clusterID, appID string) {
+	a.t.Helper()
+	clusterID = onlyID(a.t, seedClusters(a, name+"-cluster", 1, true))
+	return clusterID, seedAppOn(a, clusterID, name)
+}
+
+// seedAppOn manages, outside Terraform, the default namespace of clusterID as app name.
+func seedAppOn(a *accTarget, clusterID, name string) string {
+	a.t.Helper()
+	app, err := a.client.CreateApp(testContext(), astra.AppCreate{Name: name, ClusterID: clusterID,
+		NamespaceScopedResources: []astra.NamespaceScope{{Namespace: "default"}}})
+	if err != nil {
+		a.t.Fatalf("seeding app %s: %v", name, err)
+	}
+	return app.ID
+}
+
+// identityImportCases has one row per resource type.
+var identityImportCases = []identityImportCase{
+	{typ: "astra_kubeconfig_credential", seed: byID(func(a *accTarget) string {
+		return a.kubeconfigCredential("by-identity", "by-identity")
+	})},
+	{typ: "astra_cluster", seed: byID(func(a *accTarget) string {
+		return onlyID(a.t, seedClusters(a, "by-identity-cluster", 1, false))
+	})},
+	{typ: "astra_managed_cluster", seed: byID(func(a *accTarget) string {
+		return onlyID(a.t, seedClusters(a, "by-identity-managed", 1, true))
+	})},
+	{typ: "astra_cloud", seed: byID(func(a *accTarget) string { return a.sim.Seeds().GCP.CloudID })},
+	{typ: "astra_s3_credential", seed: byID(func(a *accTarget) string { return a.s3Credential("by-identity-s3") })},
+	{typ: "astra_service_account_credential", seed: byID(func(a *accTarget) string { return a.sim.Seeds().Azure.CredentialID })},
+	{typ: "astra_bucket", seed: byID(func(a *accTarget) string { return a.bucket("by-identity-bucket") })},
+	{typ: "astra_app", seed: byID(func(a *accTarget) string {
+		_, app := seedApp(a, "by-identity-app")
+		return app
+	})},
+	{typ: "astra_protection_policy", seed: func(a *accTarget) map[string]string {
+		_, app := seedApp(a, "by-identity-policy")
+		s, err := a.client.CreateAppSchedule(testContext(), app, astra.AppScheduleFields{
+			Name: "hourly", Granularity: "hourly", Minute: "5", SnapshotRetention: "3", BackupRetention: "0"})
+		if err != nil {
+			a.t.Fatalf("seeding a protection policy: %v", err)
+		}
+		return map[string]string{"app_id": app, "id": s.ID}
+	}},
+}
+
+func onlyID(t *testing.T, byName map[string]string) string {
+	t.Helper()
+	if len(byName) != 1 {
+		t.Fatalf("want one object, have %v", byName)
+	}
+	for _, id := range byName {
+		return id
+	}
+	return ""
+}
+
+// TestAccIdentity_generatedConfig imports one object of every resource, created outside
+// Terraform, with import blocks that name only its identity and `plan -generate-config-out`:
+// one resource block per object is generated, the plan only imports, the apply sends no
+// write request and the re-plan is empty. Identities need Terraform or OpenTofu 1.12; older
+// CLIs skip, saying so.
+func TestAccIdentity_generatedConfig(t *testing.T) {
+	requireTFAcc(t)
+	testAccPreCheck(t)
+	if !cliAtLeast(t, 1, 12) {
+		desc, _ := describeCLI(os.Getenv("TF_ACC_TERRAFORM_PATH"))
+		t.Skipf("%s cannot import by identity (Terraform and OpenTofu 1.12 or later)", desc)
+	}
+	a := newAccTarget(t)
+	a.requireSim("seeds objects and counts the simulator's requests")
+	imports := ""
+	want := map[string]int{}
+	for _, tc := range identityImportCases {
+		imports += fmt.Sprintf("import {\n  to = %s.by_identity\n  identity = {\n%s  }\n}\n", tc.typ, identityHCLBody(tc.seed(a)))
+		want[tc.typ]++
+	}
+	summary, generated := adoptGenerated(a.newCLIWork(), imports, want)
+	if wantSummary := fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", len(identityImportCases)); summary != wantSummary {
+		t.Errorf("plan summary %q, want %q", summary, wantSummary)
+	}
+	for _, tc := range identityImportCases {
+		if !strings.Contains(generated, fmt.Sprintf("resource %q \"by_identity\" {", tc.typ)) {
+			t.Errorf("no resource block generated for %s.by_identity:\n%s", tc.typ, generated)
+		}
+	}
+	t.Logf("generated configuration:\n%s", generated)
 }

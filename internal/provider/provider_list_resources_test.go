@@ -14,9 +14,9 @@ import (
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
 
-// No CLI here runs `terraform query` (Terraform 1.14+; OpenTofu 1.12.6 has no query
-// command), so the list resources are tested over the plugin protocol, in-process, as a
-// CLI would call them.
+// The list resources over the plugin protocol, in-process, as a CLI calls them: fault
+// injection and edge cases in seconds. TestAccQuery_listResources runs them end to end under
+// `terraform query` (Terraform 1.14+; OpenTofu 1.12.6 has no query command).
 
 // protoObject builds an object value of schema with the given string attributes set and
 // every other attribute null.

@@ -1,4 +1,4 @@
-# Beta. Terraform 1.14 and later: `terraform query` lists the apps of a managed cluster,
+# Terraform 1.14 and later: `terraform query` lists the apps of a managed cluster,
 # with their state (include_resource), to import them.
 list "astra_app" "prod_east" {
   provider         = astra

@@ -1,4 +1,4 @@
-# Beta. Terraform 1.14 and later: `terraform query` lists the account's S3 buckets on
+# Terraform 1.14 and later: `terraform query` lists the account's S3 buckets on
 # ONTAP, with their state (include_resource), to import them.
 list "astra_bucket" "ontap" {
   provider         = astra

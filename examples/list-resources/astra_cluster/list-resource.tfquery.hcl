@@ -1,4 +1,4 @@
-# Beta. Terraform 1.14 and later: `terraform query` lists the clusters of the private cloud
+# Terraform 1.14 and later: `terraform query` lists the clusters of the private cloud
 # that are not under management yet, to import them (`terraform query -generate-config-out`).
 list "astra_cluster" "unmanaged" {
   provider = astra

@@ -1,4 +1,4 @@
-# Beta. Terraform 1.14 and later: `terraform query` lists every managed cluster of the
+# Terraform 1.14 and later: `terraform query` lists every managed cluster of the
 # account, with its state (include_resource), to import them.
 list "astra_managed_cluster" "all" {
   provider         = astra

@@ -44,14 +44,17 @@ type result struct {
 
 type bench struct {
 	cli, root, work string
-	variants        map[string]*variant
-	sim             *astrasim.Sim
-	url             string
-	creds           []string
-	rows            []row
-	repeat          int // plans are run this many times; the median counts
-	out             string
-	nextCred        int // credentials are used once: a kubeconfig registers one cluster
+	// others are further CLIs (-cli's list after the first): the floors and astra apply and
+	// plan under each too, in the same run, for the extra columns of the fleet tables.
+	others   []string
+	variants map[string]*variant
+	sim      *astrasim.Sim
+	url      string
+	creds    []string
+	rows     []row
+	repeat   int // plans are run this many times; the median counts
+	out      string
+	nextCred int // credentials are used once: a kubeconfig registers one cluster
 }
 
 type row struct {
@@ -62,7 +65,8 @@ type row struct {
 }
 
 func main() {
-	cli := flag.String("cli", "", "the CLI binary (tofu or terraform)")
+	cli := flag.String("cli", "", "the CLI binaries (tofu or terraform), comma-separated: the first runs every scenario, "+
+		"each further one the floors and astra at scale (extra columns)")
 	out := flag.String("out", "BENCHMARKS.md", "the report to write")
 	planN := flag.String("plan-n", "10,100,500,1000", "plan scale: cluster counts")
 	applyN := flag.String("apply-n", "10,100,500", "apply scale: cluster counts")
@@ -79,7 +83,8 @@ func main() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(work)
-	b := &bench{cli: *cli, root: root, work: work, repeat: max(*repeat, 1), out: *out}
+	clis := strings.Split(*cli, ",")
+	b := &bench{cli: clis[0], others: clis[1:], root: root, work: work, repeat: max(*repeat, 1), out: *out}
 	b.build()
 	for _, t := range durations(*createT) {
 		b.createLatency(t)
@@ -224,7 +229,12 @@ resource "astra_cluster" "c" {
 // run runs the CLI in dir with provider v, counting the simulator's requests and sampling
 // the provider's peak resident memory.
 func (b *bench) run(v *variant, dir string, args ...string) result {
-	cmd := exec.Command(b.cli, args...)
+	return b.runWith(b.cli, v, dir, args...)
+}
+
+// runWith is run with another CLI.
+func (b *bench) runWith(cli string, v *variant, dir string, args ...string) result {
+	cmd := exec.Command(cli, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+filepath.Join(v.dir, "cli.tfrc"), "TF_IN_AUTOMATION=1",
 		"CHECKPOINT_DISABLE=1", "ASTRA_ENDPOINT="+b.url, "ASTRA_ACCOUNT_ID="+b.sim.AccountID(),
@@ -248,7 +258,7 @@ func (b *bench) run(v *variant, dir string, args ...string) result {
 		case err := <-done:
 			wall := time.Since(start)
 			if err != nil {
-				log.Fatalf("%s %s in %s: %v\n%s", b.cli, strings.Join(args, " "), dir, err, out.String())
+				log.Fatalf("%s %s in %s: %v\n%s", cli, strings.Join(args, " "), dir, err, out.String())
 			}
 			r := result{wall: wall, rssKiB: peak, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
 			for _, ticks := range providerTicks {
@@ -352,7 +362,7 @@ func (b *bench) scale(latency time.Duration, applyN, planN []int) {
 	sort.Ints(all)
 	total := 0
 	for _, n := range all {
-		total += 3 * n // astra, anchors and the same-schema floor each register their own
+		total += (3 + 2*len(b.others)) * n // astra, anchors and the same-schema floor each register their own, per CLI
 	}
 	stop := b.startSim(astrasim.Options{}, total)
 	defer stop()
@@ -372,6 +382,7 @@ func (b *bench) scale(latency time.Duration, applyN, planN []int) {
 			apply.res[key] = b.run(v, dirs[key], "apply", "-auto-approve", "-input=false")
 			log.Printf("apply N=%d latency %v %s: %v, %d requests", n, latency, key, apply.res[key].wall, apply.res[key].requests)
 		}
+		b.scaleOthers(apply, plan, n, contains(planN, n))
 		if contains(applyN, n) {
 			b.add(apply)
 		}
@@ -433,4 +444,33 @@ func ints(s string) []int {
 		out = append(out, n)
 	}
 	return out
+}
+
+// otherKeys are the variants each further CLI runs at scale.
+var otherKeys = []string{"trivial", "schema", "ours"}
+
+// otherKey is the result key of variant key under further CLI i.
+func otherKey(key string, i int) string { return fmt.Sprintf("%s@cli%d", key, i+1) }
+
+// scaleOthers applies and plans N clusters with the floors and astra under each further CLI,
+// into the rows of the first.
+func (b *bench) scaleOthers(apply, plan row, n int, planned bool) {
+	for i, cli := range b.others {
+		for _, key := range otherKeys {
+			v, k := b.variants[key], otherKey(key, i)
+			dir := b.dir(fmt.Sprintf("scale-%s-%d-%s-cli%d", key, n, apply.latency, i+1), b.config(v, n))
+			apply.res[k] = b.runWith(cli, v, dir, "apply", "-auto-approve", "-input=false")
+			log.Printf("apply N=%d latency %v %s (%s): %v, %d requests", n, apply.latency, key, cli, apply.res[k].wall, apply.res[k].requests)
+			if !planned {
+				continue
+			}
+			var runs []result
+			for range b.repeat {
+				runs = append(runs, b.runWith(cli, v, dir, "plan", "-input=false", "-detailed-exitcode"))
+			}
+			sort.Slice(runs, func(i, j int) bool { return runs[i].wall < runs[j].wall })
+			plan.res[k] = runs[len(runs)/2]
+			log.Printf("plan N=%d latency %v %s (%s): %v, %d requests", n, plan.latency, key, cli, plan.res[k].wall, plan.res[k].requests)
+		}
+	}
 }

@@ -18,8 +18,22 @@ func ratio(a, b result) string {
 	return fmt.Sprintf("%.2fx", a.wall.Seconds()/b.wall.Seconds())
 }
 
+// cliVersion names the first CLI, and the further ones of the extra columns.
 func (b *bench) cliVersion() string {
-	cmd := exec.Command(b.cli, "version")
+	v := b.versionOf(b.cli)
+	if len(b.others) > 0 {
+		var others []string
+		for _, cli := range b.others {
+			others = append(others, b.versionOf(cli))
+		}
+		v += " (extra columns: " + strings.Join(others, ", ") + ")"
+	}
+	return v
+}
+
+// versionOf is the first line of `cli version` ("OpenTofu v1.12.6"), or cli.
+func (b *bench) versionOf(cli string) string {
+	cmd := exec.Command(cli, "version")
 	cmd.Env = append(cmd.Environ(), "TF_CLI_CONFIG_FILE="+filepath.Join(b.variants["ours"].dir, "cli.tfrc"))
 	out, _ := cmd.Output()
 	for _, line := range strings.Split(string(out), "\n") {
@@ -27,7 +41,28 @@ func (b *bench) cliVersion() string {
 			return line
 		}
 	}
-	return b.cli
+	return cli
+}
+
+// otherHeader and otherCells are the columns of the further CLIs: astra's wall time and its
+// ratios to the floors measured under the same CLI.
+func (b *bench) otherHeader() (string, string) {
+	var h, sep strings.Builder
+	for _, cli := range b.others {
+		v := b.versionOf(cli)
+		fmt.Fprintf(&h, " %[1]s: astra | %[1]s: astra / trivial | %[1]s: astra / same-schema |", v)
+		sep.WriteString("---|---|---|")
+	}
+	return h.String(), sep.String()
+}
+
+func (b *bench) otherCells(r row) string {
+	var s strings.Builder
+	for i := range b.others {
+		ours := r.res[otherKey("ours", i)]
+		fmt.Fprintf(&s, " %s | %s | %s |", secs(ours.wall), ratio(ours, r.res[otherKey("trivial", i)]), ratio(ours, r.res[otherKey("schema", i)]))
+	}
+	return s.String()
 }
 
 // report renders BENCHMARKS.md.
@@ -66,17 +101,18 @@ func (b *bench) report() string {
 	}
 	for _, scenario := range []string{"apply", "plan"} {
 		fmt.Fprintf(&s, "\n## %s of N clusters\n\n", map[string]string{"apply": "Apply (create)", "plan": "Plan (refresh)"}[scenario])
+		otherH, otherSep := b.otherHeader()
 		s.WriteString("| latency | N | trivial floor | same-schema floor | astra | anchors | astra / trivial | astra / same-schema | " +
-			"anchors / same-schema | astra requests | anchors requests | astra peak RSS | CPU: trivial / same-schema / astra (provider part) |\n" +
-			"|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+			"anchors / same-schema | astra requests | anchors requests | astra peak RSS | CPU: trivial / same-schema / astra (provider part) |" + otherH + "\n" +
+			"|---|---|---|---|---|---|---|---|---|---|---|---|---|" + otherSep + "\n")
 		for _, r := range b.rows {
 			if r.scenario != scenario {
 				continue
 			}
-			fmt.Fprintf(&s, "| %v | %d | %s | %s | %s | %s | %s | %s | %s | %d | %d | %d MiB | %s |\n", r.latency, r.n,
+			fmt.Fprintf(&s, "| %v | %d | %s | %s | %s | %s | %s | %s | %s | %d | %d | %d MiB | %s |%s\n", r.latency, r.n,
 				secs(r.res["trivial"].wall), secs(r.res["schema"].wall), secs(r.res["ours"].wall), secs(r.res["anchors"].wall),
 				ratio(r.res["ours"], r.res["trivial"]), ratio(r.res["ours"], r.res["schema"]), ratio(r.res["anchors"], r.res["schema"]),
-				r.res["ours"].requests, r.res["anchors"].requests, r.res["ours"].rssKiB/1024, cpuSplit(r.res))
+				r.res["ours"].requests, r.res["anchors"].requests, r.res["ours"].rssKiB/1024, cpuSplit(r.res), b.otherCells(r))
 		}
 	}
 	b.goals(&s)
