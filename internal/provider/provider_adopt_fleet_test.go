@@ -291,7 +291,7 @@ type fleet struct {
 	clusters, managed, credentials int
 	s3Credentials                  []string // IDs, adopted through s3_credential_ids
 	serviceAccounts                int      // the public clouds' credentials (the simulator seeds three)
-	accHost, connector, shared     string // cluster names
+	accHost, connector, shared     string   // cluster names
 }
 
 // adoptFleetSize is the number of clusters seedFleet registers.
