@@ -24,7 +24,7 @@ type serviceAccountCredentialResource struct {
 
 // newServiceAccountCredentialResource is astra_service_account_credential.
 func newServiceAccountCredentialResource() resource.Resource {
-	return &serviceAccountCredentialResource{}
+	return &serviceAccountCredentialResource{newCredentialResource(serviceAccountCredentialSpec)}
 }
 
 // serviceAccountCredentialSpec: the kind, converters and plan rules. A new credential
