@@ -106,3 +106,32 @@ func firstDifference(a, b []byte) string {
 	}
 	return "one is a prefix of the other"
 }
+
+// TestStateFileKeepsBucketCredentials: s3 and service-account credentials survive a
+// restart from -state-file with their kind and key digest, and the file holds no secret.
+func TestStateFileKeepsBucketCredentials(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	e := newEnv(t, Options{})
+	secret := "c2VjcmV0LXRoYXQtbXVzdC1ub3QtYmUtc3RvcmVk" // base64 of a secret
+	s3 := e.post("/core/v1/credentials", bucketCredentialBody("s3", "s3", "s3", map[string]any{"accessKey": "QUtJQQ==", "accessSecret": secret})).expect(201).str("id")
+	sa := e.post("/core/v1/credentials", bucketCredentialBody("generic", "service-account", "AWS", map[string]any{"base64": secret})).expect(201).str("id")
+	digests := map[string]string{s3: e.sim.CredentialKeyDigest(s3), sa: e.sim.CredentialKeyDigest(sa)}
+	if err := e.sim.SaveState(path); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); bytes.Contains(data, []byte(secret)) {
+		t.Error("the state file holds a key store value")
+	}
+	again := newEnv(t, Options{})
+	if err := again.sim.LoadState(path); err != nil {
+		t.Fatal(err)
+	}
+	for id, kind := range map[string]string{s3: "s3", sa: "service-account"} {
+		if got := again.sim.st.credentialKind(id); got != kind || !again.sim.st.bucketCredential(id) {
+			t.Errorf("after the restart credential %s is %q (bucket %v), want %q", id, got, again.sim.st.bucketCredential(id), kind)
+		}
+		if got := again.sim.CredentialKeyDigest(id); got != digests[id] || got == "" {
+			t.Errorf("after the restart credential %s has key digest %q, want %q", id, got, digests[id])
+		}
+	}
+}

@@ -145,7 +145,7 @@ func (a secretArgument) failedAttr(plain types.String) path.Path {
 
 // credentialPlanRules are what a credential's plan needs and the schema cannot say.
 type credentialPlanRules struct {
-	typeName string
+	typeName string // set by newCredentialResource
 	secret   secretArgument
 	// requiredToCreate are arguments a new credential needs (besides the secret) and an
 	// imported one may leave out: they are read back, or kept as Astra Control holds them.
@@ -340,4 +340,91 @@ func recordCredential[M any](ctx context.Context, m *M, cred *astra.Credential, 
 	}
 	*m = out
 	diags.Append(state.Set(ctx, m)...)
+}
+
+// credentialResource is the create, read, update, delete and import every credential
+// resource shares, over its model M; the resource adds its Metadata, Schema and
+// ValidateConfig.
+type credentialResource[M any] struct {
+	clientHolder
+	spec credentialSpec[M]
+}
+
+// newCredentialResource is the shared part of a credential resource.
+func newCredentialResource[M any](spec credentialSpec[M]) credentialResource[M] {
+	spec.rules.typeName = spec.kind.typeName
+	return credentialResource[M]{spec: spec}
+}
+
+// credentialSpec is what tells the credential resources apart.
+type credentialSpec[M any] struct {
+	kind   credentialKind
+	what   string // "S3 credential", in errors
+	rules  credentialPlanRules
+	fields map[string]string // the API's invalidFields names to attributes
+	// body builds the POST/PUT body from the plan and the configuration (which alone holds
+	// a write-only secret); from converts the service's answer onto the prior model.
+	body func(plan, cfg M, diags *diag.Diagnostics) (astra.CredentialCreate, bool)
+	from func(c *astra.Credential, prior M) (M, error)
+	id   func(M) string
+}
+
+// ModifyPlan applies the resource's plan rules.
+func (r *credentialResource[M]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.spec.rules.modifyPlan(ctx, req, resp)
+}
+
+func (r *credentialResource[M]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan M
+	client, body, ok := prepareCredential(ctx, &r.clientHolder, req.Plan, req.Config, &plan, r.spec.body, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	if cred := r.createCredential(ctx, client, body, r.spec.what, r.spec.fields, &resp.Diagnostics); cred != nil {
+		r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
+	}
+}
+
+func (r *credentialResource[M]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state M
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if cred := r.readCredential(ctx, req, resp, r.spec.kind.typeName, r.spec.what); cred != nil {
+		r.recordAnswer(ctx, &state, cred, &resp.State, &resp.Diagnostics)
+	}
+}
+
+// Update rotates the secret, renames, or both, in one PUT; with nothing to send, it
+// changes state only.
+func (r *credentialResource[M]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if r.spec.rules.leftConfiguration(ctx, req, resp) {
+		return
+	}
+	var plan M
+	client, body, ok := prepareCredential(ctx, &r.clientHolder, req.Plan, req.Config, &plan, r.spec.body, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	cred := rotateCredential(ctx, client, r.spec.id(plan), body, r.spec.what, r.spec.fields, &resp.Diagnostics)
+	if cred == nil {
+		return
+	}
+	r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
+	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
+}
+
+func (r *credentialResource[M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	r.deleteCredential(ctx, req, resp, r.spec.what)
+}
+
+func (r *credentialResource[M]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// recordAnswer writes the model converted from the service's answer to state; m holds the
+// prior model (the plan, or the state) and then what was recorded.
+func (r *credentialResource[M]) recordAnswer(ctx context.Context, m *M, cred *astra.Credential, state *tfsdk.State, diags *diag.Diagnostics) {
+	recordCredential(ctx, m, cred, r.spec.from, r.spec.kind, state, diags)
 }

@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
-	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
 
@@ -21,23 +18,25 @@ var (
 	_ resource.ResourceWithModifyPlan     = (*serviceAccountCredentialResource)(nil)
 )
 
-type serviceAccountCredentialResource struct{ clientHolder }
+type serviceAccountCredentialResource struct {
+	credentialResource[serviceAccountCredentialModel]
+}
 
 // newServiceAccountCredentialResource is astra_service_account_credential.
 func newServiceAccountCredentialResource() resource.Resource {
-	return &serviceAccountCredentialResource{}
+	return &serviceAccountCredentialResource{newCredentialResource(serviceAccountCredentialSpec)}
 }
 
-// serviceAccountCredentialPlanRules: a new credential needs a name, its cloud and the key
-// file; a rename sends the key file again (a PUT replaces the whole credential).
-var serviceAccountCredentialPlanRules = credentialPlanRules{
-	typeName: "astra_service_account_credential", secret: serviceAccountSecret, requiredToCreate: []string{"name", "cloud_type"},
-}
-
-// serviceAccountCredentialKind is what the resource manages.
-var serviceAccountCredentialKind = credentialKind{
-	typeName: "astra_service_account_credential", kind: "a service-account credential",
-	accepts: `credentials of key type "generic" labelled credType "service-account"`,
+// serviceAccountCredentialSpec: the kind, converters and plan rules. A new credential
+// needs a name, its cloud and the key file; a rename sends the key file again (a PUT
+// replaces the whole credential).
+var serviceAccountCredentialSpec = credentialSpec[serviceAccountCredentialModel]{
+	kind: credentialKind{typeName: "astra_service_account_credential", kind: "a service-account credential",
+		accepts: `credentials of key type "generic" labelled credType "service-account"`},
+	what:   "service-account credential",
+	rules:  credentialPlanRules{secret: serviceAccountSecret, requiredToCreate: []string{"name", "cloud_type"}},
+	fields: serviceAccountCredentialAPIFields, body: serviceAccountCredentialCreateRequest, from: serviceAccountCredentialFrom,
+	id: func(m serviceAccountCredentialModel) string { return m.ID.ValueString() },
 }
 
 func (r *serviceAccountCredentialResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -91,64 +90,4 @@ var checkServiceAccountJSON = validate.CheckServiceAccountJSON
 // and the fix, never the content.
 func serviceAccountJSONError(attr string, err error) string {
 	return "The value of `" + attr + "` is not a usable service account key file: " + err.Error() + "."
-}
-
-// ModifyPlan applies serviceAccountCredentialPlanRules. An imported credential may leave the key
-// file out: it keeps the one Astra Control holds.
-func (r *serviceAccountCredentialResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	serviceAccountCredentialPlanRules.modifyPlan(ctx, req, resp)
-}
-
-func (r *serviceAccountCredentialResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan serviceAccountCredentialModel
-	client, body, ok := prepareCredential(ctx, &r.clientHolder, req.Plan, req.Config, &plan, serviceAccountCredentialCreateRequest, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	if cred := r.createCredential(ctx, client, body, "service-account credential", serviceAccountCredentialAPIFields, &resp.Diagnostics); cred != nil {
-		r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
-	}
-}
-
-func (r *serviceAccountCredentialResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state serviceAccountCredentialModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if cred := r.readCredential(ctx, req, resp, "astra_service_account_credential", "service-account credential"); cred != nil {
-		r.recordAnswer(ctx, &state, cred, &resp.State, &resp.Diagnostics)
-	}
-}
-
-// Update rotates the key file, renames, or both, in one PUT.
-func (r *serviceAccountCredentialResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	if serviceAccountCredentialPlanRules.leftConfiguration(ctx, req, resp) {
-		return
-	}
-	var plan serviceAccountCredentialModel
-	client, body, ok := prepareCredential(ctx, &r.clientHolder, req.Plan, req.Config, &plan, serviceAccountCredentialCreateRequest, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	cred := rotateCredential(ctx, client, plan.ID.ValueString(), body, "service-account credential", serviceAccountCredentialAPIFields, &resp.Diagnostics)
-	if cred == nil {
-		return
-	}
-	r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
-	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
-}
-
-func (r *serviceAccountCredentialResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	r.deleteCredential(ctx, req, resp, "service-account credential")
-}
-
-func (r *serviceAccountCredentialResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
-}
-
-// recordAnswer writes the model converted from the service's answer to state; m holds the
-// prior model (the plan, or the state) and then what was recorded.
-func (r *serviceAccountCredentialResource) recordAnswer(ctx context.Context, m *serviceAccountCredentialModel, cred *astra.Credential, state *tfsdk.State, diags *diag.Diagnostics) {
-	recordCredential(ctx, m, cred, serviceAccountCredentialFrom, serviceAccountCredentialKind, state, diags)
 }
