@@ -18,7 +18,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*kubeconfigCredentialResource)(nil)
 	_ resource.ResourceWithImportState    = (*kubeconfigCredentialResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*kubeconfigCredentialResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*kubeconfigCredentialResource)(nil)
+	_ planChecker                         = (*kubeconfigCredentialResource)(nil)
 )
 
 type kubeconfigCredentialResource struct{ clientHolder }
@@ -65,14 +65,17 @@ func (r *kubeconfigCredentialResource) ValidateConfig(ctx context.Context, req r
 	}
 }
 
-// ModifyPlan enforces what the API needs and the schema cannot say: a new credential needs
+// checkPlan (the resource's ModifyPlan, see planChecker) enforces what the API needs and the schema cannot say: a new credential needs
 // a name and a kubeconfig, and a rename sends the kubeconfig again (a PUT replaces the whole
 // credential). An imported credential may leave the kubeconfig out: Astra Control never
 // returns it, so it cannot be generated, and leaving it out keeps the one Astra holds.
-func (r *kubeconfigCredentialResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
+func (r *kubeconfigCredentialResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
+	resp := &resource.ModifyPlanResponse{}
+	r.planProblems(ctx, req, resp)
+	return resp.Diagnostics
+}
+
+func (r *kubeconfigCredentialResource) planProblems(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var cfg kubeconfigCredentialModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
@@ -117,7 +120,7 @@ func (r *kubeconfigCredentialResource) Create(ctx context.Context, req resource.
 	if cred == nil {
 		return
 	}
-	r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
+	r.recordAnswer(ctx, &plan, cred, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 func (r *kubeconfigCredentialResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -133,7 +136,7 @@ func (r *kubeconfigCredentialResource) Read(ctx context.Context, req resource.Re
 	if cred == nil {
 		return
 	}
-	r.recordAnswer(ctx, &state, cred, &resp.State, &resp.Diagnostics)
+	r.recordAnswer(ctx, &state, cred, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -158,7 +161,7 @@ func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.
 		addAPIError(&resp.Diagnostics, "Cannot update the kubeconfig credential", err, kubeconfigCredentialAPIFields)
 		return
 	}
-	r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
+	r.recordAnswer(ctx, &plan, cred, &resp.State, resp.Private, &resp.Diagnostics)
 	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 }
 
@@ -180,7 +183,7 @@ func (r *kubeconfigCredentialResource) ImportState(ctx context.Context, req reso
 
 // recordAnswer writes the model converted from the service's answer to state; m holds the
 // prior model (the plan, or the state) and then what was recorded.
-func (r *kubeconfigCredentialResource) recordAnswer(ctx context.Context, m *kubeconfigCredentialModel, cred *astra.Credential, state *tfsdk.State, diags *diag.Diagnostics) {
+func (r *kubeconfigCredentialResource) recordAnswer(ctx context.Context, m *kubeconfigCredentialModel, cred *astra.Credential, state *tfsdk.State, private privateKeys, diags *diag.Diagnostics) {
 	out, err := kubeconfigCredentialFrom(cred, *m)
 	if err != nil {
 		diags.AddError("Not a kubeconfig credential",
@@ -190,6 +193,17 @@ func (r *kubeconfigCredentialResource) recordAnswer(ctx context.Context, m *kube
 	}
 	*m = out
 	diags.Append(state.Set(ctx, m)...)
+	recordAnswerDigest(ctx, private, cred, *state, diags)
+}
+
+// readAnswer is the object Read converts (answerReader).
+func (r *kubeconfigCredentialResource) readAnswer(ctx context.Context, id string) (any, bool) {
+	client := r.configuredClient()
+	if client == nil {
+		return nil, false
+	}
+	cred, err := client.GetCredential(ctx, id)
+	return cred, err == nil && cred != nil
 }
 
 // prepare reads the plan into plan and builds the POST/PUT body from it (kubeconfig) or
