@@ -27,6 +27,7 @@ type answersFixture struct {
 	fast       *knownAnswers
 	framework  tfprotov6.ProviderServer
 	schema     *tfprotov6.Schema
+	schemas    *tfprotov6.GetProviderSchemaResponse
 	typ        tftypes.Type
 	clusterID  string
 	cloudID    string
@@ -60,7 +61,7 @@ func newAnswersFixture(t *testing.T) *answersFixture {
 		if err != nil || len(schemas.Diagnostics) > 0 {
 			t.Fatalf("schema: %v %s", err, testutil.DiagnosticsText(schemas.Diagnostics))
 		}
-		f.schema, f.typ = schemas.ResourceSchemas["astra_cluster"], schemas.ResourceSchemas["astra_cluster"].ValueType()
+		f.schemas, f.schema, f.typ = schemas, schemas.ResourceSchemas["astra_cluster"], schemas.ResourceSchemas["astra_cluster"].ValueType()
 		config, err := tfprotov6.NewDynamicValue(schemas.Provider.ValueType(), testutil.NullObject(schemas.Provider.ValueType(), nil))
 		if err != nil {
 			t.Fatal(err)

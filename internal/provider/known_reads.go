@@ -102,7 +102,11 @@ func (rule *knownRule) identityFor(sent *tfprotov6.ResourceIdentityData, id stri
 func stringAttribute(object tftypes.Value, name string) (string, bool) {
 	var attributes map[string]tftypes.Value
 	var s string
-	if object.As(&attributes) != nil || !attributes[name].Type().Is(tftypes.String) || attributes[name].As(&s) != nil {
+	if object.Type() == nil || !object.Type().Is(tftypes.Object{}) || object.As(&attributes) != nil {
+		return "", false
+	}
+	v, ok := attributes[name]
+	if !ok || !v.Type().Is(tftypes.String) || v.As(&s) != nil {
 		return "", false
 	}
 	return s, s != ""
