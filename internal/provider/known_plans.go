@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -90,7 +91,8 @@ func planRuleFor(r resource.Resource) (*knownRule, error) {
 		return nil, fmt.Errorf("its schema reports errors")
 	}
 	if len(resp.Schema.Blocks) > 0 {
-		return nil, fmt.Errorf("it has blocks (%s), whose null and empty forms the framework plans its own way", sortedKeys(resp.Schema.Blocks))
+		return nil, fmt.Errorf("it has blocks (%s), whose null and empty forms the framework plans its own way",
+			strings.Join(sortedKeys(resp.Schema.Blocks), ", "))
 	}
 	rule := &knownRule{schema: resp.Schema, typ: resp.Schema.Type().TerraformType(ctx),
 		defaults: map[string]tftypes.Value{}, computed: map[string]bool{}, writeOnly: map[string]bool{}}
