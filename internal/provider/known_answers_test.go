@@ -102,6 +102,17 @@ func (f *answersFixture) dynamic(t *testing.T, v tftypes.Value) *tfprotov6.Dynam
 	return &dv
 }
 
+// providerConfig is an empty provider block (the environment points at the simulator).
+func (f *answersFixture) providerConfig(t *testing.T) *tfprotov6.DynamicValue {
+	t.Helper()
+	typ := f.schemas.Provider.ValueType()
+	dv, err := tfprotov6.NewDynamicValue(typ, testutil.NullObject(typ, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &dv
+}
+
 // config is the configuration of the fixture's cluster: its cloud and credential.
 func (f *answersFixture) config() tftypes.Value {
 	return testutil.NullObject(f.typ, map[string]tftypes.Value{

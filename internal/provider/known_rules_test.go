@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
 
 // TestKnownAnswers_coverage lists which resource types the known answers take, and which
@@ -135,5 +136,46 @@ func TestKnownAnswers_refusedSchemas(t *testing.T) {
 				t.Fatalf("refused for %q, want %q", err, c.refused)
 			}
 		})
+	}
+}
+
+// TestKnownAnswers_defers: a request that allows deferrals, a Configure that allowed one,
+// or a Configure that deferred leaves every plan and read to the framework, which may
+// answer Deferred where the known answers never do.
+func TestKnownAnswers_defers(t *testing.T) {
+	f := newAnswersFixture(t)
+	ctx := context.Background()
+	plan := func(allow bool) *tfprotov6.PlanResourceChangeRequest {
+		req := &tfprotov6.PlanResourceChangeRequest{TypeName: "astra_cluster", PriorState: f.dynamic(t, f.state),
+			ProposedNewState: f.dynamic(t, f.state), Config: f.dynamic(t, f.config()), PriorIdentity: f.identity, PriorPrivate: f.private}
+		if allow {
+			req.ClientCapabilities = &tfprotov6.PlanResourceChangeClientCapabilities{DeferralAllowed: true}
+		}
+		return req
+	}
+	read := func(allow bool) *tfprotov6.ReadResourceRequest {
+		req := &tfprotov6.ReadResourceRequest{TypeName: "astra_cluster", CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity, Private: f.private}
+		if allow {
+			req.ClientCapabilities = &tfprotov6.ReadResourceClientCapabilities{DeferralAllowed: true}
+		}
+		return req
+	}
+	if f.fast.knownPlan(ctx, plan(false)) == nil || f.fast.unchangedRead(ctx, read(false)) == nil {
+		t.Fatal("the known answers do not take the unchanged plan and read to begin with")
+	}
+	if f.fast.knownPlan(ctx, plan(true)) != nil || f.fast.unchangedRead(ctx, read(true)) != nil {
+		t.Error("a request allowing deferrals took a known answer")
+	}
+	f.fast.provider.deferred.Store(true)
+	if f.fast.knownPlan(ctx, plan(false)) != nil || f.fast.unchangedRead(ctx, read(false)) != nil {
+		t.Error("a known answer after Configure deferred")
+	}
+	f.fast.provider.deferred.Store(false)
+	if _, err := f.fast.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: f.providerConfig(t),
+		ClientCapabilities: &tfprotov6.ConfigureProviderClientCapabilities{DeferralAllowed: true}}); err != nil {
+		t.Fatal(err)
+	}
+	if f.fast.knownPlan(ctx, plan(false)) != nil || f.fast.unchangedRead(ctx, read(false)) != nil {
+		t.Error("a known answer after a Configure that allowed deferrals")
 	}
 }
