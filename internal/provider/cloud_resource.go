@@ -167,12 +167,7 @@ func (r *cloudResource) recordAnswer(ctx context.Context, m *cloudModel, answer 
 
 // readAnswer is the object Read converts (answerReader).
 func (r *cloudResource) readAnswer(ctx context.Context, id string) (any, bool) {
-	client := r.configuredClient()
-	if client == nil {
-		return nil, false
-	}
-	cloud, err := client.GetCloud(ctx, id)
-	return cloud, err == nil && cloud != nil
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Cloud, error) { return c.GetCloud(ctx, id) }, nil)
 }
 
 // recordAndWait records the service's answer in state, then waits until the cloud is

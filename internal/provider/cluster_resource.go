@@ -246,12 +246,7 @@ func (r *clusterResource) recordAnswer(ctx context.Context, prior clusterModel, 
 
 // readAnswer is the object Read converts (answerReader).
 func (r *clusterResource) readAnswer(ctx context.Context, id string) (any, bool) {
-	client := r.configuredClient()
-	if client == nil {
-		return nil, false
-	}
-	c, err := client.GetCluster(ctx, "", id)
-	return c, err == nil && c != nil
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Cluster, error) { return c.GetCluster(ctx, "", id) }, nil)
 }
 
 // recordAndWait records the service's answer in state, then waits until the cluster is

@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
 )
 
 // A read that finds the answer the state was last written from writes that state again:
@@ -23,6 +25,20 @@ type answerReader interface {
 	// readAnswer is the object Read would convert; false when Read would not convert one
 	// (a 404, an error, an object it forgets, no client).
 	readAnswer(ctx context.Context, id string) (any, bool)
+}
+
+// readWith is a readAnswer: the object get fetches with the configured client, unless
+// forgotten (nil: never) says Read would remove it from state.
+func readWith[T any](h *clientHolder, get func(*astra.Client) (*T, error), forgotten func(*T) bool) (any, bool) {
+	client := h.configuredClient()
+	if client == nil {
+		return nil, false
+	}
+	obj, err := get(client)
+	if err != nil || obj == nil || (forgotten != nil && forgotten(obj)) {
+		return nil, false
+	}
+	return obj, true
 }
 
 // unchangedRead is the framework's answer to a read that finds the answer the state was

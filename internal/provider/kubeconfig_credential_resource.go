@@ -198,12 +198,7 @@ func (r *kubeconfigCredentialResource) recordAnswer(ctx context.Context, m *kube
 
 // readAnswer is the object Read converts (answerReader).
 func (r *kubeconfigCredentialResource) readAnswer(ctx context.Context, id string) (any, bool) {
-	client := r.configuredClient()
-	if client == nil {
-		return nil, false
-	}
-	cred, err := client.GetCredential(ctx, id)
-	return cred, err == nil && cred != nil
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Credential, error) { return c.GetCredential(ctx, id) }, nil)
 }
 
 // prepare reads the plan into plan and builds the POST/PUT body from it (kubeconfig) or

@@ -229,12 +229,8 @@ func (r *managedClusterResource) recordAnswer(ctx context.Context, m *managedClu
 
 // readAnswer is the object Read converts (answerReader): not one it forgets.
 func (r *managedClusterResource) readAnswer(ctx context.Context, id string) (any, bool) {
-	client := r.configuredClient()
-	if client == nil {
-		return nil, false
-	}
-	mc, err := client.GetManagedCluster(ctx, id)
-	return mc, err == nil && mc != nil && !managedClusterForgotten(mc)
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.ManagedCluster, error) { return c.GetManagedCluster(ctx, id) },
+		managedClusterForgotten)
 }
 
 // managedClusterForgotten: the service may keep answering for a cluster it no longer

@@ -387,12 +387,7 @@ func (b *bench) scale(latency time.Duration, applyN, planN []int) {
 			if key == "anchors" {
 				dir = dirs["ours"] // same state, the provider switched
 			}
-			var runs []result
-			for range b.repeat {
-				runs = append(runs, b.run(b.variants[key], dir, "plan", "-input=false", "-detailed-exitcode"))
-			}
-			sort.Slice(runs, func(i, j int) bool { return runs[i].wall < runs[j].wall })
-			plan.res[key] = runs[len(runs)/2]
+			plan.res[key] = b.planMedian(b.variants[key], dir)
 			log.Printf("plan N=%d latency %v %s: %v, %d requests, provider peak %d MiB", n, latency, key,
 				plan.res[key].wall, plan.res[key].requests, plan.res[key].rssKiB/1024)
 		}
@@ -480,17 +475,22 @@ func (b *bench) fleet(n int) {
 		dir := b.dir(fmt.Sprintf("fleet-%s-%d", key, n), b.fleetConfig(v, n))
 		apply.res[key] = b.run(v, dir, "apply", "-auto-approve", "-input=false")
 		log.Printf("fleet apply N=%d %s: %v, %d requests", n, key, apply.res[key].wall, apply.res[key].requests)
-		var runs []result
-		for range b.repeat {
-			runs = append(runs, b.run(v, dir, "plan", "-input=false", "-detailed-exitcode"))
-		}
-		sort.Slice(runs, func(i, j int) bool { return runs[i].wall < runs[j].wall })
-		plan.res[key] = runs[len(runs)/2]
+		plan.res[key] = b.planMedian(v, dir)
 		log.Printf("fleet plan N=%d %s: %v, %d requests, provider peak %d MiB", n, key, plan.res[key].wall,
 			plan.res[key].requests, plan.res[key].rssKiB/1024)
 	}
 	b.add(apply)
 	b.add(plan)
+}
+
+// planMedian plans dir b.repeat times with v and returns the median run.
+func (b *bench) planMedian(v *variant, dir string) result {
+	var runs []result
+	for range b.repeat {
+		runs = append(runs, b.run(v, dir, "plan", "-input=false", "-detailed-exitcode"))
+	}
+	sort.Slice(runs, func(i, j int) bool { return runs[i].wall < runs[j].wall })
+	return runs[len(runs)/2]
 }
 
 func contains(ns []int, n int) bool {
