@@ -78,7 +78,7 @@ func (r *cloudResource) Create(ctx context.Context, req resource.CreateRequest, 
 		return
 	}
 	// Recorded before the wait, so a failed wait taints the cloud instead of orphaning it.
-	r.recordAndWait(ctx, timeout, &plan, cloud, &resp.State, &resp.Diagnostics,
+	r.recordAndWait(ctx, timeout, &plan, cloud, &resp.State, resp.Private, &resp.Diagnostics,
 		"The cloud is recorded in state as tainted: the next apply deletes it and creates it again.")
 }
 
@@ -95,7 +95,7 @@ func (r *cloudResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	if cloud == nil {
 		return
 	}
-	r.recordAnswer(ctx, &state, cloud, &resp.State, &resp.Diagnostics)
+	r.recordAnswer(ctx, &state, cloud, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 func (r *cloudResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -131,7 +131,7 @@ func (r *cloudResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		addUpdateError(&resp.Diagnostics, "cloud", err, cloudAPIFields)
 		return
 	}
-	r.recordAndWait(ctx, timeout, &plan, cloud, &resp.State, &resp.Diagnostics,
+	r.recordAndWait(ctx, timeout, &plan, cloud, &resp.State, resp.Private, &resp.Diagnostics,
 		"The new settings are applied and recorded in state; the cloud has not reported running since.")
 	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 }
@@ -161,16 +161,22 @@ func (r *cloudResource) ImportState(ctx context.Context, req resource.ImportStat
 
 // recordAnswer writes the model converted from the service's answer to state; m holds the
 // prior model (the plan, or the state) and then what was recorded.
-func (r *cloudResource) recordAnswer(ctx context.Context, m *cloudModel, answer *astra.Cloud, state *tfsdk.State, diags *diag.Diagnostics) {
+func (r *cloudResource) recordAnswer(ctx context.Context, m *cloudModel, answer *astra.Cloud, state *tfsdk.State, private privateKeys, diags *diag.Diagnostics) {
 	m.cloudValues = cloudFrom(answer, m.cloudValues)
 	diags.Append(state.Set(ctx, m)...)
+	recordAnswerDigest(ctx, private, answer, *state, diags)
+}
+
+// readAnswer is the object Read converts (answerReader).
+func (r *cloudResource) readAnswer(ctx context.Context, id string) (any, bool) {
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Cloud, error) { return c.GetCloud(ctx, id) }, nil)
 }
 
 // recordAndWait records the service's answer in state, then waits until the cloud is
 // running and records what it last saw.
 func (r *cloudResource) recordAndWait(ctx context.Context, timeout time.Duration, m *cloudModel, answer *astra.Cloud,
-	state *tfsdk.State, diags *diag.Diagnostics, aftermath string) {
-	if r.recordAnswer(ctx, m, answer, state, diags); diags.HasError() {
+	state *tfsdk.State, private privateKeys, diags *diag.Diagnostics, aftermath string) {
+	if r.recordAnswer(ctx, m, answer, state, private, diags); diags.HasError() {
 		return
 	}
 	client := r.client(diags)
@@ -184,7 +190,7 @@ func (r *cloudResource) recordAndWait(ctx context.Context, timeout time.Duration
 		return client.GetCloud(ctx, id)
 	}, cloudRunning)
 	if cloud != nil {
-		r.recordAnswer(ctx, m, cloud, state, diags)
+		r.recordAnswer(ctx, m, cloud, state, private, diags)
 	}
 	if err != nil {
 		addWaitError(diags, "Cloud did not become running", err, timeout, aftermath)

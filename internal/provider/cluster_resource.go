@@ -19,7 +19,7 @@ import (
 var (
 	_ resource.ResourceWithConfigure      = (*clusterResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*clusterResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*clusterResource)(nil)
+	_ planChecker                         = (*clusterResource)(nil)
 	_ resource.ResourceWithImportState    = (*clusterResource)(nil)
 )
 
@@ -67,23 +67,26 @@ func (r *clusterResource) ValidateConfig(ctx context.Context, req resource.Valid
 	addProblems(&resp.Diagnostics, clusterConfigProblems(cfg))
 }
 
-// ModifyPlan applies the credential rule to what the cluster will have (an argument left
-// out keeps the current value, so the rule sees that), and refuses arguments the provider's
-// api_version does not have, which only a configured provider knows. Without a usable
-// client it skips the version checks: the first API call reports what is missing.
-func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	var cfg, prior clusterModel // prior stays null (zero values) on create
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+// checkPlan (the resource's ModifyPlan, see planChecker) applies the credential rule to
+// what the cluster will have (an argument left out keeps the current value, so the rule
+// sees that), and refuses arguments the provider's api_version does not have, which only a
+// configured provider knows. Without a usable client it skips the version checks: the
+// first API call reports what is missing. It reads the raw values, without the
+// framework's reflection over the whole model.
+func (r *clusterResource) checkPlan(_ context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
+	var diags diag.Diagnostics
+	cfg, okConfig := clusterValuesFromTerraform(req.Config.Raw)
+	prior := clusterValues{} // null on create
+	okPrior := true
 	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+		prior, okPrior = clusterValuesFromTerraform(req.State.Raw)
 	}
-	if resp.Diagnostics.HasError() {
-		return
+	if !okConfig || !okPrior {
+		diags.AddError("Cannot read the plan", "The cluster's arguments have unexpected types. This is a bug in the provider; please report it.")
+		return diags
 	}
-	addProblems(&resp.Diagnostics, clusterPlanProblems(cfg.clusterValues, prior.clusterValues, r.configuredClient()))
+	addProblems(&diags, clusterPlanProblems(cfg, prior, r.configuredClient()))
+	return diags
 }
 
 func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -243,7 +246,12 @@ func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportSt
 func (r *clusterResource) recordAnswer(ctx context.Context, prior clusterModel, answer *astra.Cluster, state *tfsdk.State,
 	private privateKeys, diags *diag.Diagnostics) {
 	diags.Append(state.Set(ctx, clusterModelFrom(answer, prior))...)
-	recordAnswerDigest(ctx, private, r.data, answer, *state, diags)
+	recordAnswerDigest(ctx, private, answer, *state, diags)
+}
+
+// readAnswer is the object Read converts (answerReader).
+func (r *clusterResource) readAnswer(ctx context.Context, id string) (any, bool) {
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Cluster, error) { return c.GetCluster(ctx, "", id) }, nil)
 }
 
 // recordAndWait records the service's answer in state, then waits until the cluster is

@@ -141,6 +141,15 @@ func clusterPlanProblems(cfg, prior clusterValues, client *astra.Client) []attrP
 	return append(problems, clusterVersionProblems(client.ClusterVersion(), gated)...)
 }
 
+// clusterValuesFromTerraform is clusterValuesFromRaw of a whole object.
+func clusterValuesFromTerraform(object tftypes.Value) (clusterValues, bool) {
+	var attributes map[string]tftypes.Value
+	if object.As(&attributes) != nil {
+		return clusterValues{}, false
+	}
+	return clusterValuesFromRaw(attributes)
+}
+
 // clusterValuesFromRaw reads the arguments clusterPlanProblems looks at (credential, route,
 // capabilities, cluster type) from a state as the protocol carries it, without the
 // framework's reflection; the other fields stay null.

@@ -369,9 +369,12 @@ type credentialSpec[M any] struct {
 	id   func(M) string
 }
 
-// ModifyPlan applies the resource's plan rules.
-func (r *credentialResource[M]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+// checkPlan applies the resource's plan rules (planChecker: the framework's ModifyPlan and
+// the known answers both call it); they only add diagnostics.
+func (r *credentialResource[M]) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
+	resp := &resource.ModifyPlanResponse{Plan: req.Plan}
 	r.spec.rules.modifyPlan(ctx, req, resp)
+	return resp.Diagnostics
 }
 
 func (r *credentialResource[M]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -381,7 +384,7 @@ func (r *credentialResource[M]) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	if cred := r.createCredential(ctx, client, body, r.spec.what, r.spec.fields, &resp.Diagnostics); cred != nil {
-		r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
+		r.recordAnswer(ctx, &plan, cred, &resp.State, resp.Private, &resp.Diagnostics)
 	}
 }
 
@@ -392,7 +395,7 @@ func (r *credentialResource[M]) Read(ctx context.Context, req resource.ReadReque
 		return
 	}
 	if cred := r.readCredential(ctx, req, resp, r.spec.kind.typeName, r.spec.what); cred != nil {
-		r.recordAnswer(ctx, &state, cred, &resp.State, &resp.Diagnostics)
+		r.recordAnswer(ctx, &state, cred, &resp.State, resp.Private, &resp.Diagnostics)
 	}
 }
 
@@ -411,7 +414,7 @@ func (r *credentialResource[M]) Update(ctx context.Context, req resource.UpdateR
 	if cred == nil {
 		return
 	}
-	r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
+	r.recordAnswer(ctx, &plan, cred, &resp.State, resp.Private, &resp.Diagnostics)
 	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 }
 
@@ -425,6 +428,13 @@ func (r *credentialResource[M]) ImportState(ctx context.Context, req resource.Im
 
 // recordAnswer writes the model converted from the service's answer to state; m holds the
 // prior model (the plan, or the state) and then what was recorded.
-func (r *credentialResource[M]) recordAnswer(ctx context.Context, m *M, cred *astra.Credential, state *tfsdk.State, diags *diag.Diagnostics) {
+func (r *credentialResource[M]) recordAnswer(ctx context.Context, m *M, cred *astra.Credential, state *tfsdk.State,
+	private privateKeys, diags *diag.Diagnostics) {
 	recordCredential(ctx, m, cred, r.spec.from, r.spec.kind, state, diags)
+	recordAnswerDigest(ctx, private, cred, *state, diags)
+}
+
+// readAnswer is the object Read converts (answerReader).
+func (r *credentialResource[M]) readAnswer(ctx context.Context, id string) (any, bool) {
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Credential, error) { return c.GetCredential(ctx, id) }, nil)
 }

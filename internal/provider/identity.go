@@ -110,10 +110,13 @@ func (r *identified) Configure(ctx context.Context, req resource.ConfigureReques
 	}
 }
 
+// ModifyPlan runs the resource's plan checks (planChecker), or its own ModifyPlan.
 func (r *identified) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if inner, ok := r.Resource.(resource.ResourceWithModifyPlan); ok {
 		inner.ModifyPlan(ctx, req, resp)
+		return
 	}
+	modifyPlan(ctx, r.Resource, req, resp)
 }
 
 func (r *identified) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {

@@ -2,11 +2,12 @@ package provider
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // A fleet's plan reads and plans every resource, and its apply plans every new one twice.
@@ -16,10 +17,16 @@ import (
 // the cost of a fleet. Three requests have answers known beforehand, and NewServer's
 // server answers them itself; every other request goes to the framework:
 //   - a read that finds the answer the state was last written from (known_reads.go);
-//   - a plan that proposes exactly the prior state, and the plan of a create
-//     (known_plans.go), when no nested default or computed value needs the framework and
-//     the resource's own plan checks (the same functions) have nothing to say.
-// known_answers_test.go compares every such answer with the framework's.
+//   - a plan that proposes the prior state, and the plan of a create (known_plans.go),
+//     when the resource's own plan checks (checkPlan, the same function its ModifyPlan
+//     is) have nothing to say.
+//
+// Every resource of the provider takes part when planRuleFor accepts its schema (checked
+// once, when the server starts): a new resource needs no registration, only checkPlan
+// instead of ModifyPlan and, for reads, readAnswer. The refused ones go to the framework;
+// TestKnownAnswers_coverage lists them and why. known_answers_test.go compares the
+// answers with the framework's, on hand-picked cases and on random requests built from
+// each schema (known_differential_test.go).
 
 // NewServer serves p through the framework, answering the requests above itself.
 func NewServer(p provider.Provider) func() (tfprotov6.ProviderServer, error) {
@@ -48,51 +55,76 @@ type frameworkServer interface {
 
 type knownAnswers struct {
 	frameworkServer
-	version string // the provider's release (see answerRecord)
-	plans   map[string]planRule
-	// reads fetch a resource's object by ID and return the digest of the answer.
-	reads map[string]func(ctx context.Context, id string) (string, bool)
+	provider *astraProvider
+	rules    map[string]*knownRule
+	// refused are the resource types planRuleFor refused, and why.
+	refused map[string]string
+	// deferred: the CLI allowed Configure to defer, so the framework may defer every read
+	// and plan (the protocol's answer to Configure does not say whether it did).
+	deferred atomic.Bool
 }
 
-// newKnownAnswers sets the rules for astra_cluster, the resource a fleet has many of.
+// newKnownAnswers derives the rules of every resource of p.
 func newKnownAnswers(server frameworkServer, p *astraProvider) *knownAnswers {
-	configuredClient := func() *clientHolder { return &clientHolder{data: p.configured.Load()} }
-	s := &knownAnswers{frameworkServer: server, version: p.version, plans: map[string]planRule{},
-		reads: map[string]func(context.Context, string) (string, bool){}}
-	cluster := typeName + "_cluster"
-	// The checks clusterResource.ModifyPlan makes, on raw values (prior is nil on create).
-	quiet := func(config, prior map[string]tftypes.Value) bool {
-		cfg, ok := clusterValuesFromRaw(config)
-		if !ok {
-			return false
-		}
-		var before clusterValues
-		if prior != nil {
-			if before, ok = clusterValuesFromRaw(prior); !ok {
-				return false
-			}
-		}
-		return len(clusterPlanProblems(cfg, before, configuredClient().configuredClient())) == 0
-	}
-	if rule, ok := planRuleFor(newClusterResource(), quiet); ok {
-		s.plans[cluster] = rule
-	}
-	s.reads[cluster] = func(ctx context.Context, id string) (string, bool) {
-		client := configuredClient().configuredClient()
-		if client == nil {
-			return "", false
-		}
-		c, err := client.GetCluster(ctx, "", id)
+	ctx := context.Background()
+	s := &knownAnswers{frameworkServer: server, provider: p, rules: map[string]*knownRule{}, refused: map[string]string{}}
+	for _, factory := range p.Resources(ctx) {
+		r := factory()
+		var meta resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: typeName}, &meta)
+		rule, err := planRuleFor(r)
 		if err != nil {
-			return "", false
+			s.refused[meta.TypeName] = err.Error()
+			continue
 		}
-		return answerDigest(c)
+		rule.factory = factory
+		s.rules[meta.TypeName] = rule
 	}
 	return s
 }
 
+// unwrapped is the resource identifiedByID wraps, whose own methods the rules look for.
+func unwrapped(r resource.Resource) resource.Resource {
+	if id, ok := r.(*identified); ok {
+		return id.Resource
+	}
+	return r
+}
+
+// configured is a new resource of the rule's type configured as the framework configures
+// one for each request (nil if that fails), unwrapped.
+func (s *knownAnswers) configured(ctx context.Context, rule *knownRule) resource.Resource {
+	r := unwrapped(rule.factory())
+	if c, ok := r.(resource.ResourceWithConfigure); ok {
+		var data any
+		if d := s.provider.configured.Load(); d != nil {
+			data = d
+		}
+		var resp resource.ConfigureResponse
+		c.Configure(ctx, resource.ConfigureRequest{ProviderData: data}, &resp)
+		if len(resp.Diagnostics) > 0 {
+			return nil
+		}
+	}
+	return r
+}
+
+// defers: the framework may answer Deferred (Configure deferred, or may have, or the
+// request allows deferrals), which the known answers never do, so they leave it the
+// request.
+func (s *knownAnswers) defers(requestAllows bool) bool {
+	return requestAllows || s.deferred.Load() || s.provider.deferred.Load()
+}
+
+func (s *knownAnswers) ConfigureProvider(ctx context.Context, req *tfprotov6.ConfigureProviderRequest) (*tfprotov6.ConfigureProviderResponse, error) {
+	if req != nil && req.ClientCapabilities != nil && req.ClientCapabilities.DeferralAllowed {
+		s.deferred.Store(true)
+	}
+	return s.frameworkServer.ConfigureProvider(ctx, req)
+}
+
 func (s *knownAnswers) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	if resp := s.knownPlan(req); resp != nil {
+	if resp := s.knownPlan(ctx, req); resp != nil {
 		return resp, nil
 	}
 	return s.frameworkServer.PlanResourceChange(ctx, req)

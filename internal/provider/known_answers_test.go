@@ -1,9 +1,9 @@
 package provider
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -27,6 +27,7 @@ type answersFixture struct {
 	fast       *knownAnswers
 	framework  tfprotov6.ProviderServer
 	schema     *tfprotov6.Schema
+	schemas    *tfprotov6.GetProviderSchemaResponse
 	typ        tftypes.Type
 	clusterID  string
 	cloudID    string
@@ -60,7 +61,7 @@ func newAnswersFixture(t *testing.T) *answersFixture {
 		if err != nil || len(schemas.Diagnostics) > 0 {
 			t.Fatalf("schema: %v %s", err, testutil.DiagnosticsText(schemas.Diagnostics))
 		}
-		f.schema, f.typ = schemas.ResourceSchemas["astra_cluster"], schemas.ResourceSchemas["astra_cluster"].ValueType()
+		f.schemas, f.schema, f.typ = schemas, schemas.ResourceSchemas["astra_cluster"], schemas.ResourceSchemas["astra_cluster"].ValueType()
 		config, err := tfprotov6.NewDynamicValue(schemas.Provider.ValueType(), testutil.NullObject(schemas.Provider.ValueType(), nil))
 		if err != nil {
 			t.Fatal(err)
@@ -101,6 +102,17 @@ func (f *answersFixture) dynamic(t *testing.T, v tftypes.Value) *tfprotov6.Dynam
 	return &dv
 }
 
+// providerConfig is an empty provider block (the environment points at the simulator).
+func (f *answersFixture) providerConfig(t *testing.T) *tfprotov6.DynamicValue {
+	t.Helper()
+	typ := f.schemas.Provider.ValueType()
+	dv, err := tfprotov6.NewDynamicValue(typ, testutil.NullObject(typ, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &dv
+}
+
 // config is the configuration of the fixture's cluster: its cloud and credential.
 func (f *answersFixture) config() tftypes.Value {
 	return testutil.NullObject(f.typ, map[string]tftypes.Value{
@@ -127,16 +139,22 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 		req       *tfprotov6.ReadResourceRequest
 		change    func(t *testing.T) // on the service, before the read
 		shortcuts bool
+		// frameworkFails is the error the framework reports instead of reading.
+		frameworkFails string
 	}{
 		{name: "unchanged", shortcuts: true,
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity, Private: f.private}},
 		{name: "state changed since recorded",
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, relabeled), CurrentIdentity: f.identity, Private: f.private}},
-		{name: "no identity",
+		{name: "no identity (older CLIs)", shortcuts: true,
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), Private: f.private}},
+		{name: "a null identity", shortcuts: true,
+			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), Private: f.private, CurrentIdentity: f.nullIdentity(t)}},
+		{name: "an identity naming another ID", frameworkFails: "Unexpected Identity Change",
+			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), Private: f.private, CurrentIdentity: f.identityOf(t, "7b4e2a3c-1d2e-4f5a-8b6c-0d1e2f3a4b5c")}},
 		{name: "recorded by another release",
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity,
-				Private: withRecord(t, f.private, func(r *answerRecord) { r.Provider = "0.9.0" })}},
+				Private: withRecord(t, f.private, func(r *answerRecord) { r.Build = "vcs:0000000" })}},
 		{name: "no record",
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity}},
 		{name: "object changed on the service",
@@ -162,6 +180,13 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 			if (got != nil) != c.shortcuts {
 				t.Fatalf("shortcut taken: %v, want %v", got != nil, c.shortcuts)
 			}
+			if c.frameworkFails != "" {
+				want, err := f.framework.ReadResource(ctx, c.req)
+				if err != nil || !strings.Contains(testutil.DiagnosticsText(want.Diagnostics), c.frameworkFails) {
+					t.Fatalf("the framework's read: %v %q, want %q", err, testutil.DiagnosticsText(want.Diagnostics), c.frameworkFails)
+				}
+				return
+			}
 			want := f.frameworkRead(t, c.req)
 			if got == nil {
 				// The wrapper passes it on: its answer is the framework's.
@@ -171,7 +196,7 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 				}
 				got = served
 			}
-			sameRead(t, got, want)
+			sameRead(t, f.typ, got, want)
 		})
 	}
 }
@@ -196,7 +221,7 @@ func TestKnownAnswers_unchangedPlan(t *testing.T) {
 		{name: "unchanged", prior: f.state, proposed: f.state, config: f.config(), identity: f.identity, shortcuts: true},
 		{name: "a default changes a value", prior: noWait, proposed: noWait, config: f.config(), identity: f.identity},
 		{name: "a proposed change", prior: f.state, proposed: renamed, config: f.config(), identity: f.identity},
-		{name: "no identity", prior: f.state, proposed: f.state, config: f.config()},
+		{name: "no identity (older CLIs)", prior: f.state, proposed: f.state, config: f.config(), shortcuts: true},
 		{name: "the plan checks refuse", prior: noCredential, proposed: noCredential, identity: f.identity,
 			config:           testutil.WithAttributes(t, f.config(), map[string]tftypes.Value{"credential_id": tftypes.NewValue(tftypes.String, nil)}),
 			frameworkRefuses: missingCredential},
@@ -215,7 +240,7 @@ func TestKnownAnswers_unchangedPlan(t *testing.T) {
 func (f *answersFixture) checkPlan(t *testing.T, req *tfprotov6.PlanResourceChangeRequest, shortcuts bool, refuses string) {
 	t.Helper()
 	ctx := context.Background()
-	got := f.fast.knownPlan(req)
+	got := f.fast.knownPlan(ctx, req)
 	if (got != nil) != shortcuts {
 		t.Fatalf("shortcut taken: %v, want %v", got != nil, shortcuts)
 	}
@@ -235,18 +260,18 @@ func (f *answersFixture) checkPlan(t *testing.T, req *tfprotov6.PlanResourceChan
 			t.Fatal(err)
 		}
 	}
-	samePlan(t, got, want)
+	samePlan(t, f.typ, got, want)
 }
 
 // samePlan compares a plan with the framework's: the same planned state, identity, private
 // state, replacements and diagnostics.
-func samePlan(t *testing.T, got, want *tfprotov6.PlanResourceChangeResponse) {
+func samePlan(t *testing.T, typ tftypes.Type, got, want *tfprotov6.PlanResourceChangeResponse) {
 	t.Helper()
-	if !bytes.Equal(got.PlannedState.MsgPack, want.PlannedState.MsgPack) {
-		t.Errorf("planned state differs from the framework's")
+	if d := valueDiff(typ, got.PlannedState, want.PlannedState); d != "" {
+		t.Errorf("planned state differs from the framework's: %s", d)
 	}
-	if !reflect.DeepEqual(identityBytes(got.PlannedIdentity), identityBytes(want.PlannedIdentity)) {
-		t.Errorf("planned identity differs from the framework's")
+	if d := identityDiff(got.PlannedIdentity, want.PlannedIdentity); d != "" {
+		t.Errorf("planned identity differs from the framework's: %s", d)
 	}
 	if !samePrivate(got.PlannedPrivate, want.PlannedPrivate) || len(got.RequiresReplace) != len(want.RequiresReplace) ||
 		testutil.DiagnosticsText(got.Diagnostics) != testutil.DiagnosticsText(want.Diagnostics) {
@@ -255,24 +280,71 @@ func samePlan(t *testing.T, got, want *tfprotov6.PlanResourceChangeResponse) {
 	}
 }
 
-func sameRead(t *testing.T, got, want *tfprotov6.ReadResourceResponse) {
+func sameRead(t *testing.T, typ tftypes.Type, got, want *tfprotov6.ReadResourceResponse) {
 	t.Helper()
-	if !bytes.Equal(got.NewState.MsgPack, want.NewState.MsgPack) {
-		t.Errorf("new state differs from the framework's")
+	if d := valueDiff(typ, got.NewState, want.NewState); d != "" {
+		t.Errorf("new state differs from the framework's: %s", d)
 	}
-	if !reflect.DeepEqual(identityBytes(got.NewIdentity), identityBytes(want.NewIdentity)) {
-		t.Errorf("new identity differs from the framework's")
+	if d := identityDiff(got.NewIdentity, want.NewIdentity); d != "" {
+		t.Errorf("new identity differs from the framework's: %s", d)
 	}
 	if !samePrivate(got.Private, want.Private) {
 		t.Errorf("private state %q, the framework's %q", got.Private, want.Private)
 	}
 }
 
-func identityBytes(id *tfprotov6.ResourceIdentityData) []byte {
-	if id == nil || id.IdentityData == nil {
-		return nil
+// identityType is the identity of every resource.
+var identityType = identitySchema().Type().TerraformType(context.Background())
+
+// nullIdentity is the identity a CLI sends before it knows one.
+func (f *answersFixture) nullIdentity(t *testing.T) *tfprotov6.ResourceIdentityData {
+	t.Helper()
+	dv, err := tfprotov6.NewDynamicValue(identityType, tftypes.NewValue(identityType, nil))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return id.IdentityData.MsgPack
+	return &tfprotov6.ResourceIdentityData{IdentityData: &dv}
+}
+
+// identityOf is the identity { id }.
+func (f *answersFixture) identityOf(t *testing.T, id string) *tfprotov6.ResourceIdentityData {
+	t.Helper()
+	dv, err := tfprotov6.NewDynamicValue(identityType, tftypes.NewValue(identityType, map[string]tftypes.Value{"id": tftypes.NewValue(tftypes.String, id)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tfprotov6.ResourceIdentityData{IdentityData: &dv}
+}
+
+// valueDiff compares two encoded values as values (the encoding has no fixed map order):
+// "" when equal.
+func valueDiff(typ tftypes.Type, got, want *tfprotov6.DynamicValue) string {
+	if got == nil || want == nil {
+		if got == nil && want == nil {
+			return ""
+		}
+		return fmt.Sprintf("one is missing: got %v, want %v", got != nil, want != nil)
+	}
+	a, errA := got.Unmarshal(typ)
+	b, errB := want.Unmarshal(typ)
+	if errA != nil || errB != nil {
+		return fmt.Sprintf("decode: %v, %v", errA, errB)
+	}
+	if !a.Equal(b) {
+		return fmt.Sprintf("got %s, want %s", a, b)
+	}
+	return ""
+}
+
+func identityDiff(got, want *tfprotov6.ResourceIdentityData) string {
+	var a, b *tfprotov6.DynamicValue
+	if got != nil {
+		a = got.IdentityData
+	}
+	if want != nil {
+		b = want.IdentityData
+	}
+	return valueDiff(identityType, a, b)
 }
 
 // samePrivate compares private states as the documents they hold: the framework re-encodes
@@ -339,7 +411,7 @@ func TestKnownAnswers_readAfterCreate(t *testing.T) {
 	if got == nil {
 		t.Fatalf("the read after create did not take the shortcut (private state %q)", created.Private)
 	}
-	sameRead(t, got, f.frameworkRead(t, req))
+	sameRead(t, f.typ, got, f.frameworkRead(t, req))
 }
 
 // TestKnownAnswers_createPlan proves the plan of a create answered without the
@@ -355,13 +427,6 @@ func TestKnownAnswers_createPlan(t *testing.T) {
 		"wait_for_running": tftypes.NewValue(tftypes.Bool, false),
 		"timeouts":         testutil.NullObject(timeoutsType, map[string]tftypes.Value{"create": str("5m")}),
 	})
-	nullIdentity := func() *tfprotov6.ResourceIdentityData {
-		dv, err := tfprotov6.NewDynamicValue(f.fast.plans["astra_cluster"].identityType, tftypes.NewValue(f.fast.plans["astra_cluster"].identityType, nil))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return &tfprotov6.ResourceIdentityData{IdentityData: &dv}
-	}
 	cases := []struct {
 		name             string
 		config           tftypes.Value
@@ -371,7 +436,7 @@ func TestKnownAnswers_createPlan(t *testing.T) {
 	}{
 		{name: "cloud and credential", config: f.config(), shortcuts: true},
 		{name: "every argument", config: full, shortcuts: true},
-		{name: "a null prior identity", config: f.config(), identity: nullIdentity(), shortcuts: true},
+		{name: "a null prior identity", config: f.config(), identity: f.nullIdentity(t), shortcuts: true},
 		{name: "a credential known at apply", shortcuts: true, config: testutil.WithAttributes(t, f.config(),
 			map[string]tftypes.Value{"credential_id": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})},
 		{name: "the plan checks refuse", frameworkRefuses: missingCredential, config: testutil.WithAttributes(t, f.config(),

@@ -1,170 +1,241 @@
 package provider
 
 import (
-	"bytes"
 	"context"
+	"fmt"
 	"reflect"
+	"sort"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/defaults"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 )
 
-// planRule is what the plans of one resource type answered without the framework need.
-type planRule struct {
-	typ, identityType tftypes.Type
+// The framework plans a resource in steps (fwserver.PlanResourceChange): defaults where
+// the configuration is null, write-only attributes null, then, unless the plan equals the
+// prior state, computed attributes the configuration leaves null unknown, then every
+// attribute's plan modifiers, then the resource's ModifyPlan. For the two plans answered
+// here each step has a known result when the schema is one planRuleFor accepts:
+//   - a create (prior state null): the known plan modifiers do nothing without a prior
+//     state, and ModifyPlan is the resource's checkPlan, called on the plan computed here;
+//   - an unchanged plan (the plan after defaults equals the fully known prior state): no
+//     value is marked unknown, the known plan modifiers do nothing when the planned value
+//     is known and equal to the prior one, and checkPlan is called as on a create.
+// Any diagnostic from checkPlan, even a warning, sends the request to the framework.
+
+// knownRule is what the known answers of one resource type need from its schema.
+type knownRule struct {
+	factory           func() resource.Resource
+	schema            schema.Schema
+	typ, identityType tftypes.Type // identityType nil without an identity
+	// reads: the resource converts one object fetched by ID (answerReader) and its
+	// identity is { id } (identifiedByID), so a read can be answered.
+	reads bool
 	// defaults are the top-level attributes with a default: a configuration leaving one out
 	// plans the default.
 	defaults map[string]tftypes.Value
 	// computed are the top-level computed attributes without a default: left out of a
 	// create's configuration, they are unknown until the apply.
 	computed map[string]bool
-	// quiet reports that the resource's ModifyPlan would add nothing (prior nil on create).
-	quiet func(config, prior map[string]tftypes.Value) bool
+	// writeOnly are the top-level write-only attributes: always null in a plan.
+	writeOnly map[string]bool
 }
 
-// knownPlan is the framework's answer to an unchanged plan or a create's plan, or nil when
-// the request is anything else.
-func (s *knownAnswers) knownPlan(req *tfprotov6.PlanResourceChangeRequest) *tfprotov6.PlanResourceChangeResponse {
-	rule, ok := s.plans[req.TypeName]
-	if !ok || req.PriorState == nil || req.ProposedNewState == nil || req.Config == nil {
-		return nil
+// knownModifiers are the plan modifiers whose effect on the two plans answered is known:
+// none. UseStateForUnknown, attrs.KeepUnlessChanged and the metadata modifier of
+// attrs.MetadataSchema act only with a prior state and an unknown planned value;
+// RequiresReplace and RequiresReplaceIf (the same type, whatever its function) only with
+// a prior state and a planned value that differs from it. A modifier outside this list
+// makes planRuleFor refuse the schema.
+var knownModifiers = func() map[reflect.Type]string {
+	known := map[reflect.Type]string{}
+	for _, m := range []any{
+		stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace(),
+		boolplanmodifier.UseStateForUnknown(), boolplanmodifier.RequiresReplace(),
+		int64planmodifier.UseStateForUnknown(), int64planmodifier.RequiresReplace(),
+		listplanmodifier.UseStateForUnknown(), listplanmodifier.RequiresReplace(),
+		setplanmodifier.UseStateForUnknown(), setplanmodifier.RequiresReplace(),
+		mapplanmodifier.UseStateForUnknown(), mapplanmodifier.RequiresReplace(),
+		objectplanmodifier.UseStateForUnknown(), objectplanmodifier.RequiresReplace(),
+		attrs.KeepUnlessChanged(), attrs.MetadataSchema().PlanModifiers[0],
+	} {
+		known[reflect.TypeOf(m)] = fmt.Sprintf("%T", m)
 	}
-	prior, err := req.PriorState.Unmarshal(rule.typ)
-	if err != nil {
-		return nil
-	}
-	if prior.IsNull() {
-		return rule.createPlan(req)
-	}
-	return rule.unchangedPlan(req, prior)
-}
+	return known
+}()
 
-// unchangedPlan: a plan proposing the prior state plans it, with the prior private state
-// and identity and nothing to replace, unless a default changes a value.
-func (rule planRule) unchangedPlan(req *tfprotov6.PlanResourceChangeRequest, prior tftypes.Value) *tfprotov6.PlanResourceChangeResponse {
-	if req.PriorIdentity == nil || !prior.IsFullyKnown() || !bytes.Equal(req.PriorState.MsgPack, req.ProposedNewState.MsgPack) {
-		return nil
-	}
-	var attributes map[string]tftypes.Value
-	if prior.As(&attributes) != nil {
-		return nil
-	}
-	for name, def := range rule.defaults {
-		if !attributes[name].Equal(def) {
-			return nil
-		}
-	}
-	// Proposing the prior state, the configuration holds each argument as it is or leaves
-	// it to its prior value, so the prior arguments are the configured ones.
-	if !rule.quiet(attributes, attributes) {
-		return nil
-	}
-	resp := &tfprotov6.PlanResourceChangeResponse{PlannedState: req.PriorState, PlannedIdentity: req.PriorIdentity}
-	if len(req.PriorPrivate) > 0 {
-		resp.PlannedPrivate = req.PriorPrivate
-	}
-	return resp
-}
-
-// createPlan: a create plans the configuration with defaults for what it leaves out and
-// the other computed attributes unknown; no plan modifier of a rule's resource acts on a
-// create.
-func (rule planRule) createPlan(req *tfprotov6.PlanResourceChangeRequest) *tfprotov6.PlanResourceChangeResponse {
-	proposed, err := req.ProposedNewState.Unmarshal(rule.typ)
-	if err != nil || proposed.IsNull() {
-		return nil
-	}
-	config, err := req.Config.Unmarshal(rule.typ)
-	if err != nil || config.IsNull() {
-		return nil
-	}
-	var planned, configured map[string]tftypes.Value
-	if proposed.As(&planned) != nil || config.As(&configured) != nil || !rule.quiet(configured, nil) {
-		return nil
-	}
-	out := make(map[string]tftypes.Value, len(planned))
-	for name, v := range planned {
-		out[name] = v
-		if !configured[name].IsNull() {
-			continue
-		}
-		if def, ok := rule.defaults[name]; ok {
-			out[name] = def
-		} else if rule.computed[name] {
-			out[name] = tftypes.NewValue(v.Type(), tftypes.UnknownValue)
-		}
-	}
-	state, err := tfprotov6.NewDynamicValue(rule.typ, tftypes.NewValue(rule.typ, out))
-	if err != nil {
-		return nil
-	}
-	identity := req.PriorIdentity
-	if identity == nil {
-		empty, err := tfprotov6.NewDynamicValue(rule.identityType, tftypes.NewValue(rule.identityType, nil))
-		if err != nil {
-			return nil
-		}
-		identity = &tfprotov6.ResourceIdentityData{IdentityData: &empty}
-	}
-	return &tfprotov6.PlanResourceChangeResponse{PlannedState: &state, PlannedIdentity: identity}
-}
-
-// planRuleFor derives a rule from r's schema; false when the schema has what the rule does
-// not handle: a default it cannot read, or one nested in an attribute, or a computed
-// attribute nested in one a configuration sets.
-func planRuleFor(r resource.Resource, quiet func(config, prior map[string]tftypes.Value) bool) (planRule, bool) {
+// planRuleFor derives the rule of r from its schema, or says why the known answers cannot
+// answer for it exactly (then the framework answers every request of the type).
+func planRuleFor(r resource.Resource) (*knownRule, error) {
 	ctx := context.Background()
+	inner := unwrapped(r)
+	if _, ok := inner.(resource.ResourceWithModifyPlan); ok {
+		return nil, fmt.Errorf("it has its own ModifyPlan, which may change a plan; give it checkPlan (planChecker) instead")
+	}
 	var resp resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &resp)
-	rule := planRule{typ: resp.Schema.Type().TerraformType(ctx), identityType: identitySchema().Type().TerraformType(ctx),
-		defaults: map[string]tftypes.Value{}, computed: map[string]bool{}, quiet: quiet}
-	for name, a := range resp.Schema.Attributes {
-		if nested, ok := a.(schema.NestedAttribute); ok {
-			settable := a.IsOptional() || a.IsRequired()
-			for _, inner := range nested.GetNestedObject().GetAttributes() {
-				if anyNested(inner, func(x any) bool { return hasDefault(x) || (settable && isComputed(x)) }) {
-					return planRule{}, false
-				}
-			}
+	if resp.Diagnostics.HasError() {
+		return nil, fmt.Errorf("its schema reports errors")
+	}
+	if len(resp.Schema.Blocks) > 0 {
+		return nil, fmt.Errorf("it has blocks (%s), whose null and empty forms the framework plans its own way",
+			strings.Join(sortedKeys(resp.Schema.Blocks), ", "))
+	}
+	rule := &knownRule{schema: resp.Schema, typ: resp.Schema.Type().TerraformType(ctx),
+		defaults: map[string]tftypes.Value{}, computed: map[string]bool{}, writeOnly: map[string]bool{}}
+	if withIdentity, ok := r.(resource.ResourceWithIdentity); ok {
+		var id resource.IdentitySchemaResponse
+		withIdentity.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &id)
+		rule.identityType = id.IdentitySchema.Type().TerraformType(ctx)
+	}
+	_, identified := r.(*identified)
+	_, reads := inner.(answerReader)
+	rule.reads = reads && identified
+	for _, name := range sortedKeys(resp.Schema.Attributes) {
+		a := resp.Schema.Attributes[name]
+		if err := checkAttribute(a, false, a.IsOptional() || a.IsRequired()); err != nil {
+			return nil, fmt.Errorf("attribute %s: %w", name, err)
 		}
-		def, ok := topLevelDefault(ctx, a)
+		def, err := topLevelDefault(ctx, a)
 		switch {
-		case !ok:
-			return planRule{}, false
+		case err != nil:
+			return nil, fmt.Errorf("attribute %s: %w", name, err)
 		case def != nil:
 			rule.defaults[name] = *def
 		case a.IsComputed():
 			rule.computed[name] = true
 		}
+		if a.IsWriteOnly() {
+			rule.writeOnly[name] = true
+		}
 	}
-	return rule, true
+	return rule, nil
 }
 
-// topLevelDefault is a's default as a value (nil without one); false for a default of a
+// checkAttribute refuses what the rule does not model in a (nested tells whether a is
+// inside another attribute, settable whether a configuration can set that one).
+func checkAttribute(a schema.Attribute, nested, settable bool) error {
+	switch a.(type) {
+	case schema.StringAttribute, schema.BoolAttribute, schema.Int64Attribute, schema.Int32Attribute,
+		schema.Float64Attribute, schema.Float32Attribute, schema.NumberAttribute, schema.ListAttribute,
+		schema.SetAttribute, schema.MapAttribute, schema.ObjectAttribute, schema.SingleNestedAttribute,
+		schema.ListNestedAttribute, schema.SetNestedAttribute, schema.MapNestedAttribute:
+	default:
+		return fmt.Errorf("its kind (%T) is not one the known answers model", a)
+	}
+	if err := checkModifiers(a); err != nil {
+		return err
+	}
+	if nested {
+		switch {
+		case a.IsWriteOnly():
+			return fmt.Errorf("a nested write-only attribute: the framework plans it null inside its parent")
+		case hasDefault(a):
+			return fmt.Errorf("a nested default: the framework applies it inside a configured parent")
+		case settable && a.IsComputed():
+			return fmt.Errorf("a computed attribute nested in one a configuration sets: the framework plans it unknown inside the configured value")
+		}
+	}
+	if n, ok := a.(schema.NestedAttribute); ok {
+		if err := checkModifiers(n.GetNestedObject()); err != nil {
+			return err
+		}
+		inner := n.GetNestedObject().GetAttributes()
+		for _, name := range sortedKeys(inner) {
+			child, ok := inner[name].(schema.Attribute)
+			if !ok {
+				return fmt.Errorf("%s: not a resource attribute", name)
+			}
+			if err := checkAttribute(child, true, settable); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkModifiers refuses a plan modifier outside knownModifiers: what it does to a plan is
+// not known here.
+func checkModifiers(x any) error {
+	v := reflect.ValueOf(x)
+	if v.Kind() != reflect.Struct {
+		return fmt.Errorf("cannot read its plan modifiers (%T)", x)
+	}
+	mods := v.FieldByName("PlanModifiers")
+	if !mods.IsValid() {
+		return nil
+	}
+	for i := 0; i < mods.Len(); i++ {
+		m := mods.Index(i).Elem()
+		if !m.IsValid() {
+			continue
+		}
+		if _, ok := knownModifiers[m.Type()]; !ok {
+			return fmt.Errorf("plan modifier %s is not one the known answers model", m.Type())
+		}
+	}
+	return nil
+}
+
+// topLevelDefault is a's default as a value (nil without one); an error for a default of a
 // kind it does not read.
-func topLevelDefault(ctx context.Context, a schema.Attribute) (*tftypes.Value, bool) {
+func topLevelDefault(ctx context.Context, a schema.Attribute) (*tftypes.Value, error) {
+	var v tftypes.Value
+	var err error
 	switch a := a.(type) {
 	case schema.BoolAttribute:
 		if a.Default == nil {
-			return nil, true
+			return nil, nil
 		}
 		var resp defaults.BoolResponse
 		a.Default.DefaultBool(ctx, defaults.BoolRequest{}, &resp)
-		v, err := resp.PlanValue.ToTerraformValue(ctx)
-		return &v, err == nil && !resp.Diagnostics.HasError()
+		if resp.Diagnostics.HasError() {
+			return nil, fmt.Errorf("its default reports errors")
+		}
+		v, err = resp.PlanValue.ToTerraformValue(ctx)
 	case schema.StringAttribute:
 		if a.Default == nil {
-			return nil, true
+			return nil, nil
 		}
 		var resp defaults.StringResponse
 		a.Default.DefaultString(ctx, defaults.StringRequest{}, &resp)
-		v, err := resp.PlanValue.ToTerraformValue(ctx)
-		return &v, err == nil && !resp.Diagnostics.HasError()
+		if resp.Diagnostics.HasError() {
+			return nil, fmt.Errorf("its default reports errors")
+		}
+		v, err = resp.PlanValue.ToTerraformValue(ctx)
+	case schema.Int64Attribute:
+		if a.Default == nil {
+			return nil, nil
+		}
+		var resp defaults.Int64Response
+		a.Default.DefaultInt64(ctx, defaults.Int64Request{}, &resp)
+		if resp.Diagnostics.HasError() {
+			return nil, fmt.Errorf("its default reports errors")
+		}
+		v, err = resp.PlanValue.ToTerraformValue(ctx)
+	default:
+		if hasDefault(a) {
+			return nil, fmt.Errorf("a default of a kind (%T) the known answers do not read", a)
+		}
+		return nil, nil
 	}
-	return nil, !hasDefault(a)
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
 }
 
 // hasDefault reads the Default field every framework attribute type has; an attribute it
@@ -178,22 +249,94 @@ func hasDefault(a any) bool {
 	return f.IsValid() && !f.IsZero()
 }
 
-func isComputed(a any) bool {
-	c, ok := a.(interface{ IsComputed() bool })
-	return !ok || c.IsComputed()
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
-// anyNested: test holds for a or an attribute nested in it.
-func anyNested(a any, test func(any) bool) bool {
-	if test(a) {
-		return true
+// knownPlan is the framework's answer to an unchanged plan or a create's plan, or nil when
+// the request is anything else or a check has something to say.
+func (s *knownAnswers) knownPlan(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) *tfprotov6.PlanResourceChangeResponse {
+	rule, ok := s.rules[req.TypeName]
+	if !ok || s.defers(req.ClientCapabilities != nil && req.ClientCapabilities.DeferralAllowed) ||
+		req.PriorState == nil || req.ProposedNewState == nil || req.Config == nil {
+		return nil
 	}
-	if nested, ok := a.(schema.NestedAttribute); ok {
-		for _, inner := range nested.GetNestedObject().GetAttributes() {
-			if anyNested(inner, test) {
-				return true
-			}
+	prior, err1 := req.PriorState.Unmarshal(rule.typ)
+	proposed, err2 := req.ProposedNewState.Unmarshal(rule.typ)
+	config, err3 := req.Config.Unmarshal(rule.typ)
+	if err1 != nil || err2 != nil || err3 != nil || proposed.IsNull() || config.IsNull() {
+		return nil
+	}
+	identity, ok := rule.plannedIdentity(req.PriorIdentity)
+	if !ok {
+		return nil
+	}
+	private, ok := canonicalPrivate(req.PriorPrivate)
+	if !ok {
+		return nil
+	}
+	var planned, configured map[string]tftypes.Value
+	if proposed.As(&planned) != nil || config.As(&configured) != nil {
+		return nil
+	}
+	create := prior.IsNull()
+	for name, v := range planned {
+		switch def, hasDefault := rule.defaults[name]; {
+		case rule.writeOnly[name]:
+			planned[name] = tftypes.NewValue(v.Type(), nil)
+		case !configured[name].IsNull():
+		case hasDefault:
+			planned[name] = def
+		case create && rule.computed[name]:
+			planned[name] = tftypes.NewValue(v.Type(), tftypes.UnknownValue)
 		}
 	}
-	return false
+	plan := tftypes.NewValue(rule.typ, planned)
+	if !create && (!prior.IsFullyKnown() || !plan.Equal(prior)) {
+		return nil // an update: the framework plans it
+	}
+	r := s.configured(ctx, rule)
+	if checker, ok := r.(planChecker); ok {
+		diags := checker.checkPlan(ctx, resource.ModifyPlanRequest{
+			Config: tfsdk.Config{Schema: rule.schema, Raw: config},
+			State:  tfsdk.State{Schema: rule.schema, Raw: prior},
+			Plan:   tfsdk.Plan{Schema: rule.schema, Raw: plan},
+		})
+		if len(diags) > 0 {
+			return nil
+		}
+	} else if r == nil {
+		return nil
+	}
+	state := req.PriorState
+	if create {
+		encoded, err := tfprotov6.NewDynamicValue(rule.typ, plan)
+		if err != nil {
+			return nil
+		}
+		state = &encoded
+	}
+	return &tfprotov6.PlanResourceChangeResponse{PlannedState: state, PlannedIdentity: identity, PlannedPrivate: private}
+}
+
+// plannedIdentity is the identity the framework plans: the prior one, or a null one when
+// the CLI sent none; false when the prior one is not an identity of the type.
+func (rule *knownRule) plannedIdentity(prior *tfprotov6.ResourceIdentityData) (*tfprotov6.ResourceIdentityData, bool) {
+	if rule.identityType == nil {
+		return nil, prior == nil
+	}
+	if prior != nil && prior.IdentityData != nil {
+		_, err := prior.IdentityData.Unmarshal(rule.identityType)
+		return prior, err == nil
+	}
+	null, err := tfprotov6.NewDynamicValue(rule.identityType, tftypes.NewValue(rule.identityType, nil))
+	if err != nil {
+		return nil, false
+	}
+	return &tfprotov6.ResourceIdentityData{IdentityData: &null}, true
 }

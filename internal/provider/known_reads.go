@@ -2,14 +2,15 @@ package provider
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
 )
 
 // A read that finds the answer the state was last written from writes that state again:
@@ -17,36 +18,141 @@ import (
 // notes, in the resource's private state, the digests of the answer and of the state
 // written from it; unchangedRead answers a read whose state and fetched answer match them
 // with the state as it is, and leaves every other read (a change, a 404, an error, no
-// record) to the framework.
+// record, a record of another build) to the framework.
+
+// answerReader is a resource whose Read converts one object, fetched by its ID, to state.
+type answerReader interface {
+	// readAnswer is the object Read would convert; false when Read would not convert one
+	// (a 404, an error, an object it forgets, no client).
+	readAnswer(ctx context.Context, id string) (any, bool)
+}
+
+// readWith is a readAnswer: the object get fetches with the configured client, unless
+// forgotten (nil: never) says Read would remove it from state.
+func readWith[T any](h *clientHolder, get func(*astra.Client) (*T, error), forgotten func(*T) bool) (any, bool) {
+	client := h.configuredClient()
+	if client == nil {
+		return nil, false
+	}
+	obj, err := get(client)
+	if err != nil || obj == nil || (forgotten != nil && forgotten(obj)) {
+		return nil, false
+	}
+	return obj, true
+}
 
 // unchangedRead is the framework's answer to a read that finds the answer the state was
 // written from, or nil when it finds anything else (or cannot tell).
+//
+// The identity: the framework's read answers { id = <the state's id> } whether or not the
+// CLI sent one (identified.Read sets it from the state), and fails when the CLI sent
+// another. So a read without identity (Terraform before 1.12, OpenTofu before 1.12) is
+// answered with the identity built from the state, and one naming another ID goes to the
+// framework. The first version required an identity only because it echoed the request's,
+// which is nothing for those CLIs, where the framework answers one.
 func (s *knownAnswers) unchangedRead(ctx context.Context, req *tfprotov6.ReadResourceRequest) *tfprotov6.ReadResourceResponse {
-	fetch, ok := s.reads[req.TypeName]
-	if !ok || req.CurrentState == nil || req.CurrentIdentity == nil || len(req.CurrentState.MsgPack) == 0 {
+	rule, ok := s.rules[req.TypeName]
+	if !ok || !rule.reads || s.defers(req.ClientCapabilities != nil && req.ClientCapabilities.DeferralAllowed) ||
+		req.CurrentState == nil {
 		return nil
 	}
-	recorded, ok := recordedAnswer(req.Private)
-	if !ok || recorded.Provider != s.version || recorded.State != digest(req.CurrentState.MsgPack) {
+	state, err := req.CurrentState.Unmarshal(rule.typ)
+	if err != nil || state.IsNull() || !state.IsFullyKnown() {
 		return nil
 	}
-	answer, ok := fetch(ctx, recorded.ID)
-	if !ok || answer != recorded.Answer {
+	id, ok := stringAttribute(state, "id")
+	if !ok {
 		return nil
 	}
-	return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, NewIdentity: req.CurrentIdentity, Private: req.Private}
+	identity, ok := rule.identityFor(req.CurrentIdentity, id)
+	if !ok {
+		return nil
+	}
+	private, ok := canonicalPrivate(req.Private)
+	if !ok || hasFrameworkKeys(private) {
+		return nil
+	}
+	recorded, ok := recordedAnswer(private)
+	build := buildKey()
+	if !ok || build == "" || recorded.Build != build || recorded.ID != id || recorded.State != stateDigest(state) {
+		return nil
+	}
+	r := s.configured(ctx, rule)
+	reader, ok := r.(answerReader)
+	if !ok {
+		return nil
+	}
+	answer, ok := reader.readAnswer(ctx, id)
+	if !ok {
+		return nil
+	}
+	if sum, ok := answerDigest(answer); !ok || sum != recorded.Answer {
+		return nil
+	}
+	return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, NewIdentity: identity, Private: private}
+}
+
+// identityFor is the identity the framework's read answers for a state with this id: the
+// request's when it names the id, { id } when the request has none or a null one; false
+// when it names another (the framework reports the change).
+func (rule *knownRule) identityFor(sent *tfprotov6.ResourceIdentityData, id string) (*tfprotov6.ResourceIdentityData, bool) {
+	if sent != nil && sent.IdentityData != nil {
+		v, err := sent.IdentityData.Unmarshal(rule.identityType)
+		if err != nil {
+			return nil, false
+		}
+		if !v.IsFullyNull() {
+			named, ok := stringAttribute(v, "id")
+			return sent, ok && named == id
+		}
+	}
+	built, err := tfprotov6.NewDynamicValue(rule.identityType, tftypes.NewValue(rule.identityType,
+		map[string]tftypes.Value{"id": tftypes.NewValue(tftypes.String, id)}))
+	if err != nil {
+		return nil, false
+	}
+	return &tfprotov6.ResourceIdentityData{IdentityData: &built}, true
+}
+
+// stringAttribute is a known, non-empty string attribute of an object.
+func stringAttribute(object tftypes.Value, name string) (string, bool) {
+	var attributes map[string]tftypes.Value
+	var s string
+	if object.Type() == nil || !object.Type().Is(tftypes.Object{}) || object.As(&attributes) != nil {
+		return "", false
+	}
+	v, ok := attributes[name]
+	if !ok || !v.Type().Is(tftypes.String) || v.As(&s) != nil {
+		return "", false
+	}
+	return s, s != ""
+}
+
+// hasFrameworkKeys: the framework keeps its own keys (starting with ".") in private state
+// and acts on some, such as the one an import leaves for the read that follows.
+func hasFrameworkKeys(private []byte) bool {
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(private, &keys) != nil {
+		return len(private) > 0
+	}
+	for k := range keys {
+		if strings.HasPrefix(k, ".") {
+			return true
+		}
+	}
+	return false
 }
 
 // answerKey is the private-state key of the answer a resource's state was last written from.
 const answerKey = "answer"
 
 type answerRecord struct {
-	// Provider is the release that wrote the state: another may convert the same answer
-	// into another state, so it does not take the shortcut.
-	Provider string `json:"provider"`
-	ID       string `json:"id"`
-	Answer   string `json:"answer"` // digest of the object as the API answered
-	State    string `json:"state"`  // digest of the state written from it, as the protocol encodes it
+	// Build is the build that wrote the state (buildKey): another may convert the same
+	// answer into another state, so it does not take the shortcut.
+	Build  string `json:"build"`
+	ID     string `json:"id"`
+	Answer string `json:"answer"` // digest of the object as the API answered
+	State  string `json:"state"`  // digest of the state written from it (stateDigest)
 }
 
 // privateKeys is where the framework's private state keeps a provider's keys.
@@ -56,29 +162,20 @@ type privateKeys interface {
 
 // recordAnswerDigest notes that state was written from answer alone, for unchangedRead. A
 // failure to note it only costs the next read its shortcut.
-func recordAnswerDigest[T any](ctx context.Context, private privateKeys, data *providerData, answer *T, state tfsdk.State, diags *diag.Diagnostics) {
-	if private == nil || data == nil || answer == nil || diags.HasError() {
+func recordAnswerDigest(ctx context.Context, private privateKeys, answer any, state tfsdk.State, diags *diag.Diagnostics) {
+	build := buildKey()
+	if private == nil || answer == nil || build == "" || diags.HasError() {
 		return
 	}
 	answerSum, ok := answerDigest(answer)
 	if !ok {
 		return
 	}
-	encoded, err := tfprotov6.NewDynamicValue(state.Raw.Type(), state.Raw)
-	if err != nil {
+	id, ok := stringAttribute(state.Raw, "id")
+	if !ok {
 		return
 	}
-	var id string
-	var idValue tftypes.Value
-	var attributes map[string]tftypes.Value
-	if state.Raw.As(&attributes) != nil {
-		return
-	}
-	idValue = attributes["id"]
-	if idValue.As(&id) != nil || id == "" {
-		return
-	}
-	record, err := json.Marshal(answerRecord{Provider: data.version, ID: id, Answer: answerSum, State: digest(encoded.MsgPack)})
+	record, err := json.Marshal(answerRecord{Build: build, ID: id, Answer: answerSum, State: stateDigest(state.Raw)})
 	if err != nil {
 		return
 	}
@@ -96,15 +193,11 @@ func recordedAnswer(private []byte) (answerRecord, bool) {
 	return record, record.ID != "" && record.Answer != "" && record.State != ""
 }
 
+// answerDigest is the digest of an API object as JSON, whose maps encoding/json sorts.
 func answerDigest(answer any) (string, bool) {
 	body, err := json.Marshal(answer)
 	if err != nil {
 		return "", false
 	}
 	return digest(body), true
-}
-
-func digest(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }

@@ -13,7 +13,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*kubeconfigCredentialResource)(nil)
 	_ resource.ResourceWithImportState    = (*kubeconfigCredentialResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*kubeconfigCredentialResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*kubeconfigCredentialResource)(nil)
+	_ planChecker                         = (*kubeconfigCredentialResource)(nil)
 )
 
 type kubeconfigCredentialResource struct {

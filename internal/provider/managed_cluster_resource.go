@@ -22,7 +22,7 @@ import (
 var (
 	_ resource.ResourceWithConfigure   = (*managedClusterResource)(nil)
 	_ resource.ResourceWithImportState = (*managedClusterResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*managedClusterResource)(nil)
+	_ planChecker                      = (*managedClusterResource)(nil)
 )
 
 type managedClusterResource struct{ clientHolder }
@@ -58,12 +58,15 @@ func (r *managedClusterResource) Schema(ctx context.Context, _ resource.SchemaRe
 	}
 }
 
-// ModifyPlan checks, when the values are known, what only the service can tell: the
+// checkPlan (the resource's ModifyPlan, see planChecker) checks, when the values are known, what only the service can tell: the
 // storage class must be one of the cluster's, and default_bucket_id needs api_version 1.7.
-func (r *managedClusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
+func (r *managedClusterResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
+	resp := &resource.ModifyPlanResponse{}
+	r.planProblems(ctx, req, resp)
+	return resp.Diagnostics
+}
+
+func (r *managedClusterResource) planProblems(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	client := r.configuredClient()
 	if client == nil {
 		return
@@ -112,7 +115,7 @@ func (r *managedClusterResource) Create(ctx context.Context, req resource.Create
 	}
 	// Recorded before the wait, so a failed wait taints the managed cluster instead of
 	// leaving one Terraform does not know.
-	r.recordAndWait(ctx, client, timeout, &plan, mc, &resp.State, &resp.Diagnostics,
+	r.recordAndWait(ctx, client, timeout, &plan, mc, &resp.State, resp.Private, &resp.Diagnostics,
 		"The managed cluster is recorded in state as tainted: the next apply unmanages it and manages it again. "+
 			"Fix the cause first (for an ineligible cluster, the reasons above).")
 }
@@ -125,17 +128,15 @@ func (r *managedClusterResource) Read(ctx context.Context, req resource.ReadRequ
 		return
 	}
 	id := state.ID.ValueString()
-	// The service may keep answering for a cluster it no longer manages (public clouds).
 	mc := readOrForget(ctx, resp, "astra_managed_cluster", id, "the managed cluster",
-		func() (*astra.ManagedCluster, error) { return client.GetManagedCluster(ctx, id) },
-		func(m *astra.ManagedCluster) bool { return !isManaged(m) })
+		func() (*astra.ManagedCluster, error) { return client.GetManagedCluster(ctx, id) }, managedClusterForgotten)
 	if mc == nil {
 		return
 	}
 	if state.WaitForRunning.IsNull() { // imported: the default, so the next plan is empty
 		state.WaitForRunning = types.BoolValue(true)
 	}
-	r.recordAnswer(ctx, &state, mc, &resp.State, &resp.Diagnostics)
+	r.recordAnswer(ctx, &state, mc, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 func (r *managedClusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -172,7 +173,7 @@ func (r *managedClusterResource) Update(ctx context.Context, req resource.Update
 		addUpdateError(&resp.Diagnostics, "managed cluster", err, managedClusterAPIFields)
 		return
 	}
-	r.recordAndWait(ctx, client, timeout, &plan, mc, &resp.State, &resp.Diagnostics,
+	r.recordAndWait(ctx, client, timeout, &plan, mc, &resp.State, resp.Private, &resp.Diagnostics,
 		"The new settings are applied and recorded in state; the cluster has not reported managed and running since.")
 	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 }
@@ -224,16 +225,27 @@ func (r *managedClusterResource) ImportState(ctx context.Context, req resource.I
 
 // recordAnswer writes the model converted from the service's answer to state; the
 // resource's own settings (timeouts, wait_for_running) stay as m holds them.
-func (r *managedClusterResource) recordAnswer(ctx context.Context, m *managedClusterModel, answer *astra.ManagedCluster, state *tfsdk.State, diags *diag.Diagnostics) {
+func (r *managedClusterResource) recordAnswer(ctx context.Context, m *managedClusterModel, answer *astra.ManagedCluster, state *tfsdk.State, private privateKeys, diags *diag.Diagnostics) {
 	m.managedClusterValues = managedClusterFrom(answer)
 	diags.Append(state.Set(ctx, m)...)
+	recordAnswerDigest(ctx, private, answer, *state, diags)
 }
+
+// readAnswer is the object Read converts (answerReader): not one it forgets.
+func (r *managedClusterResource) readAnswer(ctx context.Context, id string) (any, bool) {
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.ManagedCluster, error) { return c.GetManagedCluster(ctx, id) },
+		managedClusterForgotten)
+}
+
+// managedClusterForgotten: the service may keep answering for a cluster it no longer
+// manages (public clouds); Read removes it from state.
+func managedClusterForgotten(m *astra.ManagedCluster) bool { return !isManaged(m) }
 
 // recordAndWait records the service's answer in state, then waits until the cluster is
 // managed and running and records what it last saw.
 func (r *managedClusterResource) recordAndWait(ctx context.Context, client *astra.Client, timeout time.Duration, m *managedClusterModel,
-	answer *astra.ManagedCluster, state *tfsdk.State, diags *diag.Diagnostics, aftermath string) {
-	if r.recordAnswer(ctx, m, answer, state, diags); diags.HasError() || !m.WaitForRunning.ValueBool() {
+	answer *astra.ManagedCluster, state *tfsdk.State, private privateKeys, diags *diag.Diagnostics, aftermath string) {
+	if r.recordAnswer(ctx, m, answer, state, private, diags); diags.HasError() || !m.WaitForRunning.ValueBool() {
 		return
 	}
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
@@ -244,7 +256,7 @@ func (r *managedClusterResource) recordAndWait(ctx context.Context, client *astr
 		return client.GetManagedCluster(ctx, id)
 	}, astra.ManagedClusterReady)
 	if mc != nil {
-		r.recordAnswer(ctx, m, mc, state, diags)
+		r.recordAnswer(ctx, m, mc, state, private, diags)
 	}
 	if err != nil {
 		addWaitError(diags, "Cluster did not become managed and running", err, timeout, aftermath)

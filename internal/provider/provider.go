@@ -30,8 +30,11 @@ type astraProvider struct {
 	version string
 	opts    options
 	// configured is what Configure handed to resources, for the plans answered without
-	// the framework (unchanged_plan.go).
+	// the framework (known_answers.go).
 	configured atomic.Pointer[providerData]
+	// deferred: Configure answered Deferred, so the framework defers every read and plan
+	// and the known answers answer none.
+	deferred atomic.Bool
 }
 
 // options are settings only tests change: how fast waits poll and retries back off.
@@ -78,6 +81,7 @@ func (p *astraProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 // resource and data source. A missing account or token is not an error here: it becomes
 // one at the first API call, so `validate` and plans that call nothing still work.
 func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	defer func() { p.deferred.Store(resp.Deferred != nil) }()
 	var m config.Model
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {

@@ -11,7 +11,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*s3CredentialResource)(nil)
 	_ resource.ResourceWithImportState    = (*s3CredentialResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*s3CredentialResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*s3CredentialResource)(nil)
+	_ planChecker                         = (*s3CredentialResource)(nil)
 )
 
 type s3CredentialResource struct {

@@ -15,7 +15,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*serviceAccountCredentialResource)(nil)
 	_ resource.ResourceWithImportState    = (*serviceAccountCredentialResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*serviceAccountCredentialResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*serviceAccountCredentialResource)(nil)
+	_ planChecker                         = (*serviceAccountCredentialResource)(nil)
 )
 
 type serviceAccountCredentialResource struct {

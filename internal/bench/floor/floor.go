@@ -1,6 +1,7 @@
 // Package floor holds the do-nothing providers the fleet benchmark measures the provider
-// against: a trivial one (one resource, one string) and one serving astra_cluster's exact
-// schema, taken from the provider itself at run time so it cannot drift. Neither calls an API.
+// against: a trivial one (one resource, one string) and one serving every resource type's
+// exact schema, taken from the provider itself at run time so it cannot drift. Neither
+// calls an API.
 package floor
 
 import (
@@ -28,27 +29,23 @@ func Trivial() provider.Provider {
 	}}
 }
 
-// SameSchema is a provider "astra" whose astra_cluster has the real resource's schema and
-// does nothing: create and update store the plan, read answers with the prior state.
+// SameSchema is a provider "astra" whose resources have the real resources' schemas and
+// do nothing: create and update store the plan, read answers with the prior state.
 func SameSchema() provider.Provider {
 	ctx := context.Background()
 	astraProvider := astraprovider.New("floor")()
-	var cluster schema.Schema
+	var resources []func() resource.Resource
 	for _, newResource := range astraProvider.Resources(ctx) {
 		r := newResource()
 		var meta resource.MetadataResponse
 		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "astra"}, &meta)
-		if meta.TypeName == "astra_cluster" {
-			var resp resource.SchemaResponse
-			r.Schema(ctx, resource.SchemaRequest{}, &resp)
-			cluster = resp.Schema
-		}
+		var resp resource.SchemaResponse
+		r.Schema(ctx, resource.SchemaRequest{}, &resp)
+		resources = append(resources, func() resource.Resource { return &nothing{typeName: meta.TypeName, schema: resp.Schema} })
 	}
 	var prov provider.SchemaResponse
 	astraProvider.Schema(ctx, provider.SchemaRequest{}, &prov)
-	return &floorProvider{name: "astra", schema: prov.Schema, resources: []func() resource.Resource{
-		func() resource.Resource { return &nothing{typeName: "astra_cluster", schema: cluster} },
-	}}
+	return &floorProvider{name: "astra", schema: prov.Schema, resources: resources}
 }
 
 type floorProvider struct {
@@ -99,12 +96,21 @@ func (r *nothing) Update(_ context.Context, req resource.UpdateRequest, resp *re
 func (r *nothing) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
 
 // known is the plan with every unknown (computed) value null: what an API would have filled.
+// An unknown `id` gets a value, so a resource that references another (a managed cluster's
+// required cluster_id) can be created.
 func known(plan tfsdk.Plan) tfsdk.State {
-	raw, _ := tftypes.Transform(plan.Raw, func(_ *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
-		if !v.IsKnown() {
+	id := tftypes.NewAttributePath().WithAttributeName("id")
+	raw, _ := tftypes.Transform(plan.Raw, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		switch {
+		case !v.IsKnown() && p.Equal(id) && v.Type().Is(tftypes.String):
+			return tftypes.NewValue(tftypes.String, floorID), nil
+		case !v.IsKnown():
 			return tftypes.NewValue(v.Type(), nil), nil
 		}
 		return v, nil
 	})
 	return tfsdk.State{Schema: plan.Schema, Raw: raw}
 }
+
+// floorID is the ID of everything the floor creates.
+const floorID = "00000000-0000-4000-8000-000000000001"

@@ -72,6 +72,7 @@ func main() {
 	applyN := flag.String("apply-n", "10,100,500", "apply scale: cluster counts")
 	latencies := flag.String("latency", "0s,100ms", "simulated latency of every answer")
 	createT := flag.String("create-t", "2s,20s", "create latency: transition durations")
+	fleetN := flag.String("fleet-n", "100,300,1000", "realistic fleet: cluster counts (a credential, the cluster with three labels and its management each)")
 	repeat := flag.Int("repeat", 3, "how many times each plan runs (the median is reported)")
 	flag.Parse()
 	if *cli == "" {
@@ -91,6 +92,9 @@ func main() {
 	}
 	for _, l := range durations(*latencies) {
 		b.scale(l, ints(*applyN), ints(*planN))
+	}
+	for _, n := range ints(*fleetN) {
+		b.fleet(n)
 	}
 	fmt.Print(b.write())
 }
@@ -394,17 +398,110 @@ func (b *bench) scale(latency time.Duration, applyN, planN []int) {
 			if key == "anchors" {
 				dir = dirs["ours"] // same state, the provider switched
 			}
-			var runs []result
-			for range b.repeat {
-				runs = append(runs, b.run(b.variants[key], dir, "plan", "-input=false", "-detailed-exitcode"))
-			}
-			sort.Slice(runs, func(i, j int) bool { return runs[i].wall < runs[j].wall })
-			plan.res[key] = runs[len(runs)/2]
+			plan.res[key] = b.planMedian(b.variants[key], dir)
 			log.Printf("plan N=%d latency %v %s: %v, %d requests, provider peak %d MiB", n, latency, key,
 				plan.res[key].wall, plan.res[key].requests, plan.res[key].rssKiB/1024)
 		}
 		b.add(plan)
 	}
+}
+
+// fleetConfig is the realistic fleet of n clusters: per cluster a kubeconfig credential,
+// the cluster with three labels, and its management; for the trivial floor, as many
+// floor_things.
+func (b *bench) fleetConfig(v *variant, n int) string {
+	if v.trivial {
+		return fmt.Sprintf(`terraform {
+  required_providers {
+    floor = { source = "bench/floor" }
+  }
+}
+
+resource "floor_thing" "c" {
+  count = %d
+  name  = "c-${count.index}"
+}
+`, 3*n)
+	}
+	return fmt.Sprintf(`terraform {
+  required_providers {
+    astra = { source = "astra-control/astra" }
+  }
+}
+
+provider "astra" {}
+
+resource "astra_kubeconfig_credential" "k" {
+  count      = %[1]d
+  name       = "fleet-${count.index}"
+  kubeconfig = <<-EOT
+    apiVersion: v1
+    kind: Config
+    clusters:
+    - name: "fleet-${count.index}"
+      cluster:
+        server: "https://fleet-${count.index}.k8s.example:6443"
+        insecure-skip-tls-verify: true
+    contexts:
+    - name: "fleet-${count.index}"
+      context:
+        cluster: "fleet-${count.index}"
+        user: "fleet-${count.index}-admin"
+    current-context: "fleet-${count.index}"
+    preferences: {}
+    users:
+    - name: "fleet-${count.index}-admin"
+      user:
+        token: sim-fake-token-not-a-secret
+  EOT
+}
+
+resource "astra_cluster" "c" {
+  count         = %[1]d
+  cloud_id      = %[2]q
+  credential_id = astra_kubeconfig_credential.k[count.index].id
+  labels = {
+    team = "team-${count.index %% 7}"
+    env  = "prod"
+    tier = "gold"
+  }
+}
+
+resource "astra_managed_cluster" "m" {
+  count      = %[1]d
+  cluster_id = astra_cluster.c[count.index].id
+}
+`, n, b.sim.Seeds().PrivateCloudID)
+}
+
+// fleet applies and plans the realistic fleet of n clusters (3n resources) with astra and
+// the two floors, at no added latency.
+func (b *bench) fleet(n int) {
+	stop := b.startSim(astrasim.Options{}, 0)
+	defer stop()
+	apply := row{scenario: "fleet-apply", n: n, res: map[string]result{}}
+	plan := row{scenario: "fleet-plan", n: n, res: map[string]result{}}
+	for _, key := range []string{"trivial", "schema", "ours"} {
+		v := b.variants[key]
+		dir := b.dir(fmt.Sprintf("fleet-%s-%d", key, n), b.fleetConfig(v, n))
+		apply.res[key] = b.run(v, dir, "apply", "-auto-approve", "-input=false")
+		log.Printf("fleet apply N=%d %s: %v, %d requests", n, key, apply.res[key].wall, apply.res[key].requests)
+		plan.res[key] = b.planMedian(v, dir)
+		log.Printf("fleet plan N=%d %s: %v, %d requests, provider peak %d MiB", n, key, plan.res[key].wall,
+			plan.res[key].requests, plan.res[key].rssKiB/1024)
+	}
+	b.add(apply)
+	b.add(plan)
+}
+
+// planMedian plans dir b.repeat times with v and returns the median run.
+func (b *bench) planMedian(v *variant, dir string) result {
+	var runs []result
+	for range b.repeat {
+		runs = append(runs, b.run(v, dir, "plan", "-input=false", "-detailed-exitcode"))
+	}
+	sort.Slice(runs, func(i, j int) bool { return runs[i].wall < runs[j].wall })
+	return runs[len(runs)/2]
 }
 
 func contains(ns []int, n int) bool {

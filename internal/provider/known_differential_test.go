@@ -1,0 +1,537 @@
+package provider
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/testutil"
+)
+
+// The differential guard: random requests built from each resource's schema go to the
+// server with known answers and to the framework's own server, which must answer alike:
+// planned or new state, identity, private state, replacements and diagnostics. Fixed
+// seeds run first, then one random seed, logged; KNOWN_ANSWERS_SEED replays a seed and
+// KNOWN_ANSWERS_DURATION (a Go duration, default 2s) bounds the random part, which
+// `make fuzz` runs for longer.
+
+func TestKnownAnswers_differential(t *testing.T) {
+	f := newAnswersFixture(t)
+	readBases := f.readBases(t)
+	seeds := []int64{1, 2, 3}
+	random := time.Now().UnixNano()
+	if s := os.Getenv("KNOWN_ANSWERS_SEED"); s != "" {
+		var err error
+		if random, err = strconv.ParseInt(s, 10, 64); err != nil {
+			t.Fatalf("KNOWN_ANSWERS_SEED=%q: %v", s, err)
+		}
+		seeds = nil
+	}
+	duration := 2 * time.Second
+	if d := os.Getenv("KNOWN_ANSWERS_DURATION"); d != "" {
+		var err error
+		if duration, err = time.ParseDuration(d); err != nil {
+			t.Fatalf("KNOWN_ANSWERS_DURATION=%q: %v", d, err)
+		}
+	}
+	counts := map[string]int{}
+	for _, seed := range seeds {
+		g := &requestGen{t: t, rng: rand.New(rand.NewSource(seed)), f: f, seed: seed}
+		for i := 0; i < 25; i++ {
+			g.round(t, readBases, counts)
+		}
+	}
+	// The guard is not vacuous: on the fixed seeds, every rule answered some requests of
+	// each kind itself.
+	for typ, rule := range f.fast.rules {
+		for _, kind := range []string{"create", "unchanged"} {
+			if len(seeds) > 0 && counts[typ+"/"+kind+"/shortcut"] == 0 {
+				t.Errorf("%s: no %s plan took the known answer", typ, kind)
+			}
+		}
+		if len(seeds) > 0 && rule.reads && counts[typ+"/read/shortcut"] == 0 {
+			t.Errorf("%s: no read took the known answer", typ)
+		}
+	}
+	t.Logf("random seed %d (replay with KNOWN_ANSWERS_SEED=%d), for %s", random, random, duration)
+	g := &requestGen{t: t, rng: rand.New(rand.NewSource(random)), f: f, seed: random}
+	iterations := 0
+	for deadline := time.Now().Add(duration); time.Now().Before(deadline) && !t.Failed(); iterations++ {
+		g.round(t, readBases, counts)
+	}
+	keys := sortedKeys(counts)
+	var summary []string
+	for _, k := range keys {
+		summary = append(summary, fmt.Sprintf("%s=%d", k, counts[k]))
+	}
+	t.Logf("%d random rounds; requests compared: %s", iterations, strings.Join(summary, " "))
+}
+
+// readBase is an object on the simulator as the framework read it.
+type readBase struct {
+	typeName string
+	typ      tftypes.Type
+	state    tftypes.Value
+	identity *tfprotov6.ResourceIdentityData
+	private  []byte
+}
+
+// readBases reads one object of every resource type with the framework: the fixture's
+// cluster (with three labels), credential and cloud, and the cluster managed.
+func (f *answersFixture) readBases(t *testing.T) []readBase {
+	t.Helper()
+	ctx := context.Background()
+	c, err := f.client.GetCluster(ctx, f.cloudID, f.clusterID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Metadata.Labels = append(c.Metadata.Labels, astra.Label{Name: "team", Value: "a"}, astra.Label{Name: "env", Value: "prod"},
+		astra.Label{Name: "zone", Value: "eu-1"})
+	if _, err := f.client.UpdateCluster(ctx, f.cloudID, c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.client.CreateManagedCluster(ctx, astra.ManagedClusterCreate{ID: f.clusterID,
+		Labels: []astra.Label{{Name: "a", Value: "1"}, {Name: "b", Value: "2"}, {Name: "c", Value: "3"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := astra.Wait(ctx, astra.Schedule{InitialDelay: 10 * time.Millisecond, Min: 10 * time.Millisecond, Max: 50 * time.Millisecond, Multiplier: 2}, func(ctx context.Context) (*astra.ManagedCluster, error) {
+		return f.client.GetManagedCluster(ctx, f.clusterID)
+	}, astra.ManagedClusterReady); err != nil {
+		t.Fatalf("managing the cluster: %v", err)
+	}
+	s3, err := f.client.CreateCredential(ctx, astra.S3Credential("differential-s3", "AKIA-DIFF", "diff-secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sa, err := f.client.CreateCredential(ctx, astra.ServiceAccountCredential("differential-sa", "gcp", []byte(testGCPKeyFile(1))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas, err := f.framework.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []readBase
+	for _, o := range []struct{ typeName, id string }{
+		{"astra_cluster", f.clusterID}, {"astra_kubeconfig_credential", f.credID},
+		{"astra_cloud", f.cloudID}, {"astra_managed_cluster", f.clusterID},
+		{"astra_s3_credential", s3.ID}, {"astra_service_account_credential", sa.ID},
+	} {
+		typ := schemas.ResourceSchemas[o.typeName].ValueType()
+		imported, err := f.framework.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: o.typeName, ID: o.id})
+		if err != nil || len(imported.Diagnostics) > 0 || len(imported.ImportedResources) != 1 {
+			t.Fatalf("import %s: %v %s", o.typeName, err, testutil.DiagnosticsText(imported.Diagnostics))
+		}
+		read := f.frameworkRead(t, &tfprotov6.ReadResourceRequest{TypeName: o.typeName, CurrentState: imported.ImportedResources[0].State,
+			CurrentIdentity: imported.ImportedResources[0].Identity, Private: imported.ImportedResources[0].Private})
+		// A second read, as the next plan's refresh: the import's key is gone.
+		read = f.frameworkRead(t, &tfprotov6.ReadResourceRequest{TypeName: o.typeName, CurrentState: read.NewState,
+			CurrentIdentity: read.NewIdentity, Private: read.Private})
+		state, err := read.NewState.Unmarshal(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, readBase{typeName: o.typeName, typ: typ, state: state, identity: read.NewIdentity, private: read.Private})
+	}
+	return out
+}
+
+// requestGen builds random requests from the schemas.
+type requestGen struct {
+	t    *testing.T
+	rng  *rand.Rand
+	f    *answersFixture
+	seed int64
+}
+
+// round sends one random plan of every resource type and one random read.
+func (g *requestGen) round(t *testing.T, bases []readBase, counts map[string]int) {
+	t.Helper()
+	ctx := context.Background()
+	schemas := g.f.schemas
+	for _, typeName := range sortedKeys(schemas.ResourceSchemas) {
+		req, kind := g.plan(typeName, schemas.ResourceSchemas[typeName])
+		// What the wrapper serves: its answer, or else the framework's (PlanResourceChange).
+		got := g.f.fast.knownPlan(ctx, req)
+		shortcut := got != nil
+		var err1 error
+		if !shortcut {
+			got, err1 = g.f.fast.frameworkServer.PlanResourceChange(ctx, req)
+		}
+		want, err2 := g.f.framework.PlanResourceChange(ctx, req)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("seed %d: %s plan: %v, %v", g.seed, typeName, err1, err2)
+		}
+		counts[typeName+"/"+kind+"/"+taken(shortcut)]++
+		if d := planDiff(schemas.ResourceSchemas[typeName].ValueType(), got, want); d != "" {
+			t.Errorf("seed %d: %s %s plan (shortcut %v) differs from the framework's: %s\nrequest: %s", g.seed, typeName, kind, shortcut, d, describePlan(req, schemas.ResourceSchemas[typeName].ValueType()))
+		}
+	}
+	base := bases[g.rng.Intn(len(bases))]
+	req, expect := g.read(base)
+	got := g.f.fast.unchangedRead(ctx, req)
+	shortcut := got != nil
+	var err1 error
+	if !shortcut {
+		got, err1 = g.f.fast.frameworkServer.ReadResource(ctx, req)
+	}
+	want, err2 := g.f.framework.ReadResource(ctx, req)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("seed %d: %s read: %v, %v", g.seed, base.typeName, err1, err2)
+	}
+	counts[base.typeName+"/read/"+taken(shortcut)]++
+	if expect && !shortcut {
+		t.Errorf("seed %d: %s: an unchanged read did not take the known answer", g.seed, base.typeName)
+	}
+	if d := readDiff(base.typ, got, want); d != "" {
+		t.Errorf("seed %d: %s read (shortcut %v) differs from the framework's: %s", g.seed, base.typeName, shortcut, d)
+	}
+}
+
+func taken(shortcut bool) string {
+	if shortcut {
+		return "shortcut"
+	}
+	return "framework"
+}
+
+// plan is a random plan of a create, an unchanged resource, or an update.
+func (g *requestGen) plan(typeName string, s *tfprotov6.Schema) (*tfprotov6.PlanResourceChangeRequest, string) {
+	typ := s.ValueType()
+	req := &tfprotov6.PlanResourceChangeRequest{TypeName: typeName, PriorPrivate: g.private()}
+	if g.rng.Intn(10) == 0 {
+		req.ClientCapabilities = &tfprotov6.PlanResourceChangeClientCapabilities{DeferralAllowed: true}
+	}
+	kind := []string{"create", "create", "unchanged", "unchanged", "update"}[g.rng.Intn(5)]
+	var prior, config tftypes.Value
+	if kind == "create" {
+		prior = tftypes.NewValue(typ, nil)
+		config = g.object(s, nil)
+	} else {
+		prior = g.priorState(s)
+		config = g.object(s, &prior)
+	}
+	proposed := proposedNewState(s, prior, config)
+	if kind == "update" {
+		proposed = g.object(s, &prior)
+	}
+	req.PriorState, req.Config, req.ProposedNewState = dynamic(typ, prior), dynamic(typ, config), dynamic(typ, proposed)
+	var id string
+	if !prior.IsNull() {
+		id, _ = stringAttribute(prior, "id")
+	}
+	req.PriorIdentity = g.identity(id)
+	return req, kind
+}
+
+// proposedNewState is what the CLI proposes: the configured value of each attribute, or
+// the prior one where the configuration leaves a computed one null.
+func proposedNewState(s *tfprotov6.Schema, prior, config tftypes.Value) tftypes.Value {
+	var p, c map[string]tftypes.Value
+	_ = config.As(&c)
+	if !prior.IsNull() {
+		_ = prior.As(&p)
+	}
+	out := map[string]tftypes.Value{}
+	for _, a := range s.Block.Attributes {
+		out[a.Name] = c[a.Name]
+		if c[a.Name].IsNull() && a.Computed {
+			out[a.Name] = tftypes.NewValue(a.ValueType(), nil)
+			if p != nil {
+				out[a.Name] = p[a.Name]
+			}
+		}
+	}
+	return tftypes.NewValue(s.ValueType(), out)
+}
+
+// priorState is a random state: every attribute known (or null), write-only ones null.
+func (g *requestGen) priorState(s *tfprotov6.Schema) tftypes.Value {
+	out := map[string]tftypes.Value{}
+	for _, a := range s.Block.Attributes {
+		switch {
+		case a.WriteOnly:
+			out[a.Name] = tftypes.NewValue(a.ValueType(), nil)
+		case a.Name == "id":
+			out[a.Name] = tftypes.NewValue(tftypes.String, g.uuid())
+		case !a.Required && g.rng.Intn(6) == 0:
+			out[a.Name] = tftypes.NewValue(a.ValueType(), nil)
+		default:
+			out[a.Name] = g.value(a.ValueType(), false)
+		}
+	}
+	return tftypes.NewValue(s.ValueType(), out)
+}
+
+// object is a random configuration, or, with a prior state, a configuration that mostly
+// keeps its values (so that many plans propose the prior state).
+func (g *requestGen) object(s *tfprotov6.Schema, prior *tftypes.Value) tftypes.Value {
+	var p map[string]tftypes.Value
+	if prior != nil {
+		_ = prior.As(&p)
+	}
+	out := map[string]tftypes.Value{}
+	for _, a := range s.Block.Attributes {
+		typ := a.ValueType()
+		null := tftypes.NewValue(typ, nil)
+		switch {
+		case a.Computed && !a.Optional && !a.Required:
+			out[a.Name] = null
+		case a.WriteOnly:
+			out[a.Name] = []tftypes.Value{null, g.value(typ, true)}[g.rng.Intn(2)]
+		case p != nil && g.rng.Intn(8) != 0:
+			out[a.Name] = p[a.Name]
+			if a.Computed && g.rng.Intn(2) == 0 {
+				out[a.Name] = null // left to the prior value
+			}
+		case a.Required:
+			out[a.Name] = g.value(typ, true)
+		case g.rng.Intn(2) == 0:
+			out[a.Name] = null
+		default:
+			out[a.Name] = g.value(typ, true)
+		}
+	}
+	return tftypes.NewValue(s.ValueType(), out)
+}
+
+var stringPool = []string{"", "a", "team", "5m", "1h", "connectorV2", "relayV1", "kubeconfig", "running", "managed", "gp2", "true"}
+
+// value is a random value of typ; unknowns only where a configuration may hold them.
+func (g *requestGen) value(typ tftypes.Type, unknowns bool) tftypes.Value {
+	if unknowns && g.rng.Intn(12) == 0 {
+		return tftypes.NewValue(typ, tftypes.UnknownValue)
+	}
+	switch {
+	case typ.Is(tftypes.String):
+		if g.rng.Intn(3) == 0 {
+			return tftypes.NewValue(typ, g.uuid())
+		}
+		return tftypes.NewValue(typ, stringPool[g.rng.Intn(len(stringPool))])
+	case typ.Is(tftypes.Bool):
+		return tftypes.NewValue(typ, g.rng.Intn(2) == 0)
+	case typ.Is(tftypes.Number):
+		return tftypes.NewValue(typ, g.rng.Intn(100))
+	case typ.Is(tftypes.List{}):
+		elem := typ.(tftypes.List).ElementType
+		var elems []tftypes.Value
+		for i := g.rng.Intn(4); i > 0; i-- {
+			elems = append(elems, g.value(elem, unknowns))
+		}
+		return tftypes.NewValue(typ, elems)
+	case typ.Is(tftypes.Set{}):
+		elem := typ.(tftypes.Set).ElementType
+		var elems []tftypes.Value
+		for i := g.rng.Intn(4); i > 0; i-- {
+			v := g.value(elem, false)
+			duplicate := false
+			for _, e := range elems {
+				duplicate = duplicate || e.Equal(v)
+			}
+			if !duplicate {
+				elems = append(elems, v)
+			}
+		}
+		return tftypes.NewValue(typ, elems)
+	case typ.Is(tftypes.Map{}):
+		elem := typ.(tftypes.Map).ElementType
+		entries := map[string]tftypes.Value{}
+		for i := g.rng.Intn(5); i > 0; i-- {
+			entries[stringPool[g.rng.Intn(len(stringPool))]+strconv.Itoa(i)] = g.value(elem, unknowns)
+		}
+		return tftypes.NewValue(typ, entries)
+	case typ.Is(tftypes.Object{}):
+		attrs := map[string]tftypes.Value{}
+		for name, at := range typ.(tftypes.Object).AttributeTypes {
+			attrs[name] = tftypes.NewValue(at, nil)
+			if g.rng.Intn(2) == 0 {
+				attrs[name] = g.value(at, unknowns)
+			}
+		}
+		return tftypes.NewValue(typ, attrs)
+	}
+	return tftypes.NewValue(typ, nil)
+}
+
+func (g *requestGen) uuid() string {
+	b := make([]byte, 16)
+	g.rng.Read(b)
+	return fmt.Sprintf("%x-%x-4%x-8%x-%x", b[0:4], b[4:6], b[6:8][1:], b[8:10][1:], b[10:16])
+}
+
+// identity is none, a null one, { id }, or one naming another ID.
+func (g *requestGen) identity(id string) *tfprotov6.ResourceIdentityData {
+	var v tftypes.Value
+	switch n := g.rng.Intn(10); {
+	case n < 3:
+		return nil
+	case n < 5 || id == "":
+		v = tftypes.NewValue(identityType, nil)
+	case n < 9:
+		v = tftypes.NewValue(identityType, map[string]tftypes.Value{"id": tftypes.NewValue(tftypes.String, id)})
+	default:
+		v = tftypes.NewValue(identityType, map[string]tftypes.Value{"id": tftypes.NewValue(tftypes.String, g.uuid())})
+	}
+	dv := dynamic(identityType, v)
+	return &tfprotov6.ResourceIdentityData{IdentityData: dv}
+}
+
+// private is a random private state: none, empty, keys of the provider and the framework,
+// empty values, and now and then one the framework refuses.
+func (g *requestGen) private() []byte {
+	switch g.rng.Intn(6) {
+	case 0:
+		return nil
+	case 1:
+		return []byte("{}")
+	case 2:
+		return []byte(`{"answer":"` + base64.StdEncoding.EncodeToString([]byte(`{"id":"x"}`)) + `","other":""}`)
+	case 3:
+		return []byte(`{".import_before_read":"` + base64.StdEncoding.EncodeToString([]byte(`true`)) + `"}`)
+	case 4:
+		return []byte(`{"bad":"` + base64.StdEncoding.EncodeToString([]byte(`not json`)) + `"}`)
+	}
+	return []byte(`{"b":"` + base64.StdEncoding.EncodeToString([]byte(`[1,2]`)) + `","a":"` + base64.StdEncoding.EncodeToString([]byte(`{"z":1,"y":2}`)) + `"}`)
+}
+
+// read is a random read of a base object, and whether the known answer must take it: the
+// state as recorded, an identity naming it or none, the recorded private state.
+func (g *requestGen) read(base readBase) (*tfprotov6.ReadResourceRequest, bool) {
+	req := &tfprotov6.ReadResourceRequest{TypeName: base.typeName}
+	expect := true
+	state := base.state
+	if g.rng.Intn(4) == 0 {
+		var attrs map[string]tftypes.Value
+		_ = state.As(&attrs)
+		names := sortedKeys(attrs)
+		name := names[g.rng.Intn(len(names))]
+		if name != "id" {
+			changed := g.value(attrs[name].Type(), false)
+			expect = expect && changed.Equal(attrs[name])
+			state = testutil.WithAttributes(g.t, state, map[string]tftypes.Value{name: changed})
+		}
+	}
+	req.CurrentState = dynamic(base.typ, state)
+	id, _ := stringAttribute(state, "id")
+	switch n := g.rng.Intn(10); {
+	case n < 3:
+	case n < 4:
+		req.CurrentIdentity = &tfprotov6.ResourceIdentityData{IdentityData: dynamic(identityType, tftypes.NewValue(identityType, nil))}
+	case n < 9:
+		req.CurrentIdentity = base.identity
+	default:
+		if req.CurrentIdentity = g.identity(id); req.CurrentIdentity != nil {
+			v, _ := req.CurrentIdentity.IdentityData.Unmarshal(identityType)
+			named, _ := stringAttribute(v, "id")
+			expect = expect && (v.IsFullyNull() || named == id)
+		}
+	}
+	switch g.rng.Intn(6) {
+	case 0:
+		req.Private = nil
+		expect = false
+	case 1:
+		req.Private = withExtraKey(base.private, "other", `{"kept":true}`)
+	case 2:
+		req.Private = withExtraKey(base.private, ".import_before_read", `true`)
+		expect = false
+	default:
+		req.Private = base.private
+	}
+	if g.rng.Intn(10) == 0 {
+		req.ClientCapabilities = &tfprotov6.ReadResourceClientCapabilities{DeferralAllowed: true}
+		expect = false
+	}
+	return req, expect
+}
+
+func withExtraKey(private []byte, key, value string) []byte {
+	var keys map[string][]byte
+	_ = json.Unmarshal(private, &keys)
+	if keys == nil {
+		keys = map[string][]byte{}
+	}
+	keys[key] = []byte(value)
+	out, _ := json.Marshal(keys)
+	return out
+}
+
+func dynamic(typ tftypes.Type, v tftypes.Value) *tfprotov6.DynamicValue {
+	dv, err := tfprotov6.NewDynamicValue(typ, v)
+	if err != nil {
+		panic(err)
+	}
+	return &dv
+}
+
+// planDiff compares two plans as values: "" when alike.
+func planDiff(typ tftypes.Type, got, want *tfprotov6.PlanResourceChangeResponse) string {
+	var out []string
+	if d := valueDiff(typ, got.PlannedState, want.PlannedState); d != "" {
+		out = append(out, "planned state: "+d)
+	}
+	if d := identityDiff(got.PlannedIdentity, want.PlannedIdentity); d != "" {
+		out = append(out, "identity: "+d)
+	}
+	if !samePrivate(got.PlannedPrivate, want.PlannedPrivate) {
+		out = append(out, fmt.Sprintf("private: %q, want %q", got.PlannedPrivate, want.PlannedPrivate))
+	}
+	if a, b := pathsText(got.RequiresReplace), pathsText(want.RequiresReplace); a != b {
+		out = append(out, fmt.Sprintf("replace: %s, want %s", a, b))
+	}
+	if a, b := testutil.DiagnosticsText(got.Diagnostics), testutil.DiagnosticsText(want.Diagnostics); a != b {
+		out = append(out, fmt.Sprintf("diagnostics: %q, want %q", a, b))
+	}
+	if (got.Deferred == nil) != (want.Deferred == nil) {
+		out = append(out, "deferred differs")
+	}
+	return strings.Join(out, "; ")
+}
+
+func readDiff(typ tftypes.Type, got, want *tfprotov6.ReadResourceResponse) string {
+	var out []string
+	if d := valueDiff(typ, got.NewState, want.NewState); d != "" {
+		out = append(out, "new state: "+d)
+	}
+	if d := identityDiff(got.NewIdentity, want.NewIdentity); d != "" {
+		out = append(out, "identity: "+d)
+	}
+	if !samePrivate(got.Private, want.Private) {
+		out = append(out, fmt.Sprintf("private: %q, want %q", got.Private, want.Private))
+	}
+	if a, b := testutil.DiagnosticsText(got.Diagnostics), testutil.DiagnosticsText(want.Diagnostics); a != b {
+		out = append(out, fmt.Sprintf("diagnostics: %q, want %q", a, b))
+	}
+	if (got.Deferred == nil) != (want.Deferred == nil) {
+		out = append(out, "deferred differs")
+	}
+	return strings.Join(out, "; ")
+}
+
+func pathsText(paths []*tftypes.AttributePath) string {
+	var out []string
+	for _, p := range paths {
+		out = append(out, p.String())
+	}
+	sort.Strings(out)
+	return strings.Join(out, ",")
+}
+
+func describePlan(req *tfprotov6.PlanResourceChangeRequest, typ tftypes.Type) string {
+	prior, _ := req.PriorState.Unmarshal(typ)
+	config, _ := req.Config.Unmarshal(typ)
+	proposed, _ := req.ProposedNewState.Unmarshal(typ)
+	return fmt.Sprintf("prior %s\nconfig %s\nproposed %s\nprivate %q", prior, config, proposed, req.PriorPrivate)
+}

@@ -1,0 +1,154 @@
+package provider
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"math/big"
+	"os"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// stateDigest is the digest of a value in a canonical encoding: map keys, object
+// attributes and set elements sorted. The protocol's encoding has no fixed order: the
+// CLI sends maps sorted, while tftypes writes them in Go's random map order, so a digest
+// of the wire bytes matched a state with several labels about once in n! reads.
+func stateDigest(v tftypes.Value) string {
+	var b bytes.Buffer
+	canonical(&b, v)
+	return digest(b.Bytes())
+}
+
+// canonical writes v so that two values encode alike exactly when they are Equal.
+func canonical(b *bytes.Buffer, v tftypes.Value) {
+	switch {
+	case v.IsNull():
+		b.WriteString("n;")
+		return
+	case !v.IsKnown():
+		b.WriteString("u;")
+		return
+	}
+	typ := v.Type()
+	switch {
+	case typ.Is(tftypes.String):
+		var s string
+		_ = v.As(&s)
+		b.WriteString("s" + strconv.Quote(s) + ";")
+	case typ.Is(tftypes.Bool):
+		var x bool
+		_ = v.As(&x)
+		b.WriteString("b" + strconv.FormatBool(x) + ";")
+	case typ.Is(tftypes.Number):
+		var n big.Float
+		_ = v.As(&n)
+		b.WriteString("d" + n.Text('g', -1) + ";")
+	case typ.Is(tftypes.List{}), typ.Is(tftypes.Tuple{}):
+		var elems []tftypes.Value
+		_ = v.As(&elems)
+		b.WriteString("[")
+		for _, e := range elems {
+			canonical(b, e)
+		}
+		b.WriteString("];")
+	case typ.Is(tftypes.Set{}):
+		var elems []tftypes.Value
+		_ = v.As(&elems)
+		encoded := make([]string, len(elems))
+		for i, e := range elems {
+			var eb bytes.Buffer
+			canonical(&eb, e)
+			encoded[i] = eb.String()
+		}
+		sort.Strings(encoded)
+		b.WriteString("{" + strings.Join(encoded, "") + "};")
+	case typ.Is(tftypes.Map{}), typ.Is(tftypes.Object{}):
+		var members map[string]tftypes.Value
+		_ = v.As(&members)
+		names := make([]string, 0, len(members))
+		for name := range members {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		b.WriteString("(")
+		for _, name := range names {
+			b.WriteString(strconv.Quote(name) + "=")
+			canonical(b, members[name])
+		}
+		b.WriteString(");")
+	default: // dynamic and other types: their own text, which a schema the rules accept never holds
+		b.WriteString("?" + strconv.Quote(v.String()) + ";")
+	}
+}
+
+func digest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// canonicalPrivate is private state as the framework passes it on: its keys and values
+// checked, empty values dropped, keys sorted, nothing at all when nothing is left. False
+// when the framework would report an error or drop the document (then it answers).
+func canonicalPrivate(private []byte) ([]byte, bool) {
+	if len(private) == 0 {
+		return nil, true
+	}
+	var keys map[string][]byte
+	if json.Unmarshal(private, &keys) != nil {
+		return nil, false
+	}
+	kept := make(map[string][]byte, len(keys))
+	for k, v := range keys {
+		if !utf8.Valid(v) || !json.Valid(v) {
+			return nil, false
+		}
+		if len(v) > 0 {
+			kept[k] = v
+		}
+	}
+	if len(kept) == 0 {
+		return nil, true
+	}
+	out, err := json.Marshal(kept)
+	return out, err == nil
+}
+
+// buildKey names the code that converts answers to state: a record written by another
+// build may hold a state this one would not write, so only the same build takes its
+// shortcut. It is the VCS revision when the build has a clean one, else a digest of the
+// executable (local builds, -buildvcs=false, tests), computed once.
+var buildKey = sync.OnceValue(func() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		var revision, modified string
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				revision = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
+		}
+		if revision != "" && modified == "false" {
+			return "vcs:" + revision
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		if f, err := os.Open(exe); err == nil {
+			defer f.Close()
+			h := sha256.New()
+			if _, err := io.Copy(h, f); err == nil {
+				return "exe:" + hex.EncodeToString(h.Sum(nil))
+			}
+		}
+	}
+	return "" // unknown: no record is written or trusted
+})
