@@ -84,6 +84,7 @@ func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	addProblems(&resp.Diagnostics, clusterPlanProblems(cfg.clusterValues, prior.clusterValues, r.configuredClient()))
+	addProblems(&resp.Diagnostics, clusterReferenceProblems(ctx, r.configuredClient(), cfg.clusterValues, prior.clusterValues))
 }
 
 func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -102,6 +103,11 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	body := clusterCreateRequest(plan.clusterValues)
 	sent := time.Now()
 	cluster, err := client.CreateCluster(opCtx, cloudID, body)
+	err = client.ExplainVersion(ctx, err)
+	if astra.IsConflict(err) && astra.ProblemNumber(err) == problemClusterExists {
+		addClusterExists(ctx, &resp.Diagnostics, client, cloudID, body, err)
+		return
+	}
 	// Look with the caller's context: the create's own deadline may be what cut the answer.
 	cluster = createdOrAdopted(ctx, &resp.Diagnostics, "the cluster", "Cannot add the cluster", clusterAPIFields, cluster, err,
 		lostCreate[astra.Cluster]{sent: sent, claims: r.claims(), stamp: clusterStamp, settle: client.RequestTimeout(),
@@ -115,7 +121,7 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 		r.recordAnswer(ctx, plan, cluster, &resp.State, resp.Private, &resp.Diagnostics)
 		return
 	}
-	r.recordAndWait(ctx, opCtx, client, timeout, plan, cluster, &resp.State, resp.Private, &resp.Diagnostics,
+	r.recordAndWait(ctx, opCtx, client, timeout, plan, cluster, astra.ClusterRunning, &resp.State, resp.Private, &resp.Diagnostics,
 		"Cluster did not reach running", taintedAftermath(cluster.ID, plan.clusterValues))
 }
 
@@ -134,6 +140,7 @@ func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, re
 		return
 	}
 	r.recordAnswer(ctx, state, cluster, &resp.State, resp.Private, &resp.Diagnostics)
+	warnUnreachable(&resp.Diagnostics, "astra_cluster", cluster.Name, cluster.ID, cluster.ClusterStatus)
 }
 
 // Update changes the managed arguments on the object as read and PUTs all of it back, so
@@ -165,19 +172,27 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 		addAPIError(&resp.Diagnostics, "Cannot read the cluster before updating it", err, nil)
 		return
 	}
+	// A cluster removed before the change (a credential being repaired) stays removed
+	// until the service collects it again: then only failed ends the wait early.
+	ready := astra.ClusterRunning
+	if isUnreachable(current.State) == "removed" {
+		ready = astra.ClusterRecollected
+	}
 	applyClusterPlan(current, plan.clusterValues)
 	updated, err := client.UpdateCluster(opCtx, cloudID, current)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot update the cluster", err, clusterAPIFields)
+		addAPIError(&resp.Diagnostics, "Cannot update the cluster", client.ExplainVersion(ctx, err), clusterAPIFields)
 		return
 	}
 	// A new credential makes Astra Control collect the cluster again.
 	if plan.CredentialID.Equal(prior.CredentialID) || !plan.WaitForRunning.ValueBool() {
 		r.recordAnswer(ctx, plan, updated, &resp.State, resp.Private, &resp.Diagnostics)
 	} else {
-		r.recordAndWait(ctx, opCtx, client, timeout, plan, updated, &resp.State, resp.Private, &resp.Diagnostics,
+		r.recordAndWait(ctx, opCtx, client, timeout, plan, updated, ready, &resp.State, resp.Private, &resp.Diagnostics,
 			"Cluster did not reach running after its credential changed",
-			"The new settings are applied and recorded in state. Check that the credential's kubeconfig reaches the cluster.")
+			"The new settings are applied and recorded in state. Check that the credential's kubeconfig reaches this "+
+				"cluster (its API server, `kubectl --kubeconfig FILE get --raw /version`), fix the credential or set "+
+				"credential_id back, and apply again.")
 	}
 	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 }
@@ -238,18 +253,22 @@ func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportSt
 func (r *clusterResource) recordAnswer(ctx context.Context, prior clusterModel, answer *astra.Cluster, state *tfsdk.State,
 	private privateKeys, diags *diag.Diagnostics) {
 	diags.Append(state.Set(ctx, clusterModelFrom(answer, prior))...)
-	recordAnswerDigest(ctx, private, r.data, answer, *state, diags)
+	// A removed or failed cluster is not noted: every refresh then reads it and warns.
+	if isUnreachable(answer.State) == "" {
+		recordAnswerDigest(ctx, private, r.data, answer, *state, diags)
+	}
 }
 
 // recordAndWait records the service's answer in state, then waits until the cluster is
 // running and records what it last saw. opCtx bounds the wait: the whole operation shares
 // its deadline (timeout, named in the error).
 func (r *clusterResource) recordAndWait(ctx, opCtx context.Context, client *astra.Client, timeout time.Duration, plan clusterModel,
-	answer *astra.Cluster, state *tfsdk.State, private privateKeys, diags *diag.Diagnostics, summary, aftermath string) {
+	answer *astra.Cluster, ready func(*astra.Cluster) (bool, error), state *tfsdk.State, private privateKeys, diags *diag.Diagnostics,
+	summary, aftermath string) {
 	if r.recordAnswer(ctx, plan, answer, state, private, diags); diags.HasError() {
 		return
 	}
-	final, err := r.waitRunning(opCtx, client, plan.CloudID.ValueString(), answer)
+	final, err := r.waitRunning(opCtx, client, plan.CloudID.ValueString(), answer, ready)
 	if final != answer && final != nil {
 		r.recordAnswer(ctx, plan, final, state, private, diags)
 	}
@@ -260,10 +279,11 @@ func (r *clusterResource) recordAndWait(ctx, opCtx context.Context, client *astr
 
 // waitRunning waits until the cluster is running. The service's answer often already says
 // so (a kubeconfig cluster is discovered at once); then nothing is polled.
-func (r *clusterResource) waitRunning(ctx context.Context, client *astra.Client, cloudID string, c *astra.Cluster) (*astra.Cluster, error) {
+func (r *clusterResource) waitRunning(ctx context.Context, client *astra.Client, cloudID string, c *astra.Cluster,
+	ready func(*astra.Cluster) (bool, error)) (*astra.Cluster, error) {
 	return astra.WaitFrom(ctx, r.waitSchedule(), c, func(ctx context.Context) (*astra.Cluster, error) {
 		return client.GetCluster(ctx, cloudID, c.ID)
-	}, astra.ClusterRunning)
+	}, ready)
 }
 
 // findCreatedCluster looks for the cluster a POST with a lost answer may have created, by

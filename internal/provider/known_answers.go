@@ -72,7 +72,9 @@ func newKnownAnswers(server frameworkServer, p *astraProvider) *knownAnswers {
 				return false
 			}
 		}
-		return len(clusterPlanProblems(cfg, before, configuredClient().configuredClient())) == 0
+		client := configuredClient().configuredClient()
+		return len(clusterPlanProblems(cfg, before, client)) == 0 &&
+			len(clusterReferenceProblems(context.Background(), client, cfg, before)) == 0
 	}
 	if rule, ok := planRuleFor(newClusterResource(), quiet); ok {
 		s.plans[cluster] = rule

@@ -90,10 +90,15 @@ func (r *kubeconfigCredentialResource) ModifyPlan(ctx context.Context, req resou
 		}
 		return
 	}
+	var prior, plan kubeconfigCredentialModel
 	if hasKubeconfig {
+		resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+		if text, ok := kubeconfigText(cfg, cfg); ok && !resp.Diagnostics.HasError() {
+			warnServerChange(ctx, r.configuredClient(), prior.ID.ValueString(), prior.Name.ValueString(),
+				priorKubeconfigServer(ctx, prior, req.Private), text, &resp.Diagnostics)
+		}
 		return
 	}
-	var prior, plan kubeconfigCredentialModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if !resp.Diagnostics.HasError() && !plan.Name.IsUnknown() && !plan.Name.Equal(prior.Name) {
@@ -118,6 +123,7 @@ func (r *kubeconfigCredentialResource) Create(ctx context.Context, req resource.
 		return
 	}
 	r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
+	recordKubeconfigServer(ctx, resp.Private, body, &resp.Diagnostics)
 }
 
 func (r *kubeconfigCredentialResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -159,6 +165,7 @@ func (r *kubeconfigCredentialResource) Update(ctx context.Context, req resource.
 		return
 	}
 	r.recordAnswer(ctx, &plan, cred, &resp.State, &resp.Diagnostics)
+	recordKubeconfigServer(ctx, resp.Private, body, &resp.Diagnostics)
 	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 }
 

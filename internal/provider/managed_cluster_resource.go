@@ -102,6 +102,7 @@ func (r *managedClusterResource) Create(ctx context.Context, req resource.Create
 	id := plan.ClusterID.ValueString()
 	sent := time.Now()
 	mc, err := client.CreateManagedCluster(ctx, managedClusterCreateRequest(plan.managedClusterValues))
+	err = client.ExplainVersion(ctx, err)
 	mc = createdOrAdopted(ctx, &resp.Diagnostics, "the managed cluster "+id, "Cannot manage cluster "+id, managedClusterAPIFields, mc, err,
 		lostCreate[astra.ManagedCluster]{sent: sent, claims: r.claims(), stamp: managedClusterStamp, settle: client.RequestTimeout(),
 			find: func() (*astra.ManagedCluster, error) { return findManagedCluster(ctx, client, id) }})
@@ -134,6 +135,7 @@ func (r *managedClusterResource) Read(ctx context.Context, req resource.ReadRequ
 		state.WaitForRunning = types.BoolValue(true)
 	}
 	r.recordAnswer(ctx, &state, mc, &resp.State, &resp.Diagnostics)
+	warnUnreachable(&resp.Diagnostics, "astra_managed_cluster", mc.Name, mc.ID, mc.ClusterStatus)
 }
 
 func (r *managedClusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -165,7 +167,7 @@ func (r *managedClusterResource) Update(ctx context.Context, req resource.Update
 	applyManagedClusterPlan(current, plan.managedClusterValues)
 	mc, err := client.UpdateManagedCluster(ctx, current)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot update the managed cluster", err, managedClusterAPIFields)
+		addAPIError(&resp.Diagnostics, "Cannot update the managed cluster", client.ExplainVersion(ctx, err), managedClusterAPIFields)
 		return
 	}
 	r.recordAndWait(ctx, client, timeout, &plan, mc, &resp.State, &resp.Diagnostics,
