@@ -31,7 +31,7 @@ func addClusterExists(ctx context.Context, diags *diag.Diagnostics, client *astr
 			"  terraform import astra_cluster.<name> %[2]s\n\n"+
 			"or, in the configuration (Terraform 1.5 or later, OpenTofu 1.6 or later):\n\n"+
 			"  import {\n    to = astra_cluster.<name>\n    id = %[2]q\n  }\n\n"+
-			"where <name> is this resource's name. %s",
+			"where <name> is this resource's name.\n\n%[6]s",
 			existing.Name, existing.ID, existing.State, existing.ManagedState, cloudID, err.Error()))
 }
 
