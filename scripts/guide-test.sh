@@ -86,3 +86,6 @@ done
 grep -q '^ASTRA_ENDPOINT=http' "$work/github.env" || die "the guide's \$GITHUB_ENV step wrote no ASTRA_ENDPOINT"
 [ ! -e "$work/module/astra-sim.env" ] || die "a simulator of the guide was left running (its ready file remains)"
 echo "every command of the guide ran"
+
+# The adoption guide's commands too (its own scratch copy, simulator and fleet).
+scripts/adopt-guide-test.sh "$tofu"

@@ -37,7 +37,7 @@ func (r *kubeconfigCredentialResource) Schema(_ context.Context, _ resource.Sche
 			"uses to reach a private cluster added with `astra_cluster`. The kubeconfig is checked at plan time (YAML or JSON, " +
 			"exactly one cluster and one context), converted to JSON and base64-encoded as the API requires. " +
 			"Changing it rotates the credential in place. Set the kubeconfig either with `kubeconfig` (sensitive: hidden in " +
-			"plans and logs, but stored in state) or with the write-only `kubeconfig_wo` (Terraform 1.11 or later: never stored).",
+			"plans and logs, but stored in state) or with the write-only `kubeconfig_wo` (Terraform 1.11 or later, OpenTofu 1.11 or later: never stored).",
 		Attributes: kubeconfigCredentialAttributes(),
 	}
 }
@@ -52,8 +52,7 @@ func (r *kubeconfigCredentialResource) ValidateConfig(ctx context.Context, req r
 	}
 	if !req.ClientCapabilities.WriteOnlyAttributesAllowed {
 		resp.Diagnostics.AddAttributeError(path.Root("kubeconfig_wo"), "Write-only arguments need a newer CLI",
-			"kubeconfig_wo is a write-only argument, which needs Terraform 1.11 or later (or an OpenTofu release that "+
-				"supports write-only arguments). This CLI does not support them: set `kubeconfig` instead (it is marked "+
+			"kubeconfig_wo is a write-only argument, which needs Terraform 1.11 or later or OpenTofu 1.11 or later. This CLI does not support them: set `kubeconfig` instead (it is marked "+
 				"sensitive, so it never shows in plans or logs, but it is stored in state), or upgrade the CLI.")
 		return
 	}
