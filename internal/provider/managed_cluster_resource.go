@@ -78,6 +78,17 @@ func (r *managedClusterResource) ModifyPlan(ctx context.Context, req resource.Mo
 			"default_bucket_id needs managed cluster API version 1.7, which the provider sends with api_version 1.7; the "+
 				"provider's api_version is "+client.ClusterVersion()+". Raise api_version (or ASTRA_API_VERSION) to 1.7, or remove default_bucket_id.")
 	}
+	var priorCluster types.String
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("cluster_id"), &priorCluster)...)
+	}
+	if problems := referenceProblems(ctx, []reference{{attribute: "cluster_id", what: "cluster",
+		listedBy: "astra_cluster resources, the astra_clusters data source and `GET /topology/v1/clusters`",
+		get:      func(ctx context.Context, id string) error { _, err := client.GetCluster(ctx, "", id); return err }}},
+		map[string]types.String{"cluster_id": plan.ClusterID}, map[string]types.String{"cluster_id": priorCluster}); len(problems) > 0 {
+		addProblems(&resp.Diagnostics, problems)
+		return
+	}
 	if r.storageClassChanges(ctx, req.State, plan) && isSet(plan.ClusterID) {
 		classes, err := client.ListStorageClasses(ctx, "", plan.ClusterID.ValueString())
 		if err != nil {

@@ -202,3 +202,18 @@ func TestAccKubeconfigCredential_twoContextsNamed(t *testing.T) {
 		}},
 	})
 }
+
+// TestAccManagedCluster_unknownClusterRefusedAtPlan: the same for a managed cluster's cluster_id.
+func TestAccManagedCluster_unknownClusterRefusedAtPlan(t *testing.T) {
+	a := newAccTarget(t)
+	const missing = "5c1b4ae1-0000-4000-8000-000000000003"
+	a.test(resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config: a.config(fmt.Sprintf("resource \"astra_managed_cluster\" \"test\" {\n  cluster_id = %q\n}\n", missing)),
+			ExpectError: errorPhrases("Error: No such cluster", `cluster_id = "`+missing+`"`,
+				`cluster_id "`+missing+`" names no cluster of this Astra Control account (404`,
+				"Use the ID of an existing cluster: astra_cluster resources, the astra_clusters data source and",
+				"`GET /topology/v1/clusters` list them."),
+		}},
+	})
+}
