@@ -83,7 +83,9 @@ func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	addProblems(&resp.Diagnostics, clusterPlanProblems(cfg.clusterValues, prior.clusterValues, r.configuredClient()))
+	if addProblems(&resp.Diagnostics, clusterPlanProblems(cfg.clusterValues, prior.clusterValues, r.configuredClient())); resp.Diagnostics.HasError() {
+		return // refused already: the references are not worth a read
+	}
 	addProblems(&resp.Diagnostics, clusterReferenceProblems(ctx, r.configuredClient(), cfg.clusterValues, prior.clusterValues))
 }
 
