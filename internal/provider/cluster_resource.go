@@ -69,8 +69,9 @@ func (r *clusterResource) ValidateConfig(ctx context.Context, req resource.Valid
 
 // ModifyPlan applies the credential rule to what the cluster will have (an argument left
 // out keeps the current value, so the rule sees that), and refuses arguments the provider's
-// api_version does not have, which only a configured provider knows. Without a usable
-// client it skips the version checks: the first API call reports what is missing.
+// api_version does not have, which only a configured provider knows, and cloud_id and
+// credential_id that name nothing (references.go). Without a usable client it skips the
+// version and reference checks: the first API call reports what is missing.
 func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
