@@ -78,6 +78,9 @@ func (r *managedClusterResource) ModifyPlan(ctx context.Context, req resource.Mo
 			"default_bucket_id needs managed cluster API version 1.7, which the provider sends with api_version 1.7; the "+
 				"provider's api_version is "+client.ClusterVersion()+". Raise api_version (or ASTRA_API_VERSION) to 1.7, or remove default_bucket_id.")
 	}
+	if resp.Diagnostics.HasError() {
+		return // refused already: the cluster is not worth a read
+	}
 	var priorCluster types.String
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("cluster_id"), &priorCluster)...)
