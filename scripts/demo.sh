@@ -61,6 +61,9 @@ step "init, plan and apply $example with $(cli_version "$cli")"
 cp "$example"/*.tf "$work/config/"
 export TF_IN_AUTOMATION=1 # shorter output: no "next steps" advice
 tf() { "$cli" -chdir="$work/config" "$@"; }
+# The lock file first, from the local directory: init then has nothing to compute itself and
+# prints no "Incomplete lock file information" warning.
+tf providers lock -no-color -fs-mirror="$work/plugins" -platform="$(go env GOOS)_$(go env GOARCH)" "$host/astra-control/astra"
 tf init -input=false -no-color -plugin-dir="$work/plugins"
 tf plan -input=false -no-color -out=demo.tfplan
 tf apply -input=false -no-color demo.tfplan

@@ -96,3 +96,7 @@ for flag in $(grep -oE '^\| `-[a-z-]+' "$guide" | sed 's/^| `//') $(grep -oE '^\
   grep -qE "^  $flag( |\$)" "$work/help.txt" || die "the guide names $flag, which astra-sim -help does not list"
 done
 echo "every command of the guide ran ($# CLIs)"
+
+# The adoption guide's commands too (its own scratch copy, simulator and fleet), under the
+# first CLI given.
+scripts/adopt-guide-test.sh "$1"

@@ -35,8 +35,9 @@ with_progress() {
 
 # local_provider_mirror DIR builds the provider into a filesystem mirror under DIR, writes
 # DIR/cli.tfrc (install astra-control/astra, under both registries' addresses, from that
-# mirror; nothing else is allowed) and exports TF_CLI_CONFIG_FILE, so a plain `init` works
-# as it would with the registry. The binary is built at a fixed path under bin/ first, so
+# mirror; every other provider from its registry, as usual) and exports TF_CLI_CONFIG_FILE,
+# so a plain `init` works as it would with the registry. The README documents this block
+# (scripts/local-mirror.sh, `make local-mirror`). The binary is built at a fixed path under bin/ first, so
 # go build skips the link when nothing changed (a few seconds of CPU per caller).
 local_provider_mirror() {
   local dir="$1" version=0.0.1 target host bin
@@ -52,6 +53,9 @@ provider_installation {
   filesystem_mirror {
     path    = "$dir/mirror"
     include = ["registry.opentofu.org/astra-control/astra", "registry.terraform.io/astra-control/astra"]
+  }
+  direct {
+    exclude = ["registry.opentofu.org/astra-control/astra", "registry.terraform.io/astra-control/astra"]
   }
 }
 CONFIG

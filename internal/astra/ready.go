@@ -5,8 +5,21 @@ import "strings"
 // Ready predicates for Wait. States are compared case-insensitively: the service is not
 // always consistent about case.
 
-// ClusterRunning is done when state is running; failed is terminal, with stateUnready as reasons.
+// ClusterRunning is done when state is running. failed is terminal, and so is removed with
+// a reason (a kubeconfig that no longer reaches the cluster, or reaches another one): the
+// cluster leaves it only after a change, so waiting longer cannot help. stateUnready gives
+// the reasons.
 func ClusterRunning(c *Cluster) (bool, error) {
+	if is(c.State, "removed") && len(c.StateUnready) > 0 {
+		return false, &TerminalStateError{What: "cluster " + c.ID, State: c.State, Reasons: c.StateUnready}
+	}
+	return ClusterRecollected(c)
+}
+
+// ClusterRecollected is ClusterRunning for a cluster that was removed before the change
+// being waited for (a credential repaired): removed then only says the service has not yet
+// collected it again, so only failed is terminal.
+func ClusterRecollected(c *Cluster) (bool, error) {
 	switch {
 	case is(c.State, "running"):
 		return true, nil
@@ -22,6 +35,8 @@ func ManagedClusterReady(m *ManagedCluster) (bool, error) {
 	what := "managed cluster " + m.ID
 	switch {
 	case is(m.State, "failed"):
+		return false, &TerminalStateError{What: what, State: m.State, Reasons: m.StateUnready}
+	case is(m.State, "removed") && len(m.StateUnready) > 0:
 		return false, &TerminalStateError{What: what, State: m.State, Reasons: m.StateUnready}
 	case is(m.ManagedState, "ineligible"):
 		reasons := append([]string(nil), m.ManagedStateUnready...)
@@ -55,7 +70,8 @@ func (c *Cluster) Describe() (what, state string) {
 	if c == nil {
 		return "cluster", ""
 	}
-	return "cluster " + c.ID, states("state", c.State, "managedState", c.ManagedState)
+	return "cluster " + c.ID, states("state", c.State, "managedState", c.ManagedState) +
+		reasons("stateUnready", c.StateUnready) + reasons("managedStateUnready", c.ManagedStateUnready)
 }
 
 // Describe names the managed cluster and its states for wait errors.
@@ -63,7 +79,13 @@ func (m *ManagedCluster) Describe() (what, state string) {
 	if m == nil {
 		return "managed cluster", ""
 	}
-	return "managed cluster " + m.ID, states("state", m.State, "managedState", m.ManagedState)
+	details := make([]string, 0, len(m.ManagedStateDetails))
+	for _, d := range m.ManagedStateDetails {
+		details = append(details, detailText(d))
+	}
+	return "managed cluster " + m.ID, states("state", m.State, "managedState", m.ManagedState) +
+		reasons("stateUnready", m.StateUnready) + reasons("managedStateUnready", m.ManagedStateUnready) +
+		reasons("managedStateDetails", details)
 }
 
 // Describe names the cloud and its state for wait errors.
@@ -71,7 +93,7 @@ func (c *Cloud) Describe() (what, state string) {
 	if c == nil {
 		return "cloud", ""
 	}
-	return "cloud " + c.ID, states("state", c.State)
+	return "cloud " + c.ID, states("state", c.State) + reasons("stateUnready", c.StateUnready)
 }
 
 // states renders "name value" pairs, skipping empty values.
@@ -83,4 +105,13 @@ func states(pairs ...string) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// reasons renders the service's reasons for a state after the states ("; stateUnready: a; b"),
+// so a wait that times out still says why the object was not ready.
+func reasons(name string, list []string) string {
+	if len(list) == 0 {
+		return ""
+	}
+	return "; " + name + ": " + strings.Join(list, "; ")
 }

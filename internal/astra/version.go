@@ -1,8 +1,11 @@
 package astra
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 )
@@ -84,4 +87,71 @@ func dropFalseAccHost(m map[string]json.RawMessage) {
 			delete(m, "accHost")
 		}
 	}
+}
+
+// VersionNotSpokenError says the service refused a body because of its resource version:
+// the configured cluster API version is newer than the service's. Served is the newest
+// version the service speaks ("" when it could not be learned).
+type VersionNotSpokenError struct {
+	Sent, Served string
+	Err          error
+}
+
+func (e *VersionNotSpokenError) Error() string { return e.Err.Error() }
+func (e *VersionNotSpokenError) Unwrap() error { return e.Err }
+
+// Spoken lists the client's cluster versions up to Served (all of them when Served is "").
+func (e *VersionNotSpokenError) Spoken() []string {
+	var out []string
+	for _, v := range ClusterVersions {
+		if e.Served == "" || versionAtLeast(e.Served, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// ExplainVersion turns err, when it is a 400 refusing the `version` member of a body the
+// client sent, into a *VersionNotSpokenError naming the version the service speaks,
+// learned with one read (the version its clusters collection names). Any other error is
+// returned as it is.
+func (c *Client) ExplainVersion(ctx context.Context, err error) error {
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadRequest || !refusesVersion(apiErr) {
+		return err
+	}
+	served, _ := c.ServedClusterVersion(ctx)
+	return &VersionNotSpokenError{Sent: c.clusterVersion, Served: served, Err: err}
+}
+
+// refusesVersion reports a schema failure or an invalid field that names the version member.
+func refusesVersion(e *APIError) bool {
+	if strings.HasPrefix(e.SchemaValidationFailure, "/version") || strings.Contains(e.SchemaValidationFailure, "; /version") {
+		return true
+	}
+	for _, f := range e.InvalidFields {
+		if f.Name == "version" {
+			return true
+		}
+	}
+	return false
+}
+
+// ServedClusterVersion is the cluster resource version the service's clusters collection
+// names: the newest it speaks.
+func (c *Client) ServedClusterVersion(ctx context.Context) (string, error) {
+	resp, err := c.do(ctx, request{method: http.MethodGet, path: topologyClustersPath, query: "limit=1", resource: clusterResource})
+	if err != nil {
+		return "", err
+	}
+	var env struct {
+		Version string `json:"version"`
+	}
+	if err := decodeJSON(http.MethodGet, c.accountPath+topologyClustersPath, resp, &env); err != nil {
+		return "", err
+	}
+	if !isClusterVersion(env.Version) {
+		return "", fmt.Errorf("astra: the clusters collection names no known version (%q)", env.Version)
+	}
+	return env.Version, nil
 }

@@ -104,13 +104,20 @@ func (e *WaitTimeoutError) Unwrap() error { return e.Err }
 // first seen and within the schedule's NotFoundGrace), or ctx ends (a *WaitTimeoutError wrapping ctx.Err() that describes the
 // last object seen, when it implements Describer).
 func Wait[T any](ctx context.Context, s Schedule, fetch func(context.Context) (T, error), ready func(T) (bool, error)) (T, error) {
-	var last T
-	seen := false
+	var none T
+	return wait(ctx, s, none, false, fetch, ready)
+}
+
+// wait is Wait starting from last (known: an answer already in hand, which a timeout before
+// the first poll then describes; 404s stay tolerated until a poll has seen the object, as a
+// read right after a create can miss it).
+func wait[T any](ctx context.Context, s Schedule, last T, known bool, fetch func(context.Context) (T, error), ready func(T) (bool, error)) (T, error) {
 	lastState := ""
+	seen := false
 	start := time.Now()
 	timeout := func() (T, error) {
 		what := "the object"
-		if seen {
+		if seen || known {
 			if d, ok := any(last).(Describer); ok {
 				what, lastState = d.Describe()
 			}
@@ -151,7 +158,7 @@ func WaitFrom[T any](ctx context.Context, s Schedule, answer T, fetch func(conte
 	if done, err := ready(answer); done || err != nil {
 		return answer, err
 	}
-	return Wait(ctx, s, fetch, ready)
+	return wait(ctx, s, answer, true, fetch, ready)
 }
 
 // sleep waits d or until ctx ends, whichever is first.

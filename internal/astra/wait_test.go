@@ -259,3 +259,30 @@ func TestDescribeHandlesNil(t *testing.T) {
 		t.Fatalf("%q %q", what, state)
 	}
 }
+
+// TestClusterRunningEndsOnRemovedWithReason: removed with a reason is terminal (waiting
+// cannot help), removed without one and removed after a repair are not; a timeout
+// describes the last state with its reasons.
+func TestClusterRunningEndsOnRemovedWithReason(t *testing.T) {
+	removed := &Cluster{ID: "c1", ClusterStatus: ClusterStatus{State: "removed", ManagedState: "unmanaged",
+		StateUnready: []string{"The credential's kubeconfig belongs to a different cluster"}}}
+	_, err := ClusterRunning(removed)
+	var terminal *TerminalStateError
+	if !errors.As(err, &terminal) || err.Error() != "cluster c1 is removed: The credential's kubeconfig belongs to a different cluster" {
+		t.Errorf("ClusterRunning(removed) = %v, want a terminal error with the reason", err)
+	}
+	if done, err := ClusterRecollected(removed); done || err != nil {
+		t.Errorf("ClusterRecollected(removed) = %v, %v, want not done and no error", done, err)
+	}
+	if done, err := ClusterRunning(&Cluster{ClusterStatus: ClusterStatus{State: "removed"}}); done || err != nil {
+		t.Errorf("ClusterRunning(removed without a reason) = %v, %v, want not done and no error", done, err)
+	}
+	if _, state := removed.Describe(); state != "state removed, managedState unmanaged; stateUnready: The credential's kubeconfig belongs to a different cluster" {
+		t.Errorf("Describe = %q", state)
+	}
+	mc := &ManagedCluster{ID: "m1", ClusterStatus: ClusterStatus{State: "pending", ManagedState: "managing",
+		ManagedStateDetails: []StateDetail{{Title: "Installing", Detail: "Trident"}}}}
+	if _, state := mc.Describe(); state != "state pending, managedState managing; managedStateDetails: Installing: Trident" {
+		t.Errorf("Describe = %q", state)
+	}
+}

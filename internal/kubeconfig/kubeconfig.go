@@ -83,8 +83,24 @@ func Parse(text []byte) (jsonDoc []byte, info Info, err error) {
 
 // check applies Astra's rule (one cluster, one context) and the checks kubectl would make.
 func check(doc document) error {
+	if n := len(doc.Contexts); n > 1 {
+		names := make([]string, n)
+		for i, c := range doc.Contexts {
+			names[i] = fmt.Sprintf("%q", c.Name)
+		}
+		return fmt.Errorf("kubeconfig must define exactly one context; found %d (%s). %s",
+			n, strings.Join(names, ", "), minifyFix)
+	}
 	if n := len(doc.Clusters); n != 1 {
-		return fmt.Errorf("kubeconfig must define exactly one cluster; found %d", n)
+		names := make([]string, n)
+		for i, c := range doc.Clusters {
+			names[i] = fmt.Sprintf("%q", c.Name)
+		}
+		found := fmt.Sprint(n)
+		if n > 1 {
+			found += " (" + strings.Join(names, ", ") + "). " + minifyFix
+		}
+		return fmt.Errorf("kubeconfig must define exactly one cluster; found %s", found)
 	}
 	if n := len(doc.Contexts); n != 1 {
 		return fmt.Errorf("kubeconfig must define exactly one context; found %d", n)
@@ -110,6 +126,10 @@ func check(doc document) error {
 	}
 	return nil
 }
+
+// minifyFix is the usual way to cut a kubeconfig down to the one context Astra Control takes.
+const minifyFix = "Write one with only the context of this cluster: " +
+	"`kubectl config view --minify --flatten --context=NAME > cluster.kubeconfig`"
 
 func hasUser(doc document, name string) bool {
 	for _, u := range doc.Users {

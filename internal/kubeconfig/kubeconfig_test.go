@@ -61,8 +61,9 @@ func TestParseRefusesWhatAstraRefuses(t *testing.T) {
 	cases := []struct {
 		name, text, want string
 	}{
-		{"two clusters", twoClusters, "kubeconfig must define exactly one cluster; found 2"},
-		{"two contexts", twoContexts, "kubeconfig must define exactly one context; found 2"},
+		{"two clusters", twoClusters, "kubeconfig must define exactly one cluster; found 2 (\"prod\", \"other\"). " + minifyFix},
+		{"two contexts", twoContexts, "kubeconfig must define exactly one context; found 2 (\"prod-admin\", \"second\"). " +
+			"Write one with only the context of this cluster: `kubectl config view --minify --flatten --context=NAME > cluster.kubeconfig`"},
 		{"no clusters", "contexts: []\n", "kubeconfig must define exactly one cluster; found 0"},
 		{"context pointing at another cluster", otherCluster, "kubeconfig's context refers to a cluster other than the one it defines"},
 		{"user not defined", strings.Replace(valid, "user: admin", "user: nobody", 1), "kubeconfig's context refers to a user it does not define"},

@@ -69,11 +69,12 @@ func (r *clusterResource) ValidateConfig(ctx context.Context, req resource.Valid
 
 // checkPlan (the resource's ModifyPlan, see planChecker) applies the credential rule to
 // what the cluster will have (an argument left out keeps the current value, so the rule
-// sees that), and refuses arguments the provider's api_version does not have, which only a
-// configured provider knows. Without a usable client it skips the version checks: the
-// first API call reports what is missing. It reads the raw values, without the
-// framework's reflection over the whole model.
-func (r *clusterResource) checkPlan(_ context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
+// sees that), refuses arguments the provider's api_version does not have, which only a
+// configured provider knows, and cloud_id and credential_id that name nothing
+// (references.go). Without a usable client it skips the version and reference checks: the
+// first API call reports what is missing. It reads the raw values, without the framework's
+// reflection over the whole model.
+func (r *clusterResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
 	var diags diag.Diagnostics
 	cfg, okConfig := clusterValuesFromTerraform(req.Config.Raw)
 	prior := clusterValues{} // null on create
@@ -85,7 +86,10 @@ func (r *clusterResource) checkPlan(_ context.Context, req resource.ModifyPlanRe
 		diags.AddError("Cannot read the plan", "The cluster's arguments have unexpected types. This is a bug in the provider; please report it.")
 		return diags
 	}
-	addProblems(&diags, clusterPlanProblems(cfg, prior, r.configuredClient()))
+	if addProblems(&diags, clusterPlanProblems(cfg, prior, r.configuredClient())); diags.HasError() {
+		return diags // refused already: the references are not worth a read
+	}
+	addProblems(&diags, clusterReferenceProblems(ctx, r.configuredClient(), cfg, prior))
 	return diags
 }
 
@@ -105,6 +109,11 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	body := clusterCreateRequest(plan.clusterValues)
 	sent := time.Now()
 	cluster, err := client.CreateCluster(opCtx, cloudID, body)
+	err = client.ExplainVersion(ctx, err)
+	if astra.IsConflict(err) && astra.ProblemNumber(err) == problemClusterExists {
+		addClusterExists(ctx, &resp.Diagnostics, client, cloudID, body, err)
+		return
+	}
 	// Look with the caller's context: the create's own deadline may be what cut the answer.
 	cluster = createdOrAdopted(ctx, &resp.Diagnostics, "the cluster", "Cannot add the cluster", clusterAPIFields, cluster, err,
 		lostCreate[astra.Cluster]{sent: sent, claims: r.claims(), stamp: clusterStamp, settle: client.RequestTimeout(),
@@ -118,7 +127,7 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 		r.recordAnswer(ctx, plan, cluster, &resp.State, resp.Private, &resp.Diagnostics)
 		return
 	}
-	r.recordAndWait(ctx, opCtx, client, timeout, plan, cluster, &resp.State, resp.Private, &resp.Diagnostics,
+	r.recordAndWait(ctx, opCtx, client, timeout, plan, cluster, astra.ClusterRunning, &resp.State, resp.Private, &resp.Diagnostics,
 		"Cluster did not reach running", taintedAftermath(cluster.ID, plan.clusterValues))
 }
 
@@ -137,6 +146,7 @@ func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, re
 		return
 	}
 	r.recordAnswer(ctx, state, cluster, &resp.State, resp.Private, &resp.Diagnostics)
+	warnUnreachable(&resp.Diagnostics, "astra_cluster", cluster.Name, cluster.ID, cluster.ClusterStatus)
 }
 
 // Update changes the managed arguments on the object as read and PUTs all of it back, so
@@ -169,23 +179,34 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	cloudID, id := prior.CloudID.ValueString(), prior.ID.ValueString()
+	ready := astra.ClusterRunning
 	updated, err := astra.UpdateConditionally(opCtx, "cluster "+id,
 		func(ctx context.Context) (*astra.Cluster, error) { return client.GetCluster(ctx, cloudID, id) },
-		func(c *astra.Cluster) { applyClusterPlan(c, change.clusterValues) },
+		func(c *astra.Cluster) {
+			// A cluster removed before the change (a credential being repaired) stays removed
+			// until the service collects it again: then only failed ends the wait early.
+			ready = astra.ClusterRunning
+			if isUnreachable(c.State) == "removed" {
+				ready = astra.ClusterRecollected
+			}
+			applyClusterPlan(c, change.clusterValues)
+		},
 		func(ctx context.Context, c *astra.Cluster) (*astra.Cluster, error) {
 			return client.UpdateCluster(ctx, cloudID, c)
 		})
 	if err != nil {
-		addUpdateError(&resp.Diagnostics, "cluster", err, clusterAPIFields)
+		addUpdateError(&resp.Diagnostics, "cluster", client.ExplainVersion(ctx, err), clusterAPIFields)
 		return
 	}
 	// A new credential makes Astra Control collect the cluster again.
 	if plan.CredentialID.Equal(prior.CredentialID) || !plan.WaitForRunning.ValueBool() {
 		r.recordAnswer(ctx, plan, updated, &resp.State, resp.Private, &resp.Diagnostics)
 	} else {
-		r.recordAndWait(ctx, opCtx, client, timeout, plan, updated, &resp.State, resp.Private, &resp.Diagnostics,
+		r.recordAndWait(ctx, opCtx, client, timeout, plan, updated, ready, &resp.State, resp.Private, &resp.Diagnostics,
 			"Cluster did not reach running after its credential changed",
-			"The new settings are applied and recorded in state. Check that the credential's kubeconfig reaches the cluster.")
+			"The new settings are applied and recorded in state. Check that the credential's kubeconfig reaches this "+
+				"cluster (its API server, `kubectl --kubeconfig FILE get --raw /version`), fix the credential or set "+
+				"credential_id back, and apply again.")
 	}
 	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 }
@@ -246,7 +267,10 @@ func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportSt
 func (r *clusterResource) recordAnswer(ctx context.Context, prior clusterModel, answer *astra.Cluster, state *tfsdk.State,
 	private privateKeys, diags *diag.Diagnostics) {
 	diags.Append(state.Set(ctx, clusterModelFrom(answer, prior))...)
-	recordAnswerDigest(ctx, private, answer, *state, diags)
+	// A removed or failed cluster is not noted: every refresh then reads it and warns.
+	if isUnreachable(answer.State) == "" {
+		recordAnswerDigest(ctx, private, answer, *state, diags)
+	}
 }
 
 // readAnswer is the object Read converts (answerReader).
@@ -258,11 +282,12 @@ func (r *clusterResource) readAnswer(ctx context.Context, id string) (any, bool)
 // running and records what it last saw. opCtx bounds the wait: the whole operation shares
 // its deadline (timeout, named in the error).
 func (r *clusterResource) recordAndWait(ctx, opCtx context.Context, client *astra.Client, timeout time.Duration, plan clusterModel,
-	answer *astra.Cluster, state *tfsdk.State, private privateKeys, diags *diag.Diagnostics, summary, aftermath string) {
+	answer *astra.Cluster, ready func(*astra.Cluster) (bool, error), state *tfsdk.State, private privateKeys, diags *diag.Diagnostics,
+	summary, aftermath string) {
 	if r.recordAnswer(ctx, plan, answer, state, private, diags); diags.HasError() {
 		return
 	}
-	final, err := r.waitRunning(opCtx, client, plan.CloudID.ValueString(), answer)
+	final, err := r.waitRunning(opCtx, client, plan.CloudID.ValueString(), answer, ready)
 	if final != answer && final != nil {
 		r.recordAnswer(ctx, plan, final, state, private, diags)
 	}
@@ -273,10 +298,11 @@ func (r *clusterResource) recordAndWait(ctx, opCtx context.Context, client *astr
 
 // waitRunning waits until the cluster is running. The service's answer often already says
 // so (a kubeconfig cluster is discovered at once); then nothing is polled.
-func (r *clusterResource) waitRunning(ctx context.Context, client *astra.Client, cloudID string, c *astra.Cluster) (*astra.Cluster, error) {
+func (r *clusterResource) waitRunning(ctx context.Context, client *astra.Client, cloudID string, c *astra.Cluster,
+	ready func(*astra.Cluster) (bool, error)) (*astra.Cluster, error) {
 	return astra.WaitFrom(ctx, r.waitSchedule(), c, func(ctx context.Context) (*astra.Cluster, error) {
 		return client.GetCluster(ctx, cloudID, c.ID)
-	}, astra.ClusterRunning)
+	}, ready)
 }
 
 // findCreatedCluster looks for the cluster a POST with a lost answer may have created, by

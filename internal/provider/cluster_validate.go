@@ -156,7 +156,7 @@ func clusterValuesFromTerraform(object tftypes.Value) (clusterValues, bool) {
 func clusterValuesFromRaw(attributes map[string]tftypes.Value) (clusterValues, bool) {
 	ctx := context.Background()
 	var out clusterValues
-	for name, dst := range map[string]*types.String{"credential_id": &out.CredentialID,
+	for name, dst := range map[string]*types.String{"cloud_id": &out.CloudID, "credential_id": &out.CredentialID,
 		"private_route_id": &out.PrivateRouteID, "cluster_type": &out.ClusterType} {
 		v, err := types.StringType.ValueFromTerraform(ctx, attributes[name])
 		s, ok := v.(types.String)

@@ -104,8 +104,8 @@ func (a secretArgument) validateWriteOnly(ctx context.Context, req resource.Vali
 	}
 	if !req.ClientCapabilities.WriteOnlyAttributesAllowed {
 		resp.Diagnostics.AddAttributeError(path.Root(a.wo), "Write-only arguments need a newer CLI",
-			a.wo+" is a write-only argument, which needs Terraform 1.11 or later (or an OpenTofu release that "+
-				"supports write-only arguments). This CLI does not support them: set `"+a.plain+"` instead (it is marked "+
+			a.wo+" is a write-only argument, which needs Terraform 1.11 or later or OpenTofu 1.11 or later. "+
+				"This CLI does not support them: set `"+a.plain+"` instead (it is marked "+
 				"sensitive, so it never shows in plans or logs, but it is stored in state), or upgrade the CLI.")
 		return
 	}
@@ -367,6 +367,8 @@ type credentialSpec[M any] struct {
 	body func(plan, cfg M, diags *diag.Diagnostics) (astra.CredentialCreate, bool)
 	from func(c *astra.Credential, prior M) (M, error)
 	id   func(M) string
+	// written, when set, notes in private state what a create or update just sent.
+	written func(ctx context.Context, private privateKeys, body astra.CredentialCreate, diags *diag.Diagnostics)
 }
 
 // checkPlan applies the resource's plan rules (planChecker: the framework's ModifyPlan and
@@ -385,6 +387,7 @@ func (r *credentialResource[M]) Create(ctx context.Context, req resource.CreateR
 	}
 	if cred := r.createCredential(ctx, client, body, r.spec.what, r.spec.fields, &resp.Diagnostics); cred != nil {
 		r.recordAnswer(ctx, &plan, cred, &resp.State, resp.Private, &resp.Diagnostics)
+		r.noteWritten(ctx, resp.Private, body, &resp.Diagnostics)
 	}
 }
 
@@ -415,6 +418,7 @@ func (r *credentialResource[M]) Update(ctx context.Context, req resource.UpdateR
 		return
 	}
 	r.recordAnswer(ctx, &plan, cred, &resp.State, resp.Private, &resp.Diagnostics)
+	r.noteWritten(ctx, resp.Private, body, &resp.Diagnostics)
 	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 }
 
@@ -432,6 +436,13 @@ func (r *credentialResource[M]) recordAnswer(ctx context.Context, m *M, cred *as
 	private privateKeys, diags *diag.Diagnostics) {
 	recordCredential(ctx, m, cred, r.spec.from, r.spec.kind, state, diags)
 	recordAnswerDigest(ctx, private, cred, *state, diags)
+}
+
+// noteWritten runs the spec's written hook, if any.
+func (r *credentialResource[M]) noteWritten(ctx context.Context, private privateKeys, body astra.CredentialCreate, diags *diag.Diagnostics) {
+	if r.spec.written != nil {
+		r.spec.written(ctx, private, body, diags)
+	}
 }
 
 // readAnswer is the object Read converts (answerReader).

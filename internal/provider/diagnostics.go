@@ -21,6 +21,15 @@ import (
 // CLI points at the offending line.
 func addAPIError(diags *diag.Diagnostics, summary string, err error, fields map[string]string) {
 	var apiErr *astra.APIError
+	var version *astra.VersionNotSpokenError
+	switch {
+	case errors.As(err, &version):
+		diags.AddError(summary, versionNotSpokenDetail(version))
+		return
+	case errors.As(err, &apiErr) && (apiErr.StatusCode == 401 || apiErr.StatusCode == 403):
+		diags.AddError(summary, accessDetail(apiErr))
+		return
+	}
 	if !errors.As(err, &apiErr) {
 		diags.AddError(summary, err.Error())
 		return
@@ -164,4 +173,62 @@ func readOrForget[T any](ctx context.Context, resp *resource.ReadResponse, resou
 		return nil
 	}
 	return obj
+}
+
+// isUnreachable returns "removed" or "failed" for a cluster state the cluster leaves only
+// after a change (of its credential, or on the cluster itself), "" for any other state.
+func isUnreachable(state string) string {
+	for _, s := range []string{"removed", "failed"} {
+		if strings.EqualFold(strings.TrimSpace(state), s) {
+			return s
+		}
+	}
+	return ""
+}
+
+// warnUnreachable is a refresh's warning for a cluster the service reports removed or
+// failed: the plan shows no change for it, so this is where the user learns why and what to do.
+func warnUnreachable(diags *diag.Diagnostics, resourceType, name, id string, s astra.ClusterStatus) {
+	state := isUnreachable(s.State)
+	if state == "" {
+		return
+	}
+	fix := "Check that the credential's kubeconfig reaches this cluster's API server (for example " +
+		"`kubectl --kubeconfig FILE get --raw /version`); rotate the astra_kubeconfig_credential to a working kubeconfig " +
+		"for this cluster, or set the cluster's credential_id to one, and apply: Astra Control then collects it again."
+	if state == "failed" {
+		fix = "A failed cluster does not recover by waiting: fix the cause Astra Control names, then replace the cluster " +
+			"(`terraform apply -replace=" + resourceType + ".NAME`) or remove it."
+	}
+	diags.AddWarning("Cluster is "+state+" in Astra Control",
+		fmt.Sprintf("Astra Control reports the cluster %q (%s) as %s: %s.\n\n%s", name, id, state, joinReasons(s.StateUnready), fix))
+}
+
+// versionNotSpokenDetail names the api_version the service refused and the versions it speaks.
+func versionNotSpokenDetail(e *astra.VersionNotSpokenError) string {
+	if e.Served == "" {
+		return fmt.Sprintf("Astra Control refused cluster API version %s, which the provider's api_version (or ASTRA_API_VERSION) "+
+			"sets, and did not say which it speaks. Set api_version in the provider block (or ASTRA_API_VERSION) to the "+
+			"version of your Astra Control release: 1.5 for 22.11, 1.6 for 23.07, 1.7 for 24.02.\n\n%s", e.Sent, e.Err)
+	}
+	spoken := e.Spoken()
+	return fmt.Sprintf("Astra Control does not speak cluster API version %s, which the provider's api_version (or "+
+		"ASTRA_API_VERSION) sets: it speaks %s to %s (its clusters collection is version %s). Set api_version = %q in the "+
+		"provider block, or ASTRA_API_VERSION=%s, or lower if you need to.\n\n%s",
+		e.Sent, spoken[0], e.Served, e.Served, e.Served, e.Served, e.Err)
+}
+
+// accessDetail explains a 401 or 403 in terms of the provider's arguments: the token, and
+// the account it must belong to. The token itself is never shown.
+func accessDetail(e *astra.APIError) string {
+	if e.StatusCode == 401 {
+		return "Astra Control did not accept the API token (401): it is missing, mistyped, expired or revoked. Check " +
+			"api_token in the provider block (or ASTRA_API_TOKEN): create a new token in Astra Control (Account > " +
+			"API access) if needed, and check that account_id (or ASTRA_ACCOUNT_ID) is the account the token " +
+			"belongs to.\n\n" + e.Error()
+	}
+	return "Astra Control accepted the API token but refused this request (403): the token's user may not do it in this " +
+		"account, or the token belongs to another account. Check that account_id (or ASTRA_ACCOUNT_ID) is the account " +
+		"the token of api_token (or ASTRA_API_TOKEN) was created in, and that its user's role (Owner, Admin or Member) " +
+		"may change this object.\n\n" + e.Error()
 }

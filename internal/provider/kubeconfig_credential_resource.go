@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 
@@ -36,7 +37,7 @@ func (r *kubeconfigCredentialResource) Schema(_ context.Context, _ resource.Sche
 			"uses to reach a private cluster added with `astra_cluster`. The kubeconfig is checked at plan time (YAML or JSON, " +
 			"exactly one cluster and one context), converted to JSON and base64-encoded as the API requires. " +
 			"Changing it rotates the credential in place. Set the kubeconfig either with `kubeconfig` (sensitive: hidden in " +
-			"plans and logs, but stored in state) or with the write-only `kubeconfig_wo` (Terraform 1.11 or later: never stored).",
+			"plans and logs, but stored in state) or with the write-only `kubeconfig_wo` (Terraform 1.11 or later, OpenTofu 1.11 or later: never stored).",
 		Attributes: kubeconfigCredentialAttributes(),
 	}
 }
@@ -54,5 +55,26 @@ var kubeconfigCredentialSpec = credentialSpec[kubeconfigCredentialModel]{
 	what:   "kubeconfig credential",
 	rules:  credentialPlanRules{secret: kubeconfigSecret, requiredToCreate: []string{"name"}},
 	fields: kubeconfigCredentialAPIFields, body: kubeconfigCredentialCreateRequest, from: kubeconfigCredentialFrom,
-	id: func(m kubeconfigCredentialModel) string { return m.ID.ValueString() },
+	id:      func(m kubeconfigCredentialModel) string { return m.ID.ValueString() },
+	written: recordKubeconfigServer,
+}
+
+// checkPlan is the credential rules plus the warning of a rotation to a kubeconfig for
+// another API server, which would leave every cluster using the credential removed.
+func (r *kubeconfigCredentialResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
+	diags := r.credentialResource.checkPlan(ctx, req)
+	if diags.HasError() || req.State.Raw.IsNull() {
+		return diags
+	}
+	var cfg, prior kubeconfigCredentialModel
+	diags.Append(req.Config.Get(ctx, &cfg)...)
+	diags.Append(req.State.Get(ctx, &prior)...)
+	if diags.HasError() || (cfg.Kubeconfig.IsNull() && cfg.KubeconfigWO.IsNull()) {
+		return diags
+	}
+	if text, ok := kubeconfigText(cfg, cfg); ok {
+		warnServerChange(ctx, r.configuredClient(), prior.ID.ValueString(), prior.Name.ValueString(),
+			priorKubeconfigServer(ctx, prior, req.Private), text, &diags)
+	}
+	return diags
 }

@@ -83,6 +83,20 @@ func (r *managedClusterResource) planProblems(ctx context.Context, req resource.
 			"default_bucket_id needs managed cluster API version 1.7, which the provider sends with api_version 1.7; the "+
 				"provider's api_version is "+client.ClusterVersion()+". Raise api_version (or ASTRA_API_VERSION) to 1.7, or remove default_bucket_id.")
 	}
+	if resp.Diagnostics.HasError() {
+		return // refused already: the cluster is not worth a read
+	}
+	var priorCluster types.String
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("cluster_id"), &priorCluster)...)
+	}
+	if problems := referenceProblems(ctx, []reference{{attribute: "cluster_id", what: "cluster",
+		listedBy: "astra_cluster resources, the astra_clusters data source and `GET /topology/v1/clusters`",
+		get:      func(ctx context.Context, id string) error { _, err := client.GetCluster(ctx, "", id); return err }}},
+		map[string]types.String{"cluster_id": plan.ClusterID}, map[string]types.String{"cluster_id": priorCluster}); len(problems) > 0 {
+		addProblems(&resp.Diagnostics, problems)
+		return
+	}
 	if r.storageClassChanges(ctx, req.State, plan) && isSet(plan.ClusterID) {
 		classes, err := client.ListStorageClasses(ctx, "", plan.ClusterID.ValueString())
 		if err != nil {
@@ -107,6 +121,7 @@ func (r *managedClusterResource) Create(ctx context.Context, req resource.Create
 	id := plan.ClusterID.ValueString()
 	sent := time.Now()
 	mc, err := client.CreateManagedCluster(ctx, managedClusterCreateRequest(plan.managedClusterValues))
+	err = client.ExplainVersion(ctx, err)
 	mc = createdOrAdopted(ctx, &resp.Diagnostics, "the managed cluster "+id, "Cannot manage cluster "+id, managedClusterAPIFields, mc, err,
 		lostCreate[astra.ManagedCluster]{sent: sent, claims: r.claims(), stamp: managedClusterStamp, settle: client.RequestTimeout(),
 			find: func() (*astra.ManagedCluster, error) { return findManagedCluster(ctx, client, id) }})
@@ -137,6 +152,7 @@ func (r *managedClusterResource) Read(ctx context.Context, req resource.ReadRequ
 		state.WaitForRunning = types.BoolValue(true)
 	}
 	r.recordAnswer(ctx, &state, mc, &resp.State, resp.Private, &resp.Diagnostics)
+	warnUnreachable(&resp.Diagnostics, "astra_managed_cluster", mc.Name, mc.ID, mc.ClusterStatus)
 }
 
 func (r *managedClusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -170,7 +186,7 @@ func (r *managedClusterResource) Update(ctx context.Context, req resource.Update
 		func(m *astra.ManagedCluster) { applyManagedClusterPlan(m, change.managedClusterValues) },
 		client.UpdateManagedCluster)
 	if err != nil {
-		addUpdateError(&resp.Diagnostics, "managed cluster", err, managedClusterAPIFields)
+		addUpdateError(&resp.Diagnostics, "managed cluster", client.ExplainVersion(ctx, err), managedClusterAPIFields)
 		return
 	}
 	r.recordAndWait(ctx, client, timeout, &plan, mc, &resp.State, resp.Private, &resp.Diagnostics,

@@ -63,6 +63,7 @@ func Resolve(m Model, getenv func(string) string, readFile func(string) ([]byte,
 	}
 
 	c.Endpoint = strings.TrimRight(str(m.Endpoint, "endpoint", EnvEndpoint, DefaultEndpoint, validate.CheckHTTPURL), "/")
+	checkAccountsPath(&diags, c.Endpoint, m.Endpoint.IsNull())
 	c.AccountID = str(m.AccountID, "account_id", EnvAccountID, "", validate.CheckUUID)
 	c.Token = str(m.APIToken, "api_token", EnvAPIToken, "", nil)
 	c.ClusterVersion = str(m.APIVersion, "api_version", EnvAPIVersion, DefaultAPIVersion, checkAPIVersion)
@@ -169,6 +170,33 @@ func checkPlaintext(diags *diag.Diagnostics, endpoint string, fromEnv, allowed b
 		fmt.Sprintf("%s %q is plain http to a host that is not a loopback address: every request carries the API token, "+
 			"which would cross the network in clear text. Use https (for example \"https://%s\") or, for a test installation "+
 			"only, set allow_plaintext_endpoint = true (or %s=true).", name, u.Redacted(), host, EnvAllowPlaintext))
+}
+
+// checkAccountsPath refuses an endpoint that holds the account's path (a URL copied from
+// the API documentation or the browser): the provider adds /accounts/<account_id> itself.
+func checkAccountsPath(diags *diag.Diagnostics, endpoint string, fromEnv bool) {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return
+	}
+	before, after, found := strings.Cut(u.Path, "/accounts")
+	if !found || (after != "" && !strings.HasPrefix(after, "/")) {
+		return
+	}
+	name, set := "endpoint", "endpoint"
+	if fromEnv {
+		name, set = "endpoint (from "+EnvEndpoint+")", EnvEndpoint
+	}
+	base := *u
+	base.Path, base.RawPath = strings.TrimRight(before, "/"), ""
+	account := strings.Trim(strings.SplitN(strings.TrimPrefix(after, "/"), "/", 2)[0], " ")
+	fix := fmt.Sprintf("Set %s to %q", set, base.Redacted())
+	if account != "" {
+		fix += fmt.Sprintf(" and account_id (or %s) to %q", EnvAccountID, account)
+	}
+	diags.AddAttributeError(path.Root("endpoint"), "Endpoint includes the account path",
+		fmt.Sprintf("%s %q includes /accounts/...: the provider adds /accounts/<account_id> to every request itself. %s.",
+			name, u.Redacted(), fix))
 }
 
 func checkAPIVersion(s string) error {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/astra-control/terraform-provider-astra/internal/testutil"
@@ -219,6 +220,46 @@ func TestResolvePlaintextEndpoint(t *testing.T) {
 		}
 		if want := c.allow.ValueBool() || strings.HasPrefix(c.want, "warning"); r.Client.AllowPlaintext != want {
 			t.Errorf("%s: AllowPlaintext = %v, want %v", c.name, r.Client.AllowPlaintext, want)
+		}
+	}
+}
+
+// TestResolveRefusesAccountsPathInEndpoint: an endpoint copied with its /accounts/<id> path
+// is refused at configure time, on endpoint, with the base URL and the account ID to set.
+func TestResolveRefusesAccountsPathInEndpoint(t *testing.T) {
+	const account = "7c1f3a52-9e4b-4d8a-b6e2-5f0a1c3d9b47"
+	cases := []struct {
+		name, endpoint string
+		env            map[string]string
+		want           string // "" no diagnostic
+	}{
+		{"base URL", "https://astra.example.com", nil, ""},
+		{"a path that only starts like accounts", "https://astra.example.com/accountsvc", nil, ""},
+		{"with the account", "https://astra.example.com/accounts/" + account, nil,
+			`Error: Endpoint includes the account path: endpoint "https://astra.example.com/accounts/` + account + `" includes ` +
+				`/accounts/...: the provider adds /accounts/<account_id> to every request itself. Set endpoint to ` +
+				`"https://astra.example.com" and account_id (or ASTRA_ACCOUNT_ID) to "` + account + `".`},
+		{"under a prefix, with more path", "https://acc.example.com/astra/accounts/" + account + "/topology/v1/clouds", nil,
+			`Set endpoint to "https://acc.example.com/astra" and account_id (or ASTRA_ACCOUNT_ID) to "` + account + `".`},
+		{"from the environment", "", map[string]string{EnvEndpoint: "https://astra.example.com/accounts/"},
+			`Error: Endpoint includes the account path: endpoint (from ASTRA_ENDPOINT) "https://astra.example.com/accounts" includes ` +
+				`/accounts/...: the provider adds /accounts/<account_id> to every request itself. Set ASTRA_ENDPOINT to "https://astra.example.com".`},
+	}
+	for _, c := range cases {
+		m := nullModel()
+		if c.endpoint != "" {
+			m.Endpoint = types.StringValue(c.endpoint)
+		}
+		_, d := Resolve(m, envOf(c.env), noFile)
+		switch {
+		case c.want == "" && d.HasError():
+			t.Errorf("%s: unexpected diagnostics %s", c.name, diagText(d))
+		case c.want != "" && (d.ErrorsCount() != 1 || !strings.Contains(diagText(d), c.want)):
+			t.Errorf("%s: diagnostics %q, want one containing %q", c.name, diagText(d), c.want)
+		case c.want != "":
+			if p, ok := d.Errors()[0].(diag.DiagnosticWithPath); !ok || !p.Path().Equal(path.Root("endpoint")) {
+				t.Errorf("%s: the error is not on endpoint", c.name)
+			}
 		}
 	}
 }

@@ -28,7 +28,8 @@ func TestKubeconfig(t *testing.T) {
 		name, value, wantDetail string // wantDetail "" means valid
 	}{
 		{"valid YAML", valid, ""},
-		{"two clusters", twoClusters, "kubeconfig must define exactly one cluster; found 2"},
+		{"two clusters", twoClusters, "kubeconfig must define exactly one cluster; found 2 (\"second\", \"prod-east\"). " +
+			"Write one with only the context of this cluster: `kubectl config view --minify --flatten --context=NAME > cluster.kubeconfig`"},
 		{"empty", "  ", "kubeconfig is empty"},
 		{"a list", "- " + kubeconfigSecret, "kubeconfig is not a YAML or JSON mapping (expected keys such as clusters, contexts and users)"},
 	}
