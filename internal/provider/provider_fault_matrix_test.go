@@ -16,7 +16,7 @@ import (
 
 // The fault matrix: each fault on each write route (credential, cluster, managed cluster,
 // cloud, bucket, app, protection policy: their creates, and for the concurrent writer the
-// in-place updates of the first four), applied by the CLI binary. After every apply the
+// in-place updates of each), applied by the CLI binary. After every apply the
 // simulator must hold exactly the objects state holds; once the faults are spent, the next
 // apply converges and the plan after it is empty; destroy then leaves nothing behind.
 
@@ -31,8 +31,8 @@ var postsPerRoute = map[string]int{routeCredentials: 3}
 // matrixObjects is how many objects matrixHCL declares.
 const matrixObjects = 9
 
-// updateRoutes are the PUT routes of the four resources' in-place updates.
-var updateRoutes = []string{routeCredential, routeCloudCluster, routeManagedCluster, routeCloud}
+// updateRoutes are the PUT routes of the in-place updates matrixHCL's changed variant makes.
+var updateRoutes = []string{routeCredential, routeCloudCluster, routeManagedCluster, routeCloud, routeBucket, routeApp, routeSchedule}
 
 // Totals over the package run, logged by each test: the numbers the issue's closing note asks for.
 var (
@@ -42,16 +42,19 @@ var (
 
 // matrixHCL declares one object of each kind: credential -> cluster -> managed cluster ->
 // app -> protection policy, a service-account credential -> a cloud, and an S3 credential ->
-// a bucket. changed changes four of them in place (a rename, a label, Trident, a bucket).
+// a bucket. changed changes seven of them in place (renames, a label, Trident, a default
+// bucket, a retention): one PUT on each update route.
 func matrixHCL(h *cliHarness, prefix string, changed bool) string {
 	sim := h.sim()
 	kube := writeKubeconfig(h.t, prefix, "https://"+prefix+".k8s.example:6443")
 	credName, labels, managed, cloud := prefix+"-cred", "", "", ""
+	appName, retention, bucketName := prefix+"-app", 3, prefix+"-bucket"
 	if changed {
 		credName += "-renamed"
 		labels = "\n  labels        = { tier = \"gold\" }"
 		managed = "\n  trident_managed_state_desired = \"unmanaged\""
 		cloud = "\n  default_bucket_id = astra_bucket.b.id"
+		appName, retention, bucketName = appName+"-2", 4, bucketName+"-2"
 	}
 	return fmt.Sprintf(`
 resource "astra_kubeconfig_credential" "c" {
@@ -71,7 +74,7 @@ resource "astra_managed_cluster" "c" {
 }
 
 resource "astra_app" "c" {
-  name                       = "%[1]s-app"
+  name                       = %[9]q
   cluster_id                 = astra_managed_cluster.c.id
   namespace_scoped_resources = [{ namespace = "default" }]
 }
@@ -80,7 +83,7 @@ resource "astra_protection_policy" "c" {
   app_id             = astra_app.c.id
   name               = "hourly"
   granularity        = "hourly"
-  snapshot_retention = 3
+  snapshot_retention = %[10]d
   backup_retention   = 1
 }
 
@@ -103,12 +106,12 @@ resource "astra_s3_credential" "s" {
 }
 
 resource "astra_bucket" "b" {
-  name            = "%[1]s-bucket"
+  name            = %[11]q
   bucket_provider = "generic-s3"
   credential_id   = astra_s3_credential.s.id
   s3              = { server_url = "s3.matrix.example", bucket_name = "%[1]s-backups" }
 }
-`, prefix, kube, sim.Seeds().PrivateCloudID, testGCPKeyFile(1), credName, labels, managed, cloud)
+`, prefix, kube, sim.Seeds().PrivateCloudID, testGCPKeyFile(1), credName, labels, managed, cloud, appName, retention, bucketName)
 }
 
 // matrixFault is one row of the matrix.
