@@ -24,8 +24,8 @@ func newBucketDataSource() datasource.DataSource { return &bucketDataSource{} }
 type bucketDataSource struct{ dataSourceClientHolder }
 
 // bucketItemAttributes are a bucket's attributes in data sources: the resource's, computed.
-func bucketItemAttributes(ctx context.Context) map[string]schema.Attribute {
-	out := attrs.ComputedForDataSource(bucketAttributes(ctx))
+func bucketItemAttributes() map[string]schema.Attribute {
+	out := attrs.ComputedForDataSource(bucketAttributes())
 	redescribe(out, bucketArgumentDescriptions)
 	return out
 }
@@ -45,7 +45,7 @@ func (d *bucketDataSource) Metadata(_ context.Context, req datasource.MetadataRe
 }
 
 func (d *bucketDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	attributes := bucketItemAttributes(ctx)
+	attributes := bucketItemAttributes()
 	attributes["id"] = lookupKey("ID of the bucket to read. Exactly one of `id` and `name` must be set.")
 	attributes["name"] = lookupKey("Name of the bucket to read (exact match). Exactly one of `id` and `name` must be set.")
 	resp.Schema = schema.Schema{

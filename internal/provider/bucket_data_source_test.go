@@ -92,7 +92,7 @@ data "astra_buckets" "none" {
 					func(s *terraform.State) error {
 						// Against the simulator there is exactly one failed bucket: the one it cannot reach.
 						if got, err := listAttr(s, "data.astra_buckets.failed", "buckets", "id"); a.sim != nil && (err != nil || len(got) != 1 || got[0] != failed) {
-							return fmt.Errorf("failed buckets %v (%v), want [%s]", got, err, failed)
+							return fmt.Errorf("failed buckets %v (%w), want [%s]", got, err, failed)
 						}
 						return nil
 					},

@@ -74,7 +74,7 @@ func TestAccBucket_defaultBucket(t *testing.T) {
 					resource.TestCheckResourceAttrPair(managedAddr, "default_bucket_id", "astra_bucket.b", "id"),
 					func(*terraform.State) error {
 						if _, err := a.client.GetBucket(testContext(), first); !astra.IsNotFound(err) {
-							return fmt.Errorf("bucket a (%s) must be gone (a 404), got %v", first, err)
+							return fmt.Errorf("bucket a (%s) must be gone (a 404), got %w", first, err)
 						}
 						return nil
 					},

@@ -212,7 +212,7 @@ func TestAccBucket_failed(t *testing.T) {
 						return fmt.Errorf("the tainted bucket %s was not replaced", id)
 					}
 					if _, err := a.client.GetBucket(testContext(), failed); !astra.IsNotFound(err) {
-						return fmt.Errorf("the replaced bucket %s is still there (%v)", failed, err)
+						return fmt.Errorf("the replaced bucket %s is still there (%w)", failed, err)
 					}
 					return nil
 				}),

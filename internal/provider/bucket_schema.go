@@ -37,7 +37,7 @@ func bucketNameValidators() []validator.String {
 
 // bucketAttributes are astra_bucket's attributes; its data sources derive theirs from them
 // (bucketItemAttributes).
-func bucketAttributes(ctx context.Context) map[string]schema.Attribute {
+func bucketAttributes() map[string]schema.Attribute {
 	replace := []planmodifier.Object{objectplanmodifier.RequiresReplace()}
 	return map[string]schema.Attribute{
 		"id": schema.StringAttribute{
@@ -137,7 +137,7 @@ func bucketAttributes(ctx context.Context) map[string]schema.Attribute {
 
 // bucketResourceAttributes add what only the resource has: its waits.
 func bucketResourceAttributes(ctx context.Context) map[string]schema.Attribute {
-	out := bucketAttributes(ctx)
+	out := bucketAttributes()
 	out["timeouts"] = attrs.TimeoutsSchema(ctx, bucketTimeouts)
 	out["wait_for_available"] = schema.BoolAttribute{
 		Optional: true,

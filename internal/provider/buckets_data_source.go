@@ -52,7 +52,7 @@ func (d *bucketsDataSource) Schema(ctx context.Context, _ datasource.SchemaReque
 				Optional:            true,
 				MarkdownDescription: "Only the buckets with exactly this name.",
 			},
-			"buckets": computedList("The matching buckets, sorted by name, then ID.", bucketItemAttributes(ctx)),
+			"buckets": computedList("The matching buckets, sorted by name, then ID.", bucketItemAttributes()),
 		},
 	}
 }
@@ -93,7 +93,7 @@ func (d *bucketsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		}
 		return items[i].ID.ValueString() < items[j].ID.ValueString()
 	})
-	list, diags := objectList(ctx, bucketItemAttributes(ctx), items)
+	list, diags := objectList(ctx, bucketItemAttributes(), items)
 	resp.Diagnostics.Append(diags...)
 	m.Buckets = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)

@@ -230,7 +230,7 @@ func (g *requestGen) plan(typeName string, s *tfprotov6.Schema) (*tfprotov6.Plan
 	req.PriorState, req.Config, req.ProposedNewState = dynamic(typ, prior), dynamic(typ, config), dynamic(typ, proposed)
 	var id string
 	if !prior.IsNull() {
-		id, _ = stringAttribute(prior, "id")
+		id, _ = idAttribute(prior)
 	}
 	req.PriorIdentity = g.identity(id)
 	return req, kind
@@ -424,7 +424,7 @@ func (g *requestGen) read(base readBase) (*tfprotov6.ReadResourceRequest, bool) 
 		}
 	}
 	req.CurrentState = dynamic(base.typ, state)
-	id, _ := stringAttribute(state, "id")
+	id, _ := idAttribute(state)
 	switch n := g.rng.Intn(10); {
 	case n < 3:
 	case n < 4:
@@ -434,7 +434,7 @@ func (g *requestGen) read(base readBase) (*tfprotov6.ReadResourceRequest, bool) 
 	default:
 		if req.CurrentIdentity = g.identity(id); req.CurrentIdentity != nil {
 			v, _ := req.CurrentIdentity.IdentityData.Unmarshal(identityType)
-			named, _ := stringAttribute(v, "id")
+			named, _ := idAttribute(v)
 			expect = expect && (v.IsFullyNull() || named == id)
 		}
 	}

@@ -60,7 +60,7 @@ func (s *knownAnswers) unchangedRead(ctx context.Context, req *tfprotov6.ReadRes
 	if err != nil || state.IsNull() || !state.IsFullyKnown() {
 		return nil
 	}
-	id, ok := stringAttribute(state, "id")
+	id, ok := idAttribute(state)
 	if !ok {
 		return nil
 	}
@@ -102,7 +102,7 @@ func (rule *knownRule) identityFor(sent *tfprotov6.ResourceIdentityData, id stri
 			return nil, false
 		}
 		if !v.IsFullyNull() {
-			named, ok := stringAttribute(v, "id")
+			named, ok := idAttribute(v)
 			return sent, ok && named == id
 		}
 	}
@@ -114,14 +114,14 @@ func (rule *knownRule) identityFor(sent *tfprotov6.ResourceIdentityData, id stri
 	return &tfprotov6.ResourceIdentityData{IdentityData: &built}, true
 }
 
-// stringAttribute is a known, non-empty string attribute of an object.
-func stringAttribute(object tftypes.Value, name string) (string, bool) {
+// idAttribute is the known, non-empty id attribute of an object.
+func idAttribute(object tftypes.Value) (string, bool) {
 	var attributes map[string]tftypes.Value
 	var s string
 	if object.Type() == nil || !object.Type().Is(tftypes.Object{}) || object.As(&attributes) != nil {
 		return "", false
 	}
-	v, ok := attributes[name]
+	v, ok := attributes["id"]
 	if !ok || !v.Type().Is(tftypes.String) || v.As(&s) != nil {
 		return "", false
 	}
@@ -171,7 +171,7 @@ func recordAnswerDigest(ctx context.Context, private privateKeys, answer any, st
 	if !ok {
 		return
 	}
-	id, ok := stringAttribute(state.Raw, "id")
+	id, ok := idAttribute(state.Raw)
 	if !ok {
 		return
 	}

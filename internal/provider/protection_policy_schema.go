@@ -20,11 +20,11 @@ const protectionPolicySchemaVersion = 0
 var protectionPolicyPutArgs = []string{"name", "granularity", "minute", "hour", "day_of_week", "day_of_month",
 	"snapshot_retention", "backup_retention", "bucket_id", "enabled"}
 
-func optionalNumber(desc string, min, max int64) schema.Int64Attribute {
+func optionalNumber(desc string, lowest, highest int64) schema.Int64Attribute {
 	return schema.Int64Attribute{
 		Optional:            true,
 		MarkdownDescription: desc + updatedInPlace,
-		Validators:          []validator.Int64{int64validator.Between(min, max)},
+		Validators:          []validator.Int64{int64validator.Between(lowest, highest)},
 	}
 }
 

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -60,7 +61,8 @@ func clusterReferences(client *astra.Client) []reference {
 
 // shortProblem is an API error's status, title and problem number, without the path.
 func shortProblem(err error) string {
-	if e, ok := err.(*astra.APIError); ok {
+	var e *astra.APIError
+	if errors.As(err, &e) {
 		s := fmt.Sprintf("%d %s", e.StatusCode, e.Title)
 		if e.Problem != 0 {
 			s += fmt.Sprintf(", problem %d", e.Problem)
