@@ -44,7 +44,7 @@ local_provider_mirror "$work/provider"
 mkdir -p "$work/cli" "$work/existing"
 ln -s "$tofu" "$work/cli/terraform"
 go build -o "$work/astra-sim" ./internal/cmd/astra-sim
-"$work/astra-sim" -addr 127.0.0.1:0 -kubeconfig-out "$work/existing/kubeconfig.yaml" >"$work/sim.out" 2>"$work/sim.log" &
+"$work/astra-sim" -release 24.02 -addr 127.0.0.1:0 -kubeconfig-out "$work/existing/kubeconfig.yaml" >"$work/sim.out" 2>"$work/sim.log" &
 sim_pid=$!
 export_sim_env "$work/sim.out" "$sim_pid" "$work/sim.log"
 export TF_IN_AUTOMATION=1

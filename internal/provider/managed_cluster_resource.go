@@ -78,7 +78,13 @@ func (r *managedClusterResource) planProblems(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if isSet(bucket) && !versionAtLeast(client.ClusterVersion(), "1.7") {
+	// Only a bucket the apply would send needs 1.7: an imported managed cluster keeps the
+	// default bucket Astra Control reported, whatever api_version reads it.
+	var priorBucket types.String
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("default_bucket_id"), &priorBucket)...)
+	}
+	if isSet(bucket) && !bucket.Equal(priorBucket) && !versionAtLeast(client.ClusterVersion(), "1.7") {
 		resp.Diagnostics.AddAttributeError(path.Root("default_bucket_id"), "Argument needs api_version 1.7",
 			"default_bucket_id needs managed cluster API version 1.7, which the provider sends with api_version 1.7; the "+
 				"provider's api_version is "+client.ClusterVersion()+". Raise api_version (or ASTRA_API_VERSION) to 1.7, or remove default_bucket_id.")
