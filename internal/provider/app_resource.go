@@ -230,18 +230,9 @@ func (r *appResource) recordAndWait(ctx context.Context, client *astra.Client, t
 	if r.recordAnswer(ctx, m, answer, state, diags); diags.HasError() || !m.WaitForReady.ValueBool() {
 		return
 	}
-	waitCtx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	id := m.ID.ValueString()
-	app, err := astra.WaitFrom(waitCtx, r.waitSchedule(), answer, func(ctx context.Context) (*astra.App, error) {
-		return client.GetApp(ctx, id)
-	}, astra.AppReady)
-	if app != nil {
-		r.recordAnswer(ctx, m, app, state, diags)
-	}
-	if err != nil {
-		addWaitError(diags, "App did not become ready", err, timeout, aftermath)
-	}
+	waitAndRecord(ctx, r.waitSchedule(), timeout, answer, func(ctx context.Context) (*astra.App, error) { return client.GetApp(ctx, id) },
+		astra.AppReady, func(a *astra.App) { r.recordAnswer(ctx, m, a, state, diags) }, diags, "App did not become ready", aftermath)
 }
 
 // appGone reads the app, nil once it is gone (a 404).

@@ -193,18 +193,9 @@ func (r *bucketResource) recordAndWait(ctx context.Context, client *astra.Client
 	if r.recordAnswer(ctx, m, answer, state, diags); diags.HasError() || !m.WaitForAvailable.ValueBool() {
 		return
 	}
-	waitCtx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	id := m.ID.ValueString()
-	bucket, err := astra.WaitFrom(waitCtx, r.waitSchedule(), answer, func(ctx context.Context) (*astra.Bucket, error) {
-		return client.GetBucket(ctx, id)
-	}, astra.BucketAvailable)
-	if bucket != nil {
-		r.recordAnswer(ctx, m, bucket, state, diags)
-	}
-	if err != nil {
-		addWaitError(diags, "Bucket did not become available", err, timeout, aftermath)
-	}
+	waitAndRecord(ctx, r.waitSchedule(), timeout, answer, func(ctx context.Context) (*astra.Bucket, error) { return client.GetBucket(ctx, id) },
+		astra.BucketAvailable, func(b *astra.Bucket) { r.recordAnswer(ctx, m, b, state, diags) }, diags, "Bucket did not become available", aftermath)
 }
 
 // bucketUser is a cloud or managed cluster whose default bucket a bucket is.

@@ -1,15 +1,18 @@
 package provider
 
 import (
+	"context"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 )
 
@@ -102,4 +105,21 @@ func objectString(o types.Object, name string) string {
 	}
 	s, _ := o.Attributes()[name].(types.String)
 	return attrs.StringOrEmpty(s)
+}
+
+// waitAndRecord waits, from the answer already recorded, until ready says the object is
+// there, then records the last object it saw (a failed one too, with its reasons); a
+// failed or timed-out wait adds summary with the object's last state and aftermath.
+func waitAndRecord[T any](ctx context.Context, schedule astra.Schedule, timeout time.Duration, answer *T,
+	get func(context.Context) (*T, error), ready func(*T) (bool, error), record func(*T), diags *diag.Diagnostics,
+	summary, aftermath string) {
+	waitCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	last, err := astra.WaitFrom(waitCtx, schedule, answer, get, ready)
+	if last != nil {
+		record(last)
+	}
+	if err != nil {
+		addWaitError(diags, summary, err, timeout, aftermath)
+	}
 }
