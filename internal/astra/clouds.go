@@ -79,13 +79,14 @@ func (c *Client) ListClouds(ctx context.Context, opts ListOptions) ([]Cloud, err
 	return list[Cloud](ctx, c, cloudsPath, "cloud", opts)
 }
 
-// GetCloud reads one cloud.
+// GetCloud reads one cloud, shared with other reads of clouds (share.go): every cluster of
+// a fleet checks its cloud_id at plan time.
 func (c *Client) GetCloud(ctx context.Context, id string) (*Cloud, error) {
 	path, err := cloudPath(id)
 	if err != nil {
 		return nil, err
 	}
-	return getOne[Cloud](ctx, c, path, "cloud")
+	return getShared[Cloud](ctx, c, cloudsPath, path, "cloud", id)
 }
 
 // CreateCloud adds a cloud. The cloud type is sent in the schema's lowercase spelling.
@@ -97,7 +98,11 @@ func (c *Client) CreateCloud(ctx context.Context, in CloudCreate) (*Cloud, error
 		Type: mediaType("cloud"), Version: CloudVersion, Name: in.Name,
 		CloudType: NormalizeCloudType(in.CloudType), CredentialID: in.CredentialID, DefaultBucketID: in.DefaultBucketID,
 	}
-	return create(ctx, c, cloudsPath, "cloud", body, c.GetCloud)
+	created, err := create(ctx, c, cloudsPath, "cloud", body, c.GetCloud)
+	if created != nil {
+		c.share.wrote(created.ID)
+	}
+	return created, err
 }
 
 // UpdateCloud PUTs the whole cloud back (unknown members included) with type and version set.
@@ -112,6 +117,7 @@ func (c *Client) UpdateCloud(ctx context.Context, cloud *Cloud) (*Cloud, error) 
 	body := *cloud
 	body.Type, body.Version = mediaType("cloud"), CloudVersion
 	body.CloudType = NormalizeCloudType(body.CloudType)
+	defer c.share.wrote(cloud.ID)()
 	return update(ctx, c, path, "cloud", body, func(ctx context.Context) (*Cloud, error) { return c.GetCloud(ctx, cloud.ID) })
 }
 
@@ -121,5 +127,6 @@ func (c *Client) DeleteCloud(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
+	defer c.share.wrote(id)()
 	return c.remove(ctx, path, "cloud")
 }

@@ -213,13 +213,14 @@ func (c *Client) ListCredentials(ctx context.Context, opts ListOptions) ([]Crede
 	return list[Credential](ctx, c, credentialsPath, credentialResource, opts)
 }
 
-// GetCredential reads one credential (without its key store).
+// GetCredential reads one credential (without its key store), shared with other reads of
+// credentials as clusters' are (share.go): a fleet has a credential per cluster.
 func (c *Client) GetCredential(ctx context.Context, id string) (*Credential, error) {
 	path, err := credentialPath(id)
 	if err != nil {
 		return nil, err
 	}
-	return getOne[Credential](ctx, c, path, credentialResource)
+	return getShared[Credential](ctx, c, credentialsPath, path, credentialResource, id)
 }
 
 // CreateCredential stores a credential.
@@ -227,7 +228,11 @@ func (c *Client) CreateCredential(ctx context.Context, in CredentialCreate) (*Cr
 	if err := in.validate(); err != nil {
 		return nil, err
 	}
-	return create(ctx, c, credentialsPath, credentialResource, in.body(in.Labels), c.GetCredential)
+	created, err := create(ctx, c, credentialsPath, credentialResource, in.body(in.Labels), c.GetCredential)
+	if created != nil {
+		c.share.wrote(created.ID)
+	}
+	return created, err
 }
 
 // UpdateCredential replaces a credential's key store (kubeconfig rotation). Read-only labels
@@ -250,6 +255,7 @@ func (c *Client) UpdateCredential(ctx context.Context, id string, in CredentialC
 		}
 		body = json.RawMessage(raw)
 	}
+	defer c.share.wrote(id)()
 	return update(ctx, c, path, credentialResource, body, func(ctx context.Context) (*Credential, error) {
 		return c.GetCredential(ctx, id)
 	})
@@ -261,5 +267,6 @@ func (c *Client) DeleteCredential(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
+	defer c.share.wrote(id)()
 	return c.remove(ctx, path, credentialResource)
 }

@@ -22,7 +22,7 @@ import (
 var (
 	_ resource.ResourceWithConfigure   = (*appResource)(nil)
 	_ resource.ResourceWithImportState = (*appResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*appResource)(nil)
+	_ planChecker                      = (*appResource)(nil)
 )
 
 type appResource struct{ clientHolder }
@@ -55,32 +55,32 @@ func (r *appResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp
 	}
 }
 
-// ModifyPlan checks, when the managed cluster is known, that every namespace exists on it.
-func (r *appResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
+// checkPlan (the resource's ModifyPlan, see planChecker) checks, when the managed cluster
+// is known and the scope changes, that every namespace exists on it.
+func (r *appResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
+	var diags diag.Diagnostics
 	client := r.configuredClient()
 	if client == nil {
-		return
+		return nil
 	}
 	var plan appModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !isSet(plan.ClusterID) || plan.NamespaceScopedResources.IsUnknown() {
-		return
+	diags.Append(req.Plan.Get(ctx, &plan)...)
+	if diags.HasError() || !isSet(plan.ClusterID) || plan.NamespaceScopedResources.IsUnknown() {
+		return diags
 	}
 	if !req.State.Raw.IsNull() {
 		var prior appModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+		diags.Append(req.State.Get(ctx, &prior)...)
 		if prior.NamespaceScopedResources.Equal(plan.NamespaceScopedResources) && prior.ClusterID.Equal(plan.ClusterID) {
-			return // the scope does not change: nothing to check
+			return diags // the scope does not change: nothing to check
 		}
 	}
 	namespaces, err := client.ListNamespaces(ctx, plan.ClusterID.ValueString())
 	if err != nil {
-		return // the cluster may not be managed yet; the service checks at apply
+		return diags // the cluster may not be managed yet; the service checks at apply
 	}
-	checkAppNamespaces(plan.ClusterID.ValueString(), namespaces, plan.NamespaceScopedResources, &resp.Diagnostics)
+	checkAppNamespaces(plan.ClusterID.ValueString(), namespaces, plan.NamespaceScopedResources, &diags)
+	return diags
 }
 
 // checkAppNamespaces adds an error on each namespace the managed cluster does not have.

@@ -79,7 +79,7 @@ func (r *bucketResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	// Recorded before the wait, so a failed wait taints the bucket instead of orphaning it.
-	r.recordAndWait(ctx, client, timeout, &plan, bucket, &resp.State, &resp.Diagnostics,
+	r.recordAndWait(ctx, client, timeout, &plan, bucket, &resp.State, resp.Private, &resp.Diagnostics,
 		"The bucket is recorded in state as tainted: the next apply makes Astra Control forget it and adds it again. "+
 			"Fix the cause first (the credential, or the bucket's location).")
 }
@@ -100,7 +100,7 @@ func (r *bucketResource) Read(ctx context.Context, req resource.ReadRequest, res
 	if state.WaitForAvailable.IsNull() { // imported: the default, so the next plan is empty
 		state.WaitForAvailable = types.BoolValue(true)
 	}
-	r.recordAnswer(ctx, &state, bucket, &resp.State, &resp.Diagnostics)
+	r.recordAnswer(ctx, &state, bucket, &resp.State, resp.Private, &resp.Diagnostics)
 }
 
 // Update is one PUT of the bucket as just read with the plan's name and credential: a
@@ -132,7 +132,7 @@ func (r *bucketResource) Update(ctx context.Context, req resource.UpdateRequest,
 		addUpdateError(&resp.Diagnostics, "bucket", err, bucketAPIFields)
 		return
 	}
-	r.recordAndWait(ctx, client, timeout, &plan, bucket, &resp.State, &resp.Diagnostics,
+	r.recordAndWait(ctx, client, timeout, &plan, bucket, &resp.State, resp.Private, &resp.Diagnostics,
 		"The new settings are applied and recorded in state; the bucket has not reported available since.")
 	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 }
@@ -181,21 +181,28 @@ func (r *bucketResource) ImportState(ctx context.Context, req resource.ImportSta
 
 // recordAnswer writes the model converted from the service's answer to state; the
 // resource's own settings (timeouts, wait_for_available) stay as m holds them.
-func (r *bucketResource) recordAnswer(ctx context.Context, m *bucketModel, answer *astra.Bucket, state *tfsdk.State, diags *diag.Diagnostics) {
+func (r *bucketResource) recordAnswer(ctx context.Context, m *bucketModel, answer *astra.Bucket, state *tfsdk.State,
+	private privateKeys, diags *diag.Diagnostics) {
 	m.bucketValues = bucketFrom(answer)
 	diags.Append(state.Set(ctx, m)...)
+	recordAnswerDigest(ctx, private, answer, *state, diags)
+}
+
+// readAnswer is the object Read converts (answerReader).
+func (r *bucketResource) readAnswer(ctx context.Context, id string) (any, bool) {
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Bucket, error) { return c.GetBucket(ctx, id) }, nil)
 }
 
 // recordAndWait records the service's answer in state, then waits until the bucket is
 // available and records what it last saw.
 func (r *bucketResource) recordAndWait(ctx context.Context, client *astra.Client, timeout time.Duration, m *bucketModel,
-	answer *astra.Bucket, state *tfsdk.State, diags *diag.Diagnostics, aftermath string) {
-	if r.recordAnswer(ctx, m, answer, state, diags); diags.HasError() || !m.WaitForAvailable.ValueBool() {
+	answer *astra.Bucket, state *tfsdk.State, private privateKeys, diags *diag.Diagnostics, aftermath string) {
+	if r.recordAnswer(ctx, m, answer, state, private, diags); diags.HasError() || !m.WaitForAvailable.ValueBool() {
 		return
 	}
 	id := m.ID.ValueString()
 	waitAndRecord(ctx, r.waitSchedule(), timeout, answer, func(ctx context.Context) (*astra.Bucket, error) { return client.GetBucket(ctx, id) },
-		astra.BucketAvailable, func(b *astra.Bucket) { r.recordAnswer(ctx, m, b, state, diags) }, diags, "Bucket did not become available", aftermath)
+		astra.BucketAvailable, func(b *astra.Bucket) { r.recordAnswer(ctx, m, b, state, private, diags) }, diags, "Bucket did not become available", aftermath)
 }
 
 // bucketUser is a cloud or managed cluster whose default bucket a bucket is.

@@ -337,6 +337,11 @@ func valueDiff(typ tftypes.Type, got, want *tfprotov6.DynamicValue) string {
 }
 
 func identityDiff(got, want *tfprotov6.ResourceIdentityData) string {
+	return identityDiffAs(identityType, got, want)
+}
+
+// identityDiffAs is identityDiff for identities of type typ.
+func identityDiffAs(typ tftypes.Type, got, want *tfprotov6.ResourceIdentityData) string {
 	var a, b *tfprotov6.DynamicValue
 	if got != nil {
 		a = got.IdentityData
@@ -344,7 +349,7 @@ func identityDiff(got, want *tfprotov6.ResourceIdentityData) string {
 	if want != nil {
 		b = want.IdentityData
 	}
-	return valueDiff(identityType, a, b)
+	return valueDiff(typ, a, b)
 }
 
 // samePrivate compares private states as the documents they hold: the framework re-encodes

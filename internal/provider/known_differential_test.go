@@ -88,8 +88,9 @@ type readBase struct {
 	private  []byte
 }
 
-// readBases reads one object of every resource type with the framework: the fixture's
-// cluster (with three labels), credential and cloud, and the cluster managed.
+// readBases reads one object of every resource type with known reads with the framework:
+// the fixture's cluster (with three labels), credential and cloud, the cluster managed, an
+// S3 and a service-account credential, and a bucket.
 func (f *answersFixture) readBases(t *testing.T) []readBase {
 	t.Helper()
 	ctx := context.Background()
@@ -119,6 +120,17 @@ func (f *answersFixture) readBases(t *testing.T) []readBase {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bucket, err := f.client.CreateBucket(ctx, astra.BucketCreate{Name: "differential-bucket", CredentialID: s3.ID,
+		Provider: astra.BucketProviderONTAPS3, Parameters: astra.BucketParameters{S3: &astra.S3BucketParameters{
+			ServerURL: "s3.example.com", BucketName: "differential"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := astra.Wait(ctx, astra.Schedule{InitialDelay: 10 * time.Millisecond, Min: 10 * time.Millisecond, Max: 50 * time.Millisecond, Multiplier: 2}, func(ctx context.Context) (*astra.Bucket, error) {
+		return f.client.GetBucket(ctx, bucket.ID)
+	}, astra.BucketAvailable); err != nil {
+		t.Fatalf("bucket: %v", err)
+	}
 	schemas, err := f.framework.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +139,7 @@ func (f *answersFixture) readBases(t *testing.T) []readBase {
 	for _, o := range []struct{ typeName, id string }{
 		{"astra_cluster", f.clusterID}, {"astra_kubeconfig_credential", f.credID},
 		{"astra_cloud", f.cloudID}, {"astra_managed_cluster", f.clusterID},
-		{"astra_s3_credential", s3.ID}, {"astra_service_account_credential", sa.ID},
+		{"astra_s3_credential", s3.ID}, {"astra_service_account_credential", sa.ID}, {"astra_bucket", bucket.ID},
 	} {
 		typ := schemas.ResourceSchemas[o.typeName].ValueType()
 		imported, err := f.framework.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: o.typeName, ID: o.id})
@@ -175,7 +187,7 @@ func (g *requestGen) round(t *testing.T, bases []readBase, counts map[string]int
 			t.Fatalf("seed %d: %s plan: %v, %v", g.seed, typeName, err1, err2)
 		}
 		counts[typeName+"/"+kind+"/"+taken(shortcut)]++
-		if d := planDiff(schemas.ResourceSchemas[typeName].ValueType(), got, want); d != "" {
+		if d := planDiff(schemas.ResourceSchemas[typeName].ValueType(), g.identityType(typeName), got, want); d != "" {
 			t.Errorf("seed %d: %s %s plan (shortcut %v) differs from the framework's: %s\nrequest: %s", g.seed, typeName, kind, shortcut, d, describePlan(req, schemas.ResourceSchemas[typeName].ValueType()))
 		}
 	}
@@ -195,7 +207,7 @@ func (g *requestGen) round(t *testing.T, bases []readBase, counts map[string]int
 	if expect && !shortcut {
 		t.Errorf("seed %d: %s: an unchanged read did not take the known answer", g.seed, base.typeName)
 	}
-	if d := readDiff(base.typ, got, want); d != "" {
+	if d := readDiff(base.typ, g.identityType(base.typeName), got, want); d != "" {
 		t.Errorf("seed %d: %s read (shortcut %v) differs from the framework's: %s", g.seed, base.typeName, shortcut, d)
 	}
 }
@@ -220,7 +232,7 @@ func (g *requestGen) plan(typeName string, s *tfprotov6.Schema) (*tfprotov6.Plan
 		prior = tftypes.NewValue(typ, nil)
 		config = g.object(s, nil)
 	} else {
-		prior = g.priorState(s)
+		prior = g.priorState(typeName, s)
 		config = g.object(s, &prior)
 	}
 	proposed := proposedNewState(s, prior, config)
@@ -232,8 +244,49 @@ func (g *requestGen) plan(typeName string, s *tfprotov6.Schema) (*tfprotov6.Plan
 	if !prior.IsNull() {
 		id, _ = idAttribute(prior)
 	}
-	req.PriorIdentity = g.identity(id)
+	req.PriorIdentity = g.identityOf(typeName, prior, id)
 	return req, kind
+}
+
+// identityType is typeName's identity type: { id } unless its rule says otherwise.
+func (g *requestGen) identityType(typeName string) tftypes.Type {
+	if rule, ok := g.f.fast.rules[typeName]; ok && rule.identityType != nil {
+		return rule.identityType
+	}
+	return identityType
+}
+
+// identityOf is a random identity for a prior state of typeName: g.identity for the
+// resources identified by { id }; for another identity type (the protection policy's
+// { app_id, id }) none, a null one, one built from the prior state's attributes, or one
+// naming another object.
+func (g *requestGen) identityOf(typeName string, prior tftypes.Value, id string) *tfprotov6.ResourceIdentityData {
+	rule, ok := g.f.fast.rules[typeName]
+	if !ok || rule.identityType == nil || rule.identityType.Equal(identityType) {
+		return g.identity(id)
+	}
+	typ := rule.identityType
+	var v tftypes.Value
+	switch n := g.rng.Intn(10); {
+	case n < 3:
+		return nil
+	case n < 5 || prior.IsNull():
+		v = tftypes.NewValue(typ, nil)
+	default:
+		var attrs map[string]tftypes.Value
+		_ = prior.As(&attrs)
+		fields := map[string]tftypes.Value{}
+		types := typ.(tftypes.Object).AttributeTypes
+		for _, name := range sortedKeys(types) {
+			at := types[name]
+			fields[name] = attrs[name]
+			if n == 9 || !fields[name].IsKnown() || fields[name].IsNull() {
+				fields[name] = tftypes.NewValue(at, g.uuid())
+			}
+		}
+		v = tftypes.NewValue(typ, fields)
+	}
+	return &tfprotov6.ResourceIdentityData{IdentityData: dynamic(typ, v)}
 }
 
 // proposedNewState is what the CLI proposes: the configured value of each attribute, or
@@ -257,11 +310,19 @@ func proposedNewState(s *tfprotov6.Schema, prior, config tftypes.Value) tftypes.
 	return tftypes.NewValue(s.ValueType(), out)
 }
 
-// priorState is a random state: every attribute known (or null), write-only ones null.
-func (g *requestGen) priorState(s *tfprotov6.Schema) tftypes.Value {
+// priorState is a random state: every attribute known (or null), write-only ones null, and
+// mostly the default where the attribute has one, as in a state an apply wrote.
+func (g *requestGen) priorState(typeName string, s *tfprotov6.Schema) tftypes.Value {
+	var defaults map[string]tftypes.Value
+	if rule, ok := g.f.fast.rules[typeName]; ok {
+		defaults = rule.defaults
+	}
 	out := map[string]tftypes.Value{}
 	for _, a := range s.Block.Attributes {
+		def, hasDefault := defaults[a.Name]
 		switch {
+		case hasDefault && g.rng.Intn(4) != 0:
+			out[a.Name] = def
 		case a.WriteOnly:
 			out[a.Name] = tftypes.NewValue(a.ValueType(), nil)
 		case a.Name == "id":
@@ -269,7 +330,7 @@ func (g *requestGen) priorState(s *tfprotov6.Schema) tftypes.Value {
 		case !a.Required && g.rng.Intn(6) == 0:
 			out[a.Name] = tftypes.NewValue(a.ValueType(), nil)
 		default:
-			out[a.Name] = g.value(a.ValueType(), false)
+			out[a.Name] = g.attribute(a.Name, a.ValueType(), false)
 		}
 	}
 	return tftypes.NewValue(s.ValueType(), out)
@@ -290,21 +351,38 @@ func (g *requestGen) object(s *tfprotov6.Schema, prior *tftypes.Value) tftypes.V
 		case a.Computed && !a.Optional && !a.Required:
 			out[a.Name] = null
 		case a.WriteOnly:
-			out[a.Name] = []tftypes.Value{null, g.value(typ, true)}[g.rng.Intn(2)]
+			out[a.Name] = []tftypes.Value{null, g.attribute(a.Name, typ, true)}[g.rng.Intn(2)]
 		case p != nil && g.rng.Intn(8) != 0:
 			out[a.Name] = p[a.Name]
 			if a.Computed && g.rng.Intn(2) == 0 {
 				out[a.Name] = null // left to the prior value
 			}
 		case a.Required:
-			out[a.Name] = g.value(typ, true)
+			out[a.Name] = g.attribute(a.Name, typ, true)
 		case g.rng.Intn(2) == 0:
 			out[a.Name] = null
 		default:
-			out[a.Name] = g.value(typ, true)
+			out[a.Name] = g.attribute(a.Name, typ, true)
 		}
 	}
 	return tftypes.NewValue(s.ValueType(), out)
+}
+
+// attributePools are values some string attributes take half the time, so that their
+// plan checks (a key file that parses, a cloud type the service knows) pass often enough
+// for the known answers to take plans of every type.
+var attributePools = map[string][]string{
+	"service_account_json":    {testGCPKeyFile(1), testGCPKeyFile(2)},
+	"service_account_json_wo": {testGCPKeyFile(3)},
+	"cloud_type":              {"gcp", "azure", "aws", "GCP"},
+}
+
+// attribute is a random value of the attribute name of type typ.
+func (g *requestGen) attribute(name string, typ tftypes.Type, unknowns bool) tftypes.Value {
+	if pool := attributePools[name]; len(pool) > 0 && typ.Is(tftypes.String) && g.rng.Intn(2) == 0 {
+		return tftypes.NewValue(typ, pool[g.rng.Intn(len(pool))])
+	}
+	return g.value(typ, unknowns)
 }
 
 var stringPool = []string{"", "a", "team", "5m", "1h", "connectorV2", "relayV1", "kubeconfig", "running", "managed", "gp2", "true"}
@@ -354,7 +432,9 @@ func (g *requestGen) value(typ tftypes.Type, unknowns bool) tftypes.Value {
 		return tftypes.NewValue(typ, entries)
 	case typ.Is(tftypes.Object{}):
 		attrs := map[string]tftypes.Value{}
-		for name, at := range typ.(tftypes.Object).AttributeTypes {
+		types := typ.(tftypes.Object).AttributeTypes
+		for _, name := range sortedKeys(types) { // sorted: a seed replays the same values
+			at := types[name]
 			attrs[name] = tftypes.NewValue(at, nil)
 			if g.rng.Intn(2) == 0 {
 				attrs[name] = g.value(at, unknowns)
@@ -477,12 +557,12 @@ func dynamic(typ tftypes.Type, v tftypes.Value) *tfprotov6.DynamicValue {
 }
 
 // planDiff compares two plans as values: "" when alike.
-func planDiff(typ tftypes.Type, got, want *tfprotov6.PlanResourceChangeResponse) string {
+func planDiff(typ, identity tftypes.Type, got, want *tfprotov6.PlanResourceChangeResponse) string {
 	var out []string
 	if d := valueDiff(typ, got.PlannedState, want.PlannedState); d != "" {
 		out = append(out, "planned state: "+d)
 	}
-	if d := identityDiff(got.PlannedIdentity, want.PlannedIdentity); d != "" {
+	if d := identityDiffAs(identity, got.PlannedIdentity, want.PlannedIdentity); d != "" {
 		out = append(out, "identity: "+d)
 	}
 	if !samePrivate(got.PlannedPrivate, want.PlannedPrivate) {
@@ -500,12 +580,12 @@ func planDiff(typ tftypes.Type, got, want *tfprotov6.PlanResourceChangeResponse)
 	return strings.Join(out, "; ")
 }
 
-func readDiff(typ tftypes.Type, got, want *tfprotov6.ReadResourceResponse) string {
+func readDiff(typ, identity tftypes.Type, got, want *tfprotov6.ReadResourceResponse) string {
 	var out []string
 	if d := valueDiff(typ, got.NewState, want.NewState); d != "" {
 		out = append(out, "new state: "+d)
 	}
-	if d := identityDiff(got.NewIdentity, want.NewIdentity); d != "" {
+	if d := identityDiffAs(identity, got.NewIdentity, want.NewIdentity); d != "" {
 		out = append(out, "identity: "+d)
 	}
 	if !samePrivate(got.Private, want.Private) {

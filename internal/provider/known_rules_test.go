@@ -15,20 +15,28 @@ import (
 )
 
 // TestKnownAnswers_coverage lists which resource types the known answers take, and which
-// they leave to the framework and why. The four resources of this round are taken, reads
-// included; a type added later is taken when it has checkPlan instead of ModifyPlan (and
-// readAnswer for reads), else it is listed here with the reason.
+// they leave to the framework and why. A type is taken when it has checkPlan instead of
+// ModifyPlan (and readAnswer for reads), else it is listed here with the reason. The
+// protection policy's reads stay with the framework: its identity is { app_id, id }, which
+// unchangedRead does not build. The app is refused for its nested default.
 func TestKnownAnswers_coverage(t *testing.T) {
 	s := newKnownAnswers(nil, New("test")().(*astraProvider))
-	for _, typ := range []string{"astra_cluster", "astra_managed_cluster", "astra_kubeconfig_credential", "astra_cloud"} {
+	for typ, reads := range map[string]bool{
+		"astra_cluster": true, "astra_managed_cluster": true, "astra_cloud": true, "astra_bucket": true,
+		"astra_kubeconfig_credential": true, "astra_s3_credential": true, "astra_service_account_credential": true,
+		"astra_protection_policy": false,
+	} {
 		rule, ok := s.rules[typ]
 		if !ok {
 			t.Errorf("%s is left to the framework: %s", typ, s.refused[typ])
 			continue
 		}
-		if !rule.reads {
-			t.Errorf("%s: reads are left to the framework", typ)
+		if rule.reads != reads {
+			t.Errorf("%s: known reads %v, want %v", typ, rule.reads, reads)
 		}
+	}
+	if got := s.refused["astra_app"]; !strings.Contains(got, "nested default") {
+		t.Errorf("astra_app: refused for %q, want its nested default", got)
 	}
 	if !s.rules["astra_kubeconfig_credential"].writeOnly["kubeconfig_wo"] {
 		t.Errorf("kubeconfig_wo is not planned null")

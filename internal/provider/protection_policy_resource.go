@@ -21,7 +21,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*protectionPolicyResource)(nil)
 	_ resource.ResourceWithImportState    = (*protectionPolicyResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*protectionPolicyResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*protectionPolicyResource)(nil)
+	_ planChecker                         = (*protectionPolicyResource)(nil)
 	_ resource.ResourceWithIdentity       = (*protectionPolicyResource)(nil)
 )
 
@@ -75,33 +75,33 @@ func (r *protectionPolicyResource) ValidateConfig(ctx context.Context, req resou
 	addGranularityProblems(granularityProblems(m.Granularity.ValueString(), m.timeValues()), resp.Diagnostics.AddAttributeError)
 }
 
-// ModifyPlan checks, when bucket_id is known and changes, that the bucket exists.
-func (r *protectionPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
+// checkPlan (the resource's ModifyPlan, see planChecker) checks, when bucket_id is known
+// and changes, that the bucket exists.
+func (r *protectionPolicyResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
+	var diags diag.Diagnostics
 	client := r.configuredClient()
 	if client == nil {
-		return
+		return nil
 	}
 	var plan protectionPolicyModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !isSet(plan.BucketID) {
-		return
+	diags.Append(req.Plan.Get(ctx, &plan)...)
+	if diags.HasError() || !isSet(plan.BucketID) {
+		return diags
 	}
 	if !req.State.Raw.IsNull() {
 		var prior types.String
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("bucket_id"), &prior)...)
+		diags.Append(req.State.GetAttribute(ctx, path.Root("bucket_id"), &prior)...)
 		if prior.Equal(plan.BucketID) {
-			return
+			return diags
 		}
 	}
 	exists, err := bucketExists(ctx, client, plan.BucketID.ValueString())
 	if err == nil && !exists {
-		resp.Diagnostics.AddAttributeError(path.Root("bucket_id"), "Unknown bucket",
+		diags.AddAttributeError(path.Root("bucket_id"), "Unknown bucket",
 			"Astra Control has no bucket with ID \""+plan.BucketID.ValueString()+"\". Set bucket_id to an astra_bucket's id "+
 				"(the astra_buckets data source lists them), or remove it to let Astra Control choose.")
 	}
+	return diags
 }
 
 // bucketExists reports whether the account has the bucket: false only on a 404; another

@@ -59,6 +59,7 @@ type bench struct {
 
 type row struct {
 	scenario string
+	layout   string // of the realistic fleet
 	latency  time.Duration
 	n        int
 	res      map[string]result
@@ -73,6 +74,8 @@ func main() {
 	latencies := flag.String("latency", "0s,100ms", "simulated latency of every answer")
 	createT := flag.String("create-t", "2s,20s", "create latency: transition durations")
 	fleetN := flag.String("fleet-n", "100,300,1000", "realistic fleet: cluster counts (a credential, the cluster with three labels and its management each)")
+	fleetLayouts := flag.String("fleet-layout", "module,count", "realistic fleet: layouts (module: a module instance per cluster; count: three resources with count)")
+	fleetCountMax := flag.Int("fleet-count-max", 300, "realistic fleet: the largest N the count layout runs (its CLI cost grows as N squared)")
 	repeat := flag.Int("repeat", 3, "how many times each plan runs (the median is reported)")
 	flag.Parse()
 	if *cli == "" {
@@ -93,8 +96,12 @@ func main() {
 	for _, l := range durations(*latencies) {
 		b.scale(l, ints(*applyN), ints(*planN))
 	}
-	for _, n := range ints(*fleetN) {
-		b.fleet(n)
+	for _, layout := range strings.Split(*fleetLayouts, ",") {
+		for _, n := range ints(*fleetN) {
+			if layout = strings.TrimSpace(layout); layout != "" && (layout != "count" || n <= *fleetCountMax) {
+				b.fleet(layout, n)
+			}
+		}
 	}
 	fmt.Print(b.write())
 }
@@ -244,6 +251,9 @@ func (b *bench) runWith(cli string, v *variant, dir string, args ...string) resu
 		"CHECKPOINT_DISABLE=1", "ASTRA_ENDPOINT="+b.url, "ASTRA_ACCOUNT_ID="+b.sim.AccountID(),
 		"ASTRA_API_TOKEN="+astrasim.DefaultToken)
 	cmd.Env = append(cmd.Env, v.env...)
+	if dir := os.Getenv("FLEETBENCH_PROFILE"); dir != "" { // OpenTofu's own CPU profile of each run
+		cmd.Env = append(cmd.Env, "TOFU_CPU_PROFILE="+filepath.Join(dir, fmt.Sprintf("%s-%s.pprof", filepath.Base(cmd.Dir), args[0])))
+	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	b.sim.ResetCounts()
@@ -267,6 +277,9 @@ func (b *bench) runWith(cli string, v *variant, dir string, args ...string) resu
 			r := result{wall: wall, rssKiB: peak, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
 			for _, ticks := range providerTicks {
 				r.providerCPU += time.Duration(ticks) * time.Second / clockTicks
+			}
+			if os.Getenv("FLEETBENCH_ROUTES") != "" {
+				log.Printf("%s %s: requests by route %v", filepath.Base(dir), args[0], b.sim.Counts())
 			}
 			for k, n := range b.sim.Counts() {
 				r.requests += n
@@ -323,14 +336,22 @@ func providerPeak(pid int, ticks map[int]int64) int64 {
 	return peak
 }
 
-// dir makes a working directory holding config.
+// dir makes a working directory holding config as main.tf.
 func (b *bench) dir(name, config string) string {
+	return b.dirFiles(name, map[string]string{"main.tf": config})
+}
+
+// dirFiles makes a working directory holding files, by relative path.
+func (b *bench) dirFiles(name string, files map[string]string) string {
 	d := filepath.Join(b.work, name)
-	if err := os.MkdirAll(d, 0o755); err != nil {
-		log.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(d, "main.tf"), []byte(config), 0o644); err != nil {
-		log.Fatal(err)
+	for rel, content := range files {
+		file := filepath.Join(d, rel)
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			log.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+			log.Fatal(err)
+		}
 	}
 	return d
 }
@@ -406,99 +427,16 @@ func (b *bench) scale(latency time.Duration, applyN, planN []int) {
 	}
 }
 
-// fleetConfig is the realistic fleet of n clusters: per cluster a kubeconfig credential,
-// the cluster with three labels, and its management; for the trivial floor, as many
-// floor_things.
-func (b *bench) fleetConfig(v *variant, n int) string {
-	if v.trivial {
-		return fmt.Sprintf(`terraform {
-  required_providers {
-    floor = { source = "bench/floor" }
-  }
-}
-
-resource "floor_thing" "c" {
-  count = %d
-  name  = "c-${count.index}"
-}
-`, 3*n)
-	}
-	return fmt.Sprintf(`terraform {
-  required_providers {
-    astra = { source = "astra-control/astra" }
-  }
-}
-
-provider "astra" {}
-
-resource "astra_kubeconfig_credential" "k" {
-  count      = %[1]d
-  name       = "fleet-${count.index}"
-  kubeconfig = <<-EOT
-    apiVersion: v1
-    kind: Config
-    clusters:
-    - name: "fleet-${count.index}"
-      cluster:
-        server: "https://fleet-${count.index}.k8s.example:6443"
-        insecure-skip-tls-verify: true
-    contexts:
-    - name: "fleet-${count.index}"
-      context:
-        cluster: "fleet-${count.index}"
-        user: "fleet-${count.index}-admin"
-    current-context: "fleet-${count.index}"
-    preferences: {}
-    users:
-    - name: "fleet-${count.index}-admin"
-      user:
-        token: sim-fake-token-not-a-secret
-  EOT
-}
-
-resource "astra_cluster" "c" {
-  count         = %[1]d
-  cloud_id      = %[2]q
-  credential_id = astra_kubeconfig_credential.k[count.index].id
-  labels = {
-    team = "team-${count.index %% 7}"
-    env  = "prod"
-    tier = "gold"
-  }
-}
-
-resource "astra_managed_cluster" "m" {
-  count      = %[1]d
-  cluster_id = astra_cluster.c[count.index].id
-}
-`, n, b.sim.Seeds().PrivateCloudID)
-}
-
-// fleet applies and plans the realistic fleet of n clusters (3n resources) with astra and
-// the two floors, at no added latency.
-func (b *bench) fleet(n int) {
-	stop := b.startSim(astrasim.Options{}, 0)
-	defer stop()
-	apply := row{scenario: "fleet-apply", n: n, res: map[string]result{}}
-	plan := row{scenario: "fleet-plan", n: n, res: map[string]result{}}
-	for _, key := range []string{"trivial", "schema", "ours"} {
-		v := b.variants[key]
-		dir := b.dir(fmt.Sprintf("fleet-%s-%d", key, n), b.fleetConfig(v, n))
-		apply.res[key] = b.run(v, dir, "apply", "-auto-approve", "-input=false")
-		log.Printf("fleet apply N=%d %s: %v, %d requests", n, key, apply.res[key].wall, apply.res[key].requests)
-		plan.res[key] = b.planMedian(v, dir)
-		log.Printf("fleet plan N=%d %s: %v, %d requests, provider peak %d MiB", n, key, plan.res[key].wall,
-			plan.res[key].requests, plan.res[key].rssKiB/1024)
-	}
-	b.add(apply)
-	b.add(plan)
-}
-
 // planMedian plans dir b.repeat times with v and returns the median run.
 func (b *bench) planMedian(v *variant, dir string) result {
+	return b.planMedianWith(b.cli, v, dir)
+}
+
+// planMedianWith is planMedian with another CLI.
+func (b *bench) planMedianWith(cli string, v *variant, dir string) result {
 	var runs []result
 	for range b.repeat {
-		runs = append(runs, b.run(v, dir, "plan", "-input=false", "-detailed-exitcode"))
+		runs = append(runs, b.runWith(cli, v, dir, "plan", "-input=false", "-detailed-exitcode"))
 	}
 	sort.Slice(runs, func(i, j int) bool { return runs[i].wall < runs[j].wall })
 	return runs[len(runs)/2]
@@ -561,12 +499,7 @@ func (b *bench) scaleOthers(apply, plan row, n int, planned bool) {
 			if !planned {
 				continue
 			}
-			var runs []result
-			for range b.repeat {
-				runs = append(runs, b.runWith(cli, v, dir, "plan", "-input=false", "-detailed-exitcode"))
-			}
-			sort.Slice(runs, func(i, j int) bool { return runs[i].wall < runs[j].wall })
-			plan.res[k] = runs[len(runs)/2]
+			plan.res[k] = b.planMedianWith(cli, v, dir)
 			log.Printf("plan N=%d latency %v %s (%s): %v, %d requests", n, plan.latency, key, cli, plan.res[k].wall, plan.res[k].requests)
 		}
 	}

@@ -1,0 +1,258 @@
+package main
+
+import (
+	"fmt"
+	"log"
+	"strings"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+)
+
+// The realistic fleet: per cluster a kubeconfig credential, the cluster with three labels
+// and its management, 3N resources, in two layouts:
+//   - module: a module instance per cluster (`count` on the module), the three resources
+//     inside referring to each other;
+//   - count: three resources with `count`, each instance referring to the same index of
+//     the previous resource.
+//
+// The CLI evaluates a reference to `astra_cluster.c[count.index]` by decoding the state of
+// every instance of astra_cluster.c, so the count layout costs the CLI N² decodes of the
+// referenced objects whatever the provider does (OpenTofu's own profile: 77% of its CPU in
+// evaluationStateData.GetResource at N = 300); inside a module instance a reference decodes
+// only that instance's objects. The trivial floor has the same layout and references, so
+// each ratio compares the providers, not the layouts.
+//
+// Each CLI of -cli, for each provider: apply (create), plan (the first, against the state
+// the create wrote), apply again (nothing to change: it writes the refreshed state, as any
+// later apply does), plan (the steady state, the median of -repeat runs).
+
+// fleetFiles is the fleet of n clusters in layout for provider v.
+func (b *bench) fleetFiles(v *variant, layout string, n int) map[string]string {
+	header, body := fleetHeaderAstra, fleetBodyAstra
+	if v.trivial {
+		header, body = fleetHeaderTrivial, fleetBodyTrivial
+	}
+	cloud := b.sim.Seeds().PrivateCloudID
+	switch layout {
+	case "module":
+		root := header + fmt.Sprintf(`
+module "cluster" {
+  source   = "./cluster"
+  count    = %d
+  index    = count.index
+  cloud_id = %q
+}
+`, n, cloud)
+		module := header + `
+variable "index" {
+  type = number
+}
+
+variable "cloud_id" {
+  type = string
+}
+` + fleetBody(body, "", "var.index", "", "var.cloud_id")
+		return map[string]string{"main.tf": root, "cluster/main.tf": module}
+	case "count":
+		return map[string]string{"main.tf": header + fleetBody(body, fmt.Sprintf("  count = %d\n", n), "count.index", "[count.index]", fmt.Sprintf("%q", cloud))}
+	}
+	log.Fatalf("-fleet-layout: %q is not module or count", layout)
+	return nil
+}
+
+// fleetBody fills a body's placeholders: COUNT (the count line or nothing), INDEX (the
+// cluster's number), AT (the index of a reference), CLOUD (the cloud ID expression).
+func fleetBody(body, count, index, at, cloud string) string {
+	return strings.NewReplacer("COUNT\n", count, "INDEX", index, "[AT]", at, "CLOUD", cloud).Replace(body)
+}
+
+const fleetHeaderAstra = `terraform {
+  required_providers {
+    astra = { source = "astra-control/astra" }
+  }
+}
+`
+
+const fleetHeaderTrivial = `terraform {
+  required_providers {
+    floor = { source = "bench/floor" }
+  }
+}
+`
+
+const fleetBodyAstra = `
+resource "astra_kubeconfig_credential" "k" {
+COUNT
+  name       = "fleet-${INDEX}"
+  kubeconfig = <<-EOT
+    apiVersion: v1
+    kind: Config
+    clusters:
+    - name: "fleet-${INDEX}"
+      cluster:
+        server: "https://fleet-${INDEX}.k8s.example:6443"
+        insecure-skip-tls-verify: true
+    contexts:
+    - name: "fleet-${INDEX}"
+      context:
+        cluster: "fleet-${INDEX}"
+        user: "fleet-${INDEX}-admin"
+    current-context: "fleet-${INDEX}"
+    preferences: {}
+    users:
+    - name: "fleet-${INDEX}-admin"
+      user:
+        token: sim-fake-token-not-a-secret
+  EOT
+}
+
+resource "astra_cluster" "c" {
+COUNT
+  cloud_id      = CLOUD
+  credential_id = astra_kubeconfig_credential.k[AT].id
+  labels = {
+    team = "team-${INDEX % 7}"
+    env  = "prod"
+    tier = "gold"
+  }
+}
+
+resource "astra_managed_cluster" "m" {
+COUNT
+  cluster_id = astra_cluster.c[AT].id
+}
+`
+
+// fleetBodyTrivial is the same graph of floor_things: each refers to the previous one.
+const fleetBodyTrivial = `
+resource "floor_thing" "k" {
+COUNT
+  name = "fleet-${INDEX}"
+}
+
+resource "floor_thing" "c" {
+COUNT
+  name = floor_thing.k[AT].name
+}
+
+resource "floor_thing" "m" {
+COUNT
+  name = floor_thing.c[AT].name
+}
+`
+
+// fleetCLIs are the CLIs the fleet runs under and the result key suffix of each.
+func (b *bench) fleetCLIs() []struct{ cli, suffix string } {
+	out := []struct{ cli, suffix string }{{b.cli, ""}}
+	for i, cli := range b.others {
+		out = append(out, struct{ cli, suffix string }{cli, otherKey("", i)})
+	}
+	return out
+}
+
+// fleet measures the fleet of n clusters in layout with the floors and astra, under every
+// CLI, at no added latency.
+func (b *bench) fleet(layout string, n int) {
+	apply := row{scenario: "fleet-apply", layout: layout, n: n, res: map[string]result{}}
+	first := row{scenario: "fleet-plan-first", layout: layout, n: n, res: map[string]result{}}
+	plan := row{scenario: "fleet-plan", layout: layout, n: n, res: map[string]result{}}
+	for _, c := range b.fleetCLIs() {
+		// A simulator per CLI: the second would otherwise register the same clusters again.
+		stop := b.startSim(astrasim.Options{}, 0)
+		for _, key := range []string{"trivial", "schema", "ours"} {
+			v, k := b.variants[key], key+c.suffix
+			dir := b.dirFiles(fmt.Sprintf("fleet-%s-%s-%d%s", layout, key, n, strings.ReplaceAll(c.suffix, "@", "-")), b.fleetFiles(v, layout, n))
+			if layout == "module" {
+				b.runWith(c.cli, v, dir, "get") // installs the local module (init would look for the providers); not counted
+			}
+			apply.res[k] = b.runWith(c.cli, v, dir, "apply", "-auto-approve", "-input=false")
+			first.res[k] = b.runWith(c.cli, v, dir, "plan", "-input=false", "-detailed-exitcode")
+			settle := b.runWith(c.cli, v, dir, "apply", "-auto-approve", "-input=false")
+			plan.res[k] = b.planMedianWith(c.cli, v, dir)
+			log.Printf("fleet %s N=%d %s%s: apply %v (%d requests), first plan %v (%d), unchanged apply %v (%d), plan %v (%d requests, provider peak %d MiB)",
+				layout, n, key, c.suffix, apply.res[k].wall, apply.res[k].requests, first.res[k].wall, first.res[k].requests,
+				settle.wall, settle.requests, plan.res[k].wall, plan.res[k].requests, plan.res[k].rssKiB/1024)
+		}
+		stop()
+	}
+	b.add(apply)
+	b.add(first)
+	b.add(plan)
+}
+
+var fleetTitles = map[string]string{
+	"fleet-apply":      "Apply (create)",
+	"fleet-plan-first": "First plan after the create (the state the create wrote)",
+	"fleet-plan":       "Plan (refresh), steady state (after an apply with nothing to change)",
+}
+
+// fleetReport renders the realistic fleet's rows: a table per scenario and layout, a line
+// per N and CLI.
+func (b *bench) fleetReport(s *strings.Builder) {
+	for _, layout := range []string{"module", "count"} {
+		for _, scenario := range []string{"fleet-apply", "fleet-plan-first", "fleet-plan"} {
+			header := false
+			for _, r := range b.rows {
+				if r.scenario != scenario || r.layout != layout {
+					continue
+				}
+				if !header {
+					fmt.Fprintf(s, "\n## Realistic fleet (%s layout), %s: N clusters, each a kubeconfig credential, the cluster with three labels and its management (3N resources)\n\n", layout, fleetTitles[scenario])
+					s.WriteString("| N | CLI | trivial floor (3N things, same references) | same-schema floor | astra | astra / trivial | astra / same-schema | astra requests | " +
+						"peak RSS: trivial / same-schema / astra | astra RSS / trivial | CPU: trivial / same-schema / astra (provider part) |\n" +
+						"|---|---|---|---|---|---|---|---|---|---|---|\n")
+					header = true
+				}
+				for _, c := range b.fleetCLIs() {
+					res := map[string]result{}
+					for _, key := range []string{"trivial", "schema", "ours"} {
+						res[key] = r.res[key+c.suffix]
+					}
+					fmt.Fprintf(s, "| %d | %s | %s | %s | %s | %s | %s | %d | %d / %d / %d MiB | %s | %s |\n", r.n, b.versionOf(c.cli),
+						secs(res["trivial"].wall), secs(res["schema"].wall), secs(res["ours"].wall),
+						ratio(res["ours"], res["trivial"]), ratio(res["ours"], res["schema"]), res["ours"].requests,
+						res["trivial"].rssKiB/1024, res["schema"].rssKiB/1024, res["ours"].rssKiB/1024, rssRatio(res), cpuSplit(res))
+				}
+			}
+		}
+	}
+}
+
+func rssRatio(res map[string]result) string {
+	if res["trivial"].rssKiB <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2fx", float64(res["ours"].rssKiB)/float64(res["trivial"].rssKiB))
+}
+
+// fleetGoals restates the fleet goals of issue 23 with this run's figures, at the largest
+// N of each layout, for every CLI.
+func (b *bench) fleetGoals(s *strings.Builder) {
+	for _, layout := range []string{"module", "count"} {
+		largest := map[string]row{}
+		for _, r := range b.rows {
+			if r.layout == layout && r.n >= largest[r.scenario].n {
+				largest[r.scenario] = r
+			}
+		}
+		plan, apply := largest["fleet-plan"], largest["fleet-apply"]
+		if plan.n == 0 {
+			continue
+		}
+		for _, c := range b.fleetCLIs() {
+			version := b.versionOf(c.cli)
+			trivialGoal := "2.0x"
+			if strings.Contains(version, "Terraform v1.5.") {
+				trivialGoal = "2.5x"
+			}
+			o, t, sch := plan.res["ours"+c.suffix], plan.res["trivial"+c.suffix], plan.res["schema"+c.suffix]
+			fmt.Fprintf(s, "| fleet of %d (%s layout), %s, plan: ≤ 1.0x the same-schema floor, ≤ %s the trivial floor, ≤ 30 requests | %s, %s, %d requests |\n",
+				plan.n, layout, version, trivialGoal, ratio(o, sch), ratio(o, t), o.requests)
+			fmt.Fprintf(s, "| fleet of %d (%s layout), %s, provider peak RSS ≤ 1.2x the trivial floor's (plan) | %s (%d / %d MiB) |\n",
+				plan.n, layout, version, rssRatio(map[string]result{"ours": o, "trivial": t}), o.rssKiB/1024, t.rssKiB/1024)
+			ao, at, as := apply.res["ours"+c.suffix], apply.res["trivial"+c.suffix], apply.res["schema"+c.suffix]
+			fmt.Fprintf(s, "| fleet of %d (%s layout), %s, apply: ≤ 2.0x the trivial floor | %s (same-schema floor: %s the trivial floor) |\n",
+				apply.n, layout, version, ratio(ao, at), ratio(as, at))
+		}
+	}
+}
