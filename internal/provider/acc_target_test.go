@@ -80,6 +80,8 @@ type accTarget struct {
 	served, servedFrom string
 
 	providerHCL string
+	// provider is the provider the last test case served, whose known answers tests count.
+	provider *astraProvider
 }
 
 // accOptions configure the simulator of a test (ignored against a real Astra Control).
@@ -410,7 +412,8 @@ func (a *accTarget) providerFactories() map[string]func() (tfprotov6.ProviderSer
 	if a.sim != nil {
 		opts = append(opts, WithRetryWait(time.Millisecond, 10*time.Millisecond))
 	}
-	return testAccProtoV6ProviderFactories(New("test", opts...)())
+	a.provider = New("test", opts...)().(*astraProvider)
+	return testAccProtoV6ProviderFactories(a.provider)
 }
 
 // test runs tc against this target with the package's pre-check and provider.

@@ -15,7 +15,8 @@ package provider
 //     older releases), Fault, LostAnswer, Failed/failed or Harness (how the CLI reports errors,
 //     partial applies and interrupts), Valid/valid (diagnostics: *_validation, *_invalid),
 //     Example (the examples users copy), and Identity, WriteOnly/writeOnly or Query/query
-//     (features 1.5.7 lacks: they prove they skip there, with the reason). Name a new test like
+//     (features 1.5.7 lacks: they prove they skip there, with the reason), and KnownAnswers (the
+//     provider's own answers, which must not depend on the identity 1.5.7 does not send). Name a new test like
 //     its peers and the rule picks it; nothing else needs an edit.
 //   - A test of a feature a CLI lacks skips below the CLI version that has it, with
 //     tfversion.SkipBelow (plugin-testing) or skipBelowCLI (tests that drive the CLI

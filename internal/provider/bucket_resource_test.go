@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"strings"
 	"testing"
@@ -47,12 +46,7 @@ func bucketHCL(name, credentialID, bucketName string, extra ...string) string {
 // send it (keyType s3, key store base64-encoded, credType/cloudName s3) and returns its ID.
 // It stands in for astra_s3_credential in these tests.
 func (a *accTarget) s3Credential(name string) string {
-	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
-	return a.credential(astra.CredentialCreate{
-		Name: a.name(name), KeyType: "s3",
-		KeyStore: map[string]string{"accessKey": b64("AKIAIOSFODNN7EXAMPLE"), "accessSecret": b64("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")},
-		Labels:   []astra.Label{{Name: astra.ReadOnlyLabelPrefix + "credType", Value: "s3"}, {Name: astra.ReadOnlyLabelPrefix + "cloudName", Value: "s3"}},
-	})
+	return a.credential(astra.S3Credential(a.name(name), "AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"))
 }
 
 // credential creates a credential outside Terraform; it is deleted when the test ends.

@@ -48,13 +48,7 @@ resource "astra_cluster" "fleet" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
 					plancheck.ExpectEmptyPlan(),
 					simCountCheck{a, "requests of a plan of 200 clusters", func(s *astrasim.Sim) error {
-						total, detail := 0, map[string]int{}
-						for key, n := range s.Counts() {
-							if d := n - counts.before[key]; d != 0 {
-								total += d
-								detail[key] = d
-							}
-						}
+						total, detail := counts.all(s)
 						if total > fleetPlanRequests || detail["GET /topology/v1/clusters"]+detail[getClusterByIDRoute] == 0 {
 							return fmt.Errorf("%d requests (%v), want at most %d, reading the clusters", total, detail, fleetPlanRequests)
 						}

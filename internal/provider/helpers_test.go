@@ -427,6 +427,20 @@ func (c *countDelta) mark(sim *astrasim.Sim) {
 	c.before = sim.Counts()
 }
 
+// all is every request that arrived after mark, in total and by "METHOD route".
+func (c *countDelta) all(sim *astrasim.Sim) (int, map[string]int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	total, detail := 0, map[string]int{}
+	for key, n := range sim.Counts() {
+		if d := n - c.before[key]; d != 0 {
+			total += d
+			detail[key] = d
+		}
+	}
+	return total, detail
+}
+
 // since is how many requests of "METHOD route" arrived after mark.
 func (c *countDelta) since(sim *astrasim.Sim, key string) int {
 	c.mu.Lock()

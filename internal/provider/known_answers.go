@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -125,6 +126,7 @@ func (s *knownAnswers) ConfigureProvider(ctx context.Context, req *tfprotov6.Con
 
 func (s *knownAnswers) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
 	if resp := s.knownPlan(ctx, req); resp != nil {
+		s.provider.answered.add("plan " + req.TypeName)
 		return resp, nil
 	}
 	return s.frameworkServer.PlanResourceChange(ctx, req)
@@ -132,7 +134,30 @@ func (s *knownAnswers) PlanResourceChange(ctx context.Context, req *tfprotov6.Pl
 
 func (s *knownAnswers) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
 	if resp := s.unchangedRead(ctx, req); resp != nil {
+		s.provider.answered.add("read " + req.TypeName)
 		return resp, nil
 	}
 	return s.frameworkServer.ReadResource(ctx, req)
+}
+
+// answerCounts counts answered requests by key.
+type answerCounts struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *answerCounts) add(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n == nil {
+		c.n = map[string]int{}
+	}
+	c.n[key]++
+}
+
+// get is the count of key so far.
+func (c *answerCounts) get(key string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[key]
 }

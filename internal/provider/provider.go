@@ -35,6 +35,9 @@ type astraProvider struct {
 	// deferred: Configure answered Deferred, so the framework defers every read and plan
 	// and the known answers answer none.
 	deferred atomic.Bool
+	// answered counts the requests the known answers answered, by kind and type ("read
+	// astra_cluster"), over every server of this provider: tests assert them.
+	answered answerCounts
 }
 
 // options are settings only tests change: how fast waits poll and retries back off.

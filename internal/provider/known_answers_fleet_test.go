@@ -1,0 +1,105 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+)
+
+// knownFleetSize is the realistic fleet of TestAccKnownAnswers_fleet: more clusters than
+// the client reads one by one before it lists a whole collection (wideAfter in share.go).
+const knownFleetSize = 30
+
+// knownFleetRequests bounds the requests of a plan of the realistic fleet (issue 23: 30 at
+// 1000 clusters; the count does not grow with the fleet).
+const knownFleetRequests = 30
+
+// TestAccKnownAnswers_fleet plans a realistic fleet (per cluster a kubeconfig credential,
+// the cluster with three labels, its management) once its state is steady: every read and
+// every plan of the 3N resources is answered by the known answers, not the framework, and
+// the plan costs at most 30 requests. It runs under every CLI, Terraform 1.5.7 included,
+// which sends no resource identity: the shortcuts must not depend on one.
+func TestAccKnownAnswers_fleet(t *testing.T) {
+	a := newAccTarget(t)
+	a.requireSim("counts the provider's answers and the simulator's requests")
+	kubeDir := filepath.Join(t.TempDir(), "kube")
+	if err := os.MkdirAll(kubeDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for i := range knownFleetSize {
+		name := fmt.Sprintf("known-%d", i)
+		if err := os.WriteFile(filepath.Join(kubeDir, name+".yaml"), a.kubeconfig(name), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := a.config(fmt.Sprintf(`
+resource "astra_kubeconfig_credential" "k" {
+  count      = %[1]d
+  name       = "known-${count.index}"
+  kubeconfig = file("%[2]s/known-${count.index}.yaml")
+}
+
+resource "astra_cluster" "c" {
+  count         = %[1]d
+  cloud_id      = %[3]q
+  credential_id = astra_kubeconfig_credential.k[count.index].id
+  labels = {
+    team = "team-${count.index %% 7}"
+    env  = "prod"
+    tier = "gold"
+  }
+}
+
+resource "astra_managed_cluster" "m" {
+  count      = %[1]d
+  cluster_id = astra_cluster.c[count.index].id
+}
+`, knownFleetSize, filepath.ToSlash(kubeDir), a.cloudID()))
+	types := []string{"astra_kubeconfig_credential", "astra_cluster", "astra_managed_cluster"}
+	var counts countDelta
+	before := map[string]int{}
+	a.test(resource.TestCase{
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			// Nothing to change: the apply writes the state the refresh read (the service
+			// labels a credential once its cluster is added, and manages the cluster).
+			{Config: cfg},
+			{
+				PreConfig: func() {
+					a.markCounts(&counts)
+					for _, typ := range types {
+						before["read "+typ], before["plan "+typ] = a.provider.answered.get("read "+typ), a.provider.answered.get("plan "+typ)
+					}
+				},
+				Config:   cfg,
+				PlanOnly: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+					simCountCheck{a, "requests and known answers of a steady fleet's plan", func(s *astrasim.Sim) error {
+						total, detail := counts.all(s)
+						if total > knownFleetRequests {
+							return fmt.Errorf("a plan of %d clusters sent %d requests (%v), want at most %d", knownFleetSize, total, detail, knownFleetRequests)
+						}
+						for _, typ := range types {
+							for _, kind := range []string{"read", "plan"} {
+								key := kind + " " + typ
+								if got := a.provider.answered.get(key) - before[key]; got < knownFleetSize {
+									return fmt.Errorf("the known answers answered %d %ss of %s, want all %d (the rest went to the framework)", got, kind, typ, knownFleetSize)
+								}
+							}
+						}
+						t.Logf("a steady plan of %d clusters (%d resources): %d requests (%v), every read and plan answered without the framework",
+							knownFleetSize, 3*knownFleetSize, total, detail)
+						return nil
+					}},
+				}},
+			},
+		},
+	})
+}
