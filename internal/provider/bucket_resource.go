@@ -189,8 +189,8 @@ func (r *bucketResource) recordAnswer(ctx context.Context, m *bucketModel, answe
 }
 
 // readAnswer is the object Read converts (answerReader).
-func (r *bucketResource) readAnswer(ctx context.Context, id string) (any, bool) {
-	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Bucket, error) { return c.GetBucket(ctx, id) }, nil)
+func (r *bucketResource) readAnswer(ctx context.Context, ids map[string]string) (any, bool) {
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Bucket, error) { return c.GetBucket(ctx, ids["id"]) }, nil)
 }
 
 // recordAndWait records the service's answer in state, then waits until the bucket is

@@ -168,8 +168,8 @@ func (r *cloudResource) recordAnswer(ctx context.Context, m *cloudModel, answer 
 }
 
 // readAnswer is the object Read converts (answerReader).
-func (r *cloudResource) readAnswer(ctx context.Context, id string) (any, bool) {
-	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Cloud, error) { return c.GetCloud(ctx, id) }, nil)
+func (r *cloudResource) readAnswer(ctx context.Context, ids map[string]string) (any, bool) {
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Cloud, error) { return c.GetCloud(ctx, ids["id"]) }, nil)
 }
 
 // recordAndWait records the service's answer in state, then waits until the cloud is

@@ -274,8 +274,8 @@ func (r *clusterResource) recordAnswer(ctx context.Context, prior clusterModel, 
 }
 
 // readAnswer is the object Read converts (answerReader).
-func (r *clusterResource) readAnswer(ctx context.Context, id string) (any, bool) {
-	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Cluster, error) { return c.GetCluster(ctx, "", id) }, nil)
+func (r *clusterResource) readAnswer(ctx context.Context, ids map[string]string) (any, bool) {
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Cluster, error) { return c.GetCluster(ctx, "", ids["id"]) }, nil)
 }
 
 // recordAndWait records the service's answer in state, then waits until the cluster is

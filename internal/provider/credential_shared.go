@@ -446,6 +446,6 @@ func (r *credentialResource[M]) noteWritten(ctx context.Context, private private
 }
 
 // readAnswer is the object Read converts (answerReader).
-func (r *credentialResource[M]) readAnswer(ctx context.Context, id string) (any, bool) {
-	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Credential, error) { return c.GetCredential(ctx, id) }, nil)
+func (r *credentialResource[M]) readAnswer(ctx context.Context, ids map[string]string) (any, bool) {
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Credential, error) { return c.GetCredential(ctx, ids["id"]) }, nil)
 }

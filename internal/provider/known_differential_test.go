@@ -5,8 +5,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -90,7 +92,7 @@ type readBase struct {
 
 // readBases reads one object of every resource type with known reads with the framework:
 // the fixture's cluster (with three labels), credential and cloud, the cluster managed, an
-// S3 and a service-account credential, and a bucket.
+// S3 and a service-account credential, a bucket, and a protection policy of an app.
 func (f *answersFixture) readBases(t *testing.T) []readBase {
 	t.Helper()
 	ctx := context.Background()
@@ -131,6 +133,21 @@ func (f *answersFixture) readBases(t *testing.T) []readBase {
 	}, astra.BucketAvailable); err != nil {
 		t.Fatalf("bucket: %v", err)
 	}
+	app, err := f.client.CreateApp(ctx, astra.AppCreate{Name: "differential-app", ClusterID: f.clusterID,
+		NamespaceScopedResources: []astra.NamespaceScope{{Namespace: "default"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := astra.Wait(ctx, astra.Schedule{InitialDelay: 10 * time.Millisecond, Min: 10 * time.Millisecond, Max: 50 * time.Millisecond, Multiplier: 2}, func(ctx context.Context) (*astra.App, error) {
+		return f.client.GetApp(ctx, app.ID)
+	}, astra.AppReady); err != nil {
+		t.Fatalf("app: %v", err)
+	}
+	policy, err := f.client.CreateAppSchedule(ctx, app.ID, astra.AppScheduleFields{Name: "differential", Granularity: "daily",
+		Minute: "5", Hour: "2", SnapshotRetention: "3", BackupRetention: "2", BucketID: bucket.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
 	schemas, err := f.framework.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -140,6 +157,7 @@ func (f *answersFixture) readBases(t *testing.T) []readBase {
 		{"astra_cluster", f.clusterID}, {"astra_kubeconfig_credential", f.credID},
 		{"astra_cloud", f.cloudID}, {"astra_managed_cluster", f.clusterID},
 		{"astra_s3_credential", s3.ID}, {"astra_service_account_credential", sa.ID}, {"astra_bucket", bucket.ID},
+		{"astra_protection_policy", app.ID + "/" + policy.ID},
 	} {
 		typ := schemas.ResourceSchemas[o.typeName].ValueType()
 		imported, err := f.framework.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: o.typeName, ID: o.id})
@@ -505,17 +523,19 @@ func (g *requestGen) read(base readBase) (*tfprotov6.ReadResourceRequest, bool) 
 	}
 	req.CurrentState = dynamic(base.typ, state)
 	id, _ := idAttribute(state)
+	identity := g.identityType(base.typeName)
 	switch n := g.rng.Intn(10); {
 	case n < 3:
 	case n < 4:
-		req.CurrentIdentity = &tfprotov6.ResourceIdentityData{IdentityData: dynamic(identityType, tftypes.NewValue(identityType, nil))}
+		req.CurrentIdentity = &tfprotov6.ResourceIdentityData{IdentityData: dynamic(identity, tftypes.NewValue(identity, nil))}
 	case n < 9:
 		req.CurrentIdentity = base.identity
 	default:
-		if req.CurrentIdentity = g.identity(id); req.CurrentIdentity != nil {
-			v, _ := req.CurrentIdentity.IdentityData.Unmarshal(identityType)
-			named, _ := idAttribute(v)
-			expect = expect && (v.IsFullyNull() || named == id)
+		if req.CurrentIdentity = g.identityOf(base.typeName, state, id); req.CurrentIdentity != nil {
+			v, _ := req.CurrentIdentity.IdentityData.Unmarshal(identity)
+			named, _ := identityAttributes(identity, v)
+			want, _ := identityAttributes(identity, state)
+			expect = expect && (v.IsFullyNull() || maps.Equal(named, want))
 		}
 	}
 	switch g.rng.Intn(6) {
@@ -571,7 +591,7 @@ func planDiff(typ, identity tftypes.Type, got, want *tfprotov6.PlanResourceChang
 	if a, b := pathsText(got.RequiresReplace), pathsText(want.RequiresReplace); a != b {
 		out = append(out, fmt.Sprintf("replace: %s, want %s", a, b))
 	}
-	if a, b := testutil.DiagnosticsText(got.Diagnostics), testutil.DiagnosticsText(want.Diagnostics); a != b {
+	if a, b := comparableDiagnostics(got.Diagnostics), comparableDiagnostics(want.Diagnostics); a != b {
 		out = append(out, fmt.Sprintf("diagnostics: %q, want %q", a, b))
 	}
 	if (got.Deferred == nil) != (want.Deferred == nil) {
@@ -591,7 +611,7 @@ func readDiff(typ, identity tftypes.Type, got, want *tfprotov6.ReadResourceRespo
 	if !samePrivate(got.Private, want.Private) {
 		out = append(out, fmt.Sprintf("private: %q, want %q", got.Private, want.Private))
 	}
-	if a, b := testutil.DiagnosticsText(got.Diagnostics), testutil.DiagnosticsText(want.Diagnostics); a != b {
+	if a, b := comparableDiagnostics(got.Diagnostics), comparableDiagnostics(want.Diagnostics); a != b {
 		out = append(out, fmt.Sprintf("diagnostics: %q, want %q", a, b))
 	}
 	if (got.Deferred == nil) != (want.Deferred == nil) {
@@ -614,4 +634,13 @@ func describePlan(req *tfprotov6.PlanResourceChangeRequest, typ tftypes.Type) st
 	config, _ := req.Config.Unmarshal(typ)
 	proposed, _ := req.ProposedNewState.Unmarshal(typ)
 	return fmt.Sprintf("prior %s\nconfig %s\nproposed %s\nprivate %q", prior, config, proposed, req.PriorPrivate)
+}
+
+// correlationID is the part of an API error that differs between two identical requests.
+var correlationID = regexp.MustCompile(`\[correlation ID [^\]]*\]`)
+
+// comparableDiagnostics is the diagnostics' text without the service's correlation IDs:
+// the two servers send the same request twice, and each answer has its own.
+func comparableDiagnostics(diags []*tfprotov6.Diagnostic) string {
+	return correlationID.ReplaceAllString(testutil.DiagnosticsText(diags), "[correlation ID]")
 }

@@ -41,8 +41,8 @@ type knownRule struct {
 	factory           func() resource.Resource
 	schema            schema.Schema
 	typ, identityType tftypes.Type // identityType nil without an identity
-	// reads: the resource converts one object fetched by ID (answerReader) and its
-	// identity is { id } (identifiedByID), so a read can be answered.
+	// reads: the resource converts one object fetched by its identity (answerReader), whose
+	// attributes are string attributes of its state, so a read can be answered.
 	reads bool
 	// defaults are the top-level attributes with a default: a configuration leaving one out
 	// plans the default.
@@ -52,6 +52,22 @@ type knownRule struct {
 	computed map[string]bool
 	// writeOnly are the top-level write-only attributes: always null in a plan.
 	writeOnly map[string]bool
+}
+
+// identityInState: every attribute of the identity is a string attribute of the schema, so
+// the identity can be built from a state.
+func identityInState(identityType tftypes.Type, s schema.Schema) bool {
+	identity, ok := identityType.(tftypes.Object)
+	if !ok || len(identity.AttributeTypes) == 0 {
+		return false
+	}
+	for name, typ := range identity.AttributeTypes {
+		a, found := s.Attributes[name]
+		if !found || !typ.Is(tftypes.String) || !a.GetType().TerraformType(context.Background()).Is(tftypes.String) {
+			return false
+		}
+	}
+	return true
 }
 
 // knownModifiers are the plan modifiers whose effect on the two plans answered is known:
@@ -101,9 +117,8 @@ func planRuleFor(r resource.Resource) (*knownRule, error) {
 		withIdentity.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &id)
 		rule.identityType = id.IdentitySchema.Type().TerraformType(ctx)
 	}
-	_, identified := r.(*identified)
 	_, reads := inner.(answerReader)
-	rule.reads = reads && identified
+	rule.reads = reads && identityInState(rule.identityType, resp.Schema)
 	for _, name := range sortedKeys(resp.Schema.Attributes) {
 		a := resp.Schema.Attributes[name]
 		if err := checkAttribute(a, false, a.IsOptional() || a.IsRequired()); err != nil {

@@ -20,11 +20,15 @@ import (
 // with the state as it is, and leaves every other read (a change, a 404, an error, no
 // record, a record of another build) to the framework.
 
-// answerReader is a resource whose Read converts one object, fetched by its ID, to state.
+// answerReader is a resource whose Read converts one object, fetched by its identity, to
+// state, and answers the identity its state names: each identity attribute is the state's
+// attribute of the same name ({ id } for those identifiedByID wraps, { app_id, id } for a
+// protection policy).
 type answerReader interface {
-	// readAnswer is the object Read would convert; false when Read would not convert one
-	// (a 404, an error, an object it forgets, no client).
-	readAnswer(ctx context.Context, id string) (any, bool)
+	// readAnswer is the object Read would convert, given the identity's attributes as the
+	// state holds them; false when Read would not convert one (a 404, an error, an object
+	// it forgets, no client).
+	readAnswer(ctx context.Context, ids map[string]string) (any, bool)
 }
 
 // readWith is a readAnswer: the object get fetches with the configured client, unless
@@ -44,12 +48,13 @@ func readWith[T any](h *clientHolder, get func(*astra.Client) (*T, error), forgo
 // unchangedRead is the framework's answer to a read that finds the answer the state was
 // written from, or nil when it finds anything else (or cannot tell).
 //
-// The identity: the framework's read answers { id = <the state's id> } whether or not the
-// CLI sent one (identified.Read sets it from the state), and fails when the CLI sent
-// another. So a read without identity (Terraform before 1.12, OpenTofu before 1.12) is
-// answered with the identity built from the state, and one naming another ID goes to the
-// framework. The first version required an identity only because it echoed the request's,
-// which is nothing for those CLIs, where the framework answers one.
+// The identity: the framework's read answers the identity built from the state ({ id =
+// <the state's id> }; identified.Read, or the resource's own Read, sets it) whether or not
+// the CLI sent one, and fails when the CLI sent another. So a read without identity
+// (Terraform before 1.12, OpenTofu before 1.12) is answered with the identity built from
+// the state, and one naming another object goes to the framework. The first version
+// required an identity only because it echoed the request's, which is nothing for those
+// CLIs, where the framework answers one.
 func (s *knownAnswers) unchangedRead(ctx context.Context, req *tfprotov6.ReadResourceRequest) *tfprotov6.ReadResourceResponse {
 	rule, ok := s.rules[req.TypeName]
 	if !ok || !rule.reads || s.defers(req.ClientCapabilities != nil && req.ClientCapabilities.DeferralAllowed) ||
@@ -64,7 +69,7 @@ func (s *knownAnswers) unchangedRead(ctx context.Context, req *tfprotov6.ReadRes
 	if !ok {
 		return nil
 	}
-	identity, ok := rule.identityFor(req.CurrentIdentity, id)
+	identity, ids, ok := rule.identityFor(req.CurrentIdentity, state)
 	if !ok {
 		return nil
 	}
@@ -82,7 +87,7 @@ func (s *knownAnswers) unchangedRead(ctx context.Context, req *tfprotov6.ReadRes
 	if !ok {
 		return nil
 	}
-	answer, ok := reader.readAnswer(ctx, id)
+	answer, ok := reader.readAnswer(ctx, ids)
 	if !ok {
 		return nil
 	}
@@ -92,26 +97,55 @@ func (s *knownAnswers) unchangedRead(ctx context.Context, req *tfprotov6.ReadRes
 	return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, NewIdentity: identity, Private: private}
 }
 
-// identityFor is the identity the framework's read answers for a state with this id: the
-// request's when it names the id, { id } when the request has none or a null one; false
-// when it names another (the framework reports the change).
-func (rule *knownRule) identityFor(sent *tfprotov6.ResourceIdentityData, id string) (*tfprotov6.ResourceIdentityData, bool) {
+// identityFor is the identity the framework's read answers for state, and its attributes:
+// the request's when it names the same object, the one built from the state's attributes
+// when the request has none or a null one; false when it names another (the framework
+// reports the change) or the state lacks one of them.
+func (rule *knownRule) identityFor(sent *tfprotov6.ResourceIdentityData, state tftypes.Value) (*tfprotov6.ResourceIdentityData, map[string]string, bool) {
+	ids, ok := identityAttributes(rule.identityType, state)
+	if !ok {
+		return nil, nil, false
+	}
+	fields := map[string]tftypes.Value{}
+	for name, v := range ids {
+		fields[name] = tftypes.NewValue(tftypes.String, v)
+	}
+	built := tftypes.NewValue(rule.identityType, fields)
 	if sent != nil && sent.IdentityData != nil {
 		v, err := sent.IdentityData.Unmarshal(rule.identityType)
 		if err != nil {
-			return nil, false
+			return nil, nil, false
 		}
 		if !v.IsFullyNull() {
-			named, ok := idAttribute(v)
-			return sent, ok && named == id
+			return sent, ids, v.Equal(built)
 		}
 	}
-	built, err := tfprotov6.NewDynamicValue(rule.identityType, tftypes.NewValue(rule.identityType,
-		map[string]tftypes.Value{"id": tftypes.NewValue(tftypes.String, id)}))
+	encoded, err := tfprotov6.NewDynamicValue(rule.identityType, built)
 	if err != nil {
+		return nil, nil, false
+	}
+	return &tfprotov6.ResourceIdentityData{IdentityData: &encoded}, ids, true
+}
+
+// identityAttributes are the known, non-empty string attributes of object named by the
+// identity type's attributes; false when one is missing, or the identity is not an object
+// of strings.
+func identityAttributes(identityType tftypes.Type, object tftypes.Value) (map[string]string, bool) {
+	identity, ok := identityType.(tftypes.Object)
+	var attributes map[string]tftypes.Value
+	if !ok || object.As(&attributes) != nil {
 		return nil, false
 	}
-	return &tfprotov6.ResourceIdentityData{IdentityData: &built}, true
+	ids := map[string]string{}
+	for name, typ := range identity.AttributeTypes {
+		v, found := attributes[name]
+		var s string
+		if !found || !typ.Is(tftypes.String) || !v.Type().Is(tftypes.String) || v.As(&s) != nil || s == "" {
+			return nil, false
+		}
+		ids[name] = s
+	}
+	return ids, len(ids) > 0
 }
 
 // idAttribute is the known, non-empty id attribute of an object.

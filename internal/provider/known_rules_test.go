@@ -16,15 +16,14 @@ import (
 
 // TestKnownAnswers_coverage lists which resource types the known answers take, and which
 // they leave to the framework and why. A type is taken when it has checkPlan instead of
-// ModifyPlan (and readAnswer for reads), else it is listed here with the reason. The
-// protection policy's reads stay with the framework: its identity is { app_id, id }, which
-// unchangedRead does not build. The app is refused for its nested default.
+// ModifyPlan (and readAnswer for reads), else it is listed here with the reason. The app is
+// refused for its nested default.
 func TestKnownAnswers_coverage(t *testing.T) {
 	s := newKnownAnswers(nil, New("test")().(*astraProvider))
 	for typ, reads := range map[string]bool{
 		"astra_cluster": true, "astra_managed_cluster": true, "astra_cloud": true, "astra_bucket": true,
 		"astra_kubeconfig_credential": true, "astra_s3_credential": true, "astra_service_account_credential": true,
-		"astra_protection_policy": false,
+		"astra_protection_policy": true,
 	} {
 		rule, ok := s.rules[typ]
 		if !ok {

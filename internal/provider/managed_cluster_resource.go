@@ -254,8 +254,8 @@ func (r *managedClusterResource) recordAnswer(ctx context.Context, m *managedClu
 }
 
 // readAnswer is the object Read converts (answerReader): not one it forgets.
-func (r *managedClusterResource) readAnswer(ctx context.Context, id string) (any, bool) {
-	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.ManagedCluster, error) { return c.GetManagedCluster(ctx, id) },
+func (r *managedClusterResource) readAnswer(ctx context.Context, ids map[string]string) (any, bool) {
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.ManagedCluster, error) { return c.GetManagedCluster(ctx, ids["id"]) },
 		managedClusterForgotten)
 }
 

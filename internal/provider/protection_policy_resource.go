@@ -132,7 +132,7 @@ func (r *protectionPolicyResource) Create(ctx context.Context, req resource.Crea
 	if s == nil {
 		return
 	}
-	r.record(ctx, appID, s, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.record(ctx, appID, s, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 func (r *protectionPolicyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -149,7 +149,7 @@ func (r *protectionPolicyResource) Read(ctx context.Context, req resource.ReadRe
 	if s == nil {
 		return
 	}
-	r.record(ctx, appID, s, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.record(ctx, appID, s, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 // Update changes every argument but app_id in place: a fresh GET, then one PUT of the plan.
@@ -171,7 +171,7 @@ func (r *protectionPolicyResource) Update(ctx context.Context, req resource.Upda
 		addUpdateError(&resp.Diagnostics, "protection policy", err, protectionPolicyAPIFields)
 		return
 	}
-	r.record(ctx, appID, s, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.record(ctx, appID, s, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 func (r *protectionPolicyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -213,9 +213,17 @@ func (r *protectionPolicyResource) ImportState(ctx context.Context, req resource
 
 // record writes the service's answer to state, and the identity.
 func (r *protectionPolicyResource) record(ctx context.Context, appID string, s *astra.AppSchedule, state *tfsdk.State,
-	identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	identity *tfsdk.ResourceIdentity, private privateKeys, diags *diag.Diagnostics) {
 	diags.Append(state.Set(ctx, protectionPolicyFrom(appID, s))...)
 	setPolicyIdentity(ctx, identity, appID, s.ID, diags)
+	recordAnswerDigest(ctx, private, s, *state, diags)
+}
+
+// readAnswer is the object Read converts (answerReader): the schedule of the state's app.
+func (r *protectionPolicyResource) readAnswer(ctx context.Context, ids map[string]string) (any, bool) {
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.AppSchedule, error) {
+		return c.GetAppSchedule(ctx, ids["app_id"], ids["id"])
+	}, nil)
 }
 
 func setPolicyIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, appID, id string, diags *diag.Diagnostics) {
