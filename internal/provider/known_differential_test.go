@@ -109,11 +109,9 @@ func (f *answersFixture) readBases(t *testing.T) []readBase {
 		Labels: []astra.Label{{Name: "a", Value: "1"}, {Name: "b", Value: "2"}, {Name: "c", Value: "3"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := astra.Wait(ctx, astra.Schedule{InitialDelay: 10 * time.Millisecond, Min: 10 * time.Millisecond, Max: 50 * time.Millisecond, Multiplier: 2}, func(ctx context.Context) (*astra.ManagedCluster, error) {
+	waitUntil(t, "managing the cluster", func(ctx context.Context) (*astra.ManagedCluster, error) {
 		return f.client.GetManagedCluster(ctx, f.clusterID)
-	}, astra.ManagedClusterReady); err != nil {
-		t.Fatalf("managing the cluster: %v", err)
-	}
+	}, astra.ManagedClusterReady)
 	s3, err := f.client.CreateCredential(ctx, astra.S3Credential("differential-s3", "AKIA-DIFF", "diff-secret"))
 	if err != nil {
 		t.Fatal(err)
@@ -128,21 +126,13 @@ func (f *answersFixture) readBases(t *testing.T) []readBase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := astra.Wait(ctx, astra.Schedule{InitialDelay: 10 * time.Millisecond, Min: 10 * time.Millisecond, Max: 50 * time.Millisecond, Multiplier: 2}, func(ctx context.Context) (*astra.Bucket, error) {
-		return f.client.GetBucket(ctx, bucket.ID)
-	}, astra.BucketAvailable); err != nil {
-		t.Fatalf("bucket: %v", err)
-	}
+	waitUntil(t, "bucket", func(ctx context.Context) (*astra.Bucket, error) { return f.client.GetBucket(ctx, bucket.ID) }, astra.BucketAvailable)
 	app, err := f.client.CreateApp(ctx, astra.AppCreate{Name: "differential-app", ClusterID: f.clusterID,
 		NamespaceScopedResources: []astra.NamespaceScope{{Namespace: "default"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := astra.Wait(ctx, astra.Schedule{InitialDelay: 10 * time.Millisecond, Min: 10 * time.Millisecond, Max: 50 * time.Millisecond, Multiplier: 2}, func(ctx context.Context) (*astra.App, error) {
-		return f.client.GetApp(ctx, app.ID)
-	}, astra.AppReady); err != nil {
-		t.Fatalf("app: %v", err)
-	}
+	waitUntil(t, "app", func(ctx context.Context) (*astra.App, error) { return f.client.GetApp(ctx, app.ID) }, astra.AppReady)
 	policy, err := f.client.CreateAppSchedule(ctx, app.ID, astra.AppScheduleFields{Name: "differential", Granularity: "daily",
 		Minute: "5", Hour: "2", SnapshotRetention: "3", BackupRetention: "2", BucketID: bucket.ID})
 	if err != nil {
@@ -643,4 +633,12 @@ var correlationID = regexp.MustCompile(`\[correlation ID [^\]]*\]`)
 // the two servers send the same request twice, and each answer has its own.
 func comparableDiagnostics(diags []*tfprotov6.Diagnostic) string {
 	return correlationID.ReplaceAllString(testutil.DiagnosticsText(diags), "[correlation ID]")
+}
+
+// waitUntil polls get on the simulator's fast schedule until done, or fails the test.
+func waitUntil[T any](t *testing.T, what string, get func(context.Context) (*T, error), done func(*T) (bool, error)) {
+	t.Helper()
+	if _, err := astra.Wait(context.Background(), accWaitSchedule, get, done); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
 }
