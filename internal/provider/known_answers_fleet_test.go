@@ -12,19 +12,25 @@ import (
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
 
-// knownFleetSize is the realistic fleet of TestAccKnownAnswers_fleet: more clusters than
-// the client reads one by one before it lists a whole collection (wideAfter in share.go).
+// knownFleetSize is the realistic fleet of TestAccKnownAnswers_fleet: three times as many
+// clusters as the client reads one by one before it lists a whole collection.
 const knownFleetSize = 30
 
-// knownFleetRequests bounds the requests of a plan of the realistic fleet (issue 23: 30 at
-// 1000 clusters; the count does not grow with the fleet).
-const knownFleetRequests = 30
+// sharedReadsBefore is how many distinct objects of a collection a process reads on their
+// own before it lists the whole collection (wideAfter in internal/astra/share.go).
+const sharedReadsBefore = 10
 
+// knownFleetRequests bounds the requests of a plan of the fleet whatever its size: per
+// collection read (credentials, clusters, managed clusters) at most sharedReadsBefore
+// reads of single objects (or batches of them), then the whole listing, once more if a
+// slow machine makes the plan outlast the listing's 10 s; 11 to 22 measured.
+const knownFleetRequests = 3 * (sharedReadsBefore + 2)
 // TestAccKnownAnswers_fleet plans a realistic fleet (per cluster a kubeconfig credential,
 // the cluster with three labels, its management) once its state is steady: every read and
 // every plan of the 3N resources is answered by the known answers, not the framework, and
-// the plan costs at most 30 requests. It runs under every CLI, Terraform 1.5.7 included,
-// which sends no resource identity: the shortcuts must not depend on one.
+// the plan's requests do not grow with the fleet (each collection is listed, not read
+// object by object). It runs under every CLI, Terraform 1.5.7 included, which sends no
+// resource identity: the shortcuts must not depend on one.
 func TestAccKnownAnswers_fleet(t *testing.T) {
 	a := newAccTarget(t)
 	a.requireSim("counts the provider's answers and the simulator's requests")
@@ -85,6 +91,11 @@ resource "astra_managed_cluster" "m" {
 						total, detail := counts.all(s)
 						if total > knownFleetRequests {
 							return fmt.Errorf("a plan of %d clusters sent %d requests (%v), want at most %d", knownFleetSize, total, detail, knownFleetRequests)
+						}
+						for _, route := range []string{routeCredential, routeClusterByID, routeManagedCluster} {
+							if got := detail["GET "+route]; got > sharedReadsBefore {
+								return fmt.Errorf("%d GETs of %s for %d objects: reads of the collection are not shared (%v)", got, route, knownFleetSize, detail)
+							}
 						}
 						for _, typ := range types {
 							for _, kind := range []string{"read", "plan"} {
