@@ -25,6 +25,7 @@ const sharedReadsBefore = 10
 // reads of single objects (or batches of them), then the whole listing, once more if a
 // slow machine makes the plan outlast the listing's 10 s; 11 to 22 measured.
 const knownFleetRequests = 3 * (sharedReadsBefore + 2)
+
 // TestAccKnownAnswers_fleet plans a realistic fleet (per cluster a kubeconfig credential,
 // the cluster with three labels, its management) once its state is steady: every read and
 // every plan of the 3N resources is answered by the known answers, not the framework, and
