@@ -135,10 +135,7 @@ func TestUpdateConditionallyOwnReadAndConcurrentWriter(t *testing.T) {
 	route := "/topology/v1/clouds/{cloud_id}/clusters/{cluster_id}"
 	f.sim.AddFault(astrasim.Fault{Method: http.MethodPut, Route: route, Kind: astrasim.FaultConcurrentWrite, Times: 1})
 	id := f.ids[4]
-	updated, err := UpdateConditionally(context.Background(), "cluster "+id,
-		func(ctx context.Context) (*Cluster, error) { return f.c.GetCluster(ctx, f.cloud, id) },
-		func(c *Cluster) { c.Metadata.Labels = withLabel(c.Metadata.Labels, Label{Name: "team", Value: "blue"}) },
-		func(ctx context.Context, c *Cluster) (*Cluster, error) { return f.c.UpdateCluster(ctx, f.cloud, c) })
+	updated, err := f.labelTeamBlue(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,10 +165,7 @@ func TestUpdateConditionallyAfterALostPUTAnswer(t *testing.T) {
 	route := "/topology/v1/clouds/{cloud_id}/clusters/{cluster_id}"
 	f.sim.AddFault(astrasim.Fault{Method: http.MethodPut, Route: route, Kind: astrasim.FaultLostAnswer, Times: 1})
 	id := f.ids[0]
-	updated, err := UpdateConditionally(context.Background(), "cluster "+id,
-		func(ctx context.Context) (*Cluster, error) { return f.c.GetCluster(ctx, f.cloud, id) },
-		func(c *Cluster) { c.Metadata.Labels = withLabel(c.Metadata.Labels, Label{Name: "team", Value: "blue"}) },
-		func(ctx context.Context, c *Cluster) (*Cluster, error) { return f.c.UpdateCluster(ctx, f.cloud, c) })
+	updated, err := f.labelTeamBlue(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,4 +191,12 @@ func withLabel(labels []Label, l Label) []Label {
 		}
 	}
 	return out
+}
+
+// labelTeamBlue adds the label team=blue to cluster id with UpdateConditionally.
+func (f *shareFixture) labelTeamBlue(id string) (*Cluster, error) {
+	return UpdateConditionally(context.Background(), "cluster "+id,
+		func(ctx context.Context) (*Cluster, error) { return f.c.GetCluster(ctx, f.cloud, id) },
+		func(c *Cluster) { c.Metadata.Labels = withLabel(c.Metadata.Labels, Label{Name: "team", Value: "blue"}) },
+		func(ctx context.Context, c *Cluster) (*Cluster, error) { return f.c.UpdateCluster(ctx, f.cloud, c) })
 }

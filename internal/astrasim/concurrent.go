@@ -27,6 +27,11 @@ func (s *Sim) concurrentWrite(params map[string]string) {
 	s.advance(now)
 	s.concurrentWrites++
 	n := strconv.Itoa(s.concurrentWrites)
+	// labelled is the write to an object whose user labels no configuration here sets.
+	labelled := func(m *meta) {
+		m.Labels = setLabel(m.Labels, concurrentWriterLabel, n)
+		m.Modified = now
+	}
 	switch {
 	case params["schedule_id"] != "":
 		if sc := s.st.Schedules[params["schedule_id"]]; sc != nil {
@@ -34,13 +39,11 @@ func (s *Sim) concurrentWrite(params map[string]string) {
 		}
 	case params["app_id"] != "":
 		if a := s.st.Apps[params["app_id"]]; a != nil {
-			a.Meta.Labels = setLabel(a.Meta.Labels, concurrentWriterLabel, n)
-			a.Meta.Modified = now
+			labelled(&a.Meta)
 		}
 	case params["bucket_id"] != "":
 		if b := s.st.Buckets[params["bucket_id"]]; b != nil {
-			b.Meta.Labels = setLabel(b.Meta.Labels, concurrentWriterLabel, n)
-			b.Meta.Modified = now
+			labelled(&b.Meta)
 		}
 	case params["managedCluster_id"] != "":
 		if c := s.st.Clusters[params["managedCluster_id"]]; c != nil {
@@ -52,10 +55,10 @@ func (s *Sim) concurrentWrite(params map[string]string) {
 					}
 				}
 				s.setDefaultStorageClass(c, next.ID)
+				c.Meta.Modified = now
 			} else {
-				c.Meta.Labels = setLabel(c.Meta.Labels, concurrentWriterLabel, n)
+				labelled(&c.Meta)
 			}
-			c.Meta.Modified = now
 		}
 	case params["cluster_id"] != "":
 		if c := s.st.Clusters[params["cluster_id"]]; c != nil {
@@ -68,13 +71,11 @@ func (s *Sim) concurrentWrite(params map[string]string) {
 		}
 	case params["credential_id"] != "":
 		if c := s.st.Credentials[params["credential_id"]]; c != nil {
-			c.Meta.Labels = setLabel(c.Meta.Labels, concurrentWriterLabel, n)
-			c.Meta.Modified = now
+			labelled(&c.Meta)
 		}
 	case params["cloud_id"] != "":
 		if c := s.st.Clouds[params["cloud_id"]]; c != nil {
-			c.Meta.Labels = setLabel(c.Meta.Labels, concurrentWriterLabel, n)
-			c.Meta.Modified = now
+			labelled(&c.Meta)
 		}
 	}
 }

@@ -566,48 +566,55 @@ func dynamic(typ tftypes.Type, v tftypes.Value) *tfprotov6.DynamicValue {
 	return &dv
 }
 
-// planDiff compares two plans as values: "" when alike.
-func planDiff(typ, identity tftypes.Type, got, want *tfprotov6.PlanResourceChangeResponse) string {
+// answer is what a plan or a read answers besides the replacements, for answerDiff.
+type answer struct {
+	state    *tfprotov6.DynamicValue
+	identity *tfprotov6.ResourceIdentityData
+	private  []byte
+	diags    []*tfprotov6.Diagnostic
+	deferred bool
+}
+
+// answerDiff compares two answers as values (state, identity, private state, diagnostics
+// without correlation IDs, deferral): the differences, none when alike.
+func answerDiff(typ, identity tftypes.Type, got, want answer) []string {
 	var out []string
-	if d := valueDiff(typ, got.PlannedState, want.PlannedState); d != "" {
-		out = append(out, "planned state: "+d)
+	if d := valueDiff(typ, got.state, want.state); d != "" {
+		out = append(out, "state: "+d)
 	}
-	if d := identityDiffAs(identity, got.PlannedIdentity, want.PlannedIdentity); d != "" {
+	if d := identityDiffAs(identity, got.identity, want.identity); d != "" {
 		out = append(out, "identity: "+d)
 	}
-	if !samePrivate(got.PlannedPrivate, want.PlannedPrivate) {
-		out = append(out, fmt.Sprintf("private: %q, want %q", got.PlannedPrivate, want.PlannedPrivate))
+	if !samePrivate(got.private, want.private) {
+		out = append(out, fmt.Sprintf("private: %q, want %q", got.private, want.private))
 	}
-	if a, b := pathsText(got.RequiresReplace), pathsText(want.RequiresReplace); a != b {
-		out = append(out, fmt.Sprintf("replace: %s, want %s", a, b))
-	}
-	if a, b := comparableDiagnostics(got.Diagnostics), comparableDiagnostics(want.Diagnostics); a != b {
+	if a, b := comparableDiagnostics(got.diags), comparableDiagnostics(want.diags); a != b {
 		out = append(out, fmt.Sprintf("diagnostics: %q, want %q", a, b))
 	}
-	if (got.Deferred == nil) != (want.Deferred == nil) {
+	if got.deferred != want.deferred {
 		out = append(out, "deferred differs")
+	}
+	return out
+}
+
+// planDiff compares two plans as values: "" when alike.
+func planDiff(typ, identity tftypes.Type, got, want *tfprotov6.PlanResourceChangeResponse) string {
+	of := func(r *tfprotov6.PlanResourceChangeResponse) answer {
+		return answer{r.PlannedState, r.PlannedIdentity, r.PlannedPrivate, r.Diagnostics, r.Deferred != nil}
+	}
+	out := answerDiff(typ, identity, of(got), of(want))
+	if a, b := pathsText(got.RequiresReplace), pathsText(want.RequiresReplace); a != b {
+		out = append(out, fmt.Sprintf("replace: %s, want %s", a, b))
 	}
 	return strings.Join(out, "; ")
 }
 
+// readDiff compares two reads as values: "" when alike.
 func readDiff(typ, identity tftypes.Type, got, want *tfprotov6.ReadResourceResponse) string {
-	var out []string
-	if d := valueDiff(typ, got.NewState, want.NewState); d != "" {
-		out = append(out, "new state: "+d)
+	of := func(r *tfprotov6.ReadResourceResponse) answer {
+		return answer{r.NewState, r.NewIdentity, r.Private, r.Diagnostics, r.Deferred != nil}
 	}
-	if d := identityDiffAs(identity, got.NewIdentity, want.NewIdentity); d != "" {
-		out = append(out, "identity: "+d)
-	}
-	if !samePrivate(got.Private, want.Private) {
-		out = append(out, fmt.Sprintf("private: %q, want %q", got.Private, want.Private))
-	}
-	if a, b := comparableDiagnostics(got.Diagnostics), comparableDiagnostics(want.Diagnostics); a != b {
-		out = append(out, fmt.Sprintf("diagnostics: %q, want %q", a, b))
-	}
-	if (got.Deferred == nil) != (want.Deferred == nil) {
-		out = append(out, "deferred differs")
-	}
-	return strings.Join(out, "; ")
+	return strings.Join(answerDiff(typ, identity, of(got), of(want)), "; ")
 }
 
 func pathsText(paths []*tftypes.AttributePath) string {

@@ -54,7 +54,8 @@ type bench struct {
 	rows     []row
 	repeat   int // plans are run this many times; the median counts
 	out      string
-	nextCred int // credentials are used once: a kubeconfig registers one cluster
+	nextCred int               // credentials are used once: a kubeconfig registers one cluster
+	versions map[string]string // versionOf's answers, by CLI path
 }
 
 type row struct {

@@ -31,10 +31,23 @@ func (b *bench) cliVersion() string {
 	return v
 }
 
-// versionOf is the first line of `cli version` ("OpenTofu v1.12.6"), or cli.
+// versionOf is the first line of `cli version` ("OpenTofu v1.12.6"), or cli; asked once
+// per CLI (the report is rendered after every row).
 func (b *bench) versionOf(cli string) string {
+	if v, ok := b.versions[cli]; ok {
+		return v
+	}
+	v := askVersion(cli, b.variants["ours"].dir)
+	if b.versions == nil {
+		b.versions = map[string]string{}
+	}
+	b.versions[cli] = v
+	return v
+}
+
+func askVersion(cli, providerDir string) string {
 	cmd := exec.Command(cli, "version")
-	cmd.Env = append(cmd.Environ(), "TF_CLI_CONFIG_FILE="+filepath.Join(b.variants["ours"].dir, "cli.tfrc"))
+	cmd.Env = append(cmd.Environ(), "TF_CLI_CONFIG_FILE="+filepath.Join(providerDir, "cli.tfrc"))
 	out, _ := cmd.Output()
 	for _, line := range strings.Split(string(out), "\n") {
 		if strings.HasPrefix(line, "OpenTofu v") || strings.HasPrefix(line, "Terraform v") {
