@@ -58,6 +58,8 @@ type knownAnswers struct {
 	frameworkServer
 	provider *astraProvider
 	rules    map[string]*knownRule
+	// upgrades are the resource types whose state upgrades knownUpgrade answers.
+	upgrades map[string]*upgradeRule
 	// refused are the resource types planRuleFor refused, and why.
 	refused map[string]string
 	// deferred: the CLI allowed Configure to defer, so the framework may defer every read
@@ -68,11 +70,15 @@ type knownAnswers struct {
 // newKnownAnswers derives the rules of every resource of p.
 func newKnownAnswers(server frameworkServer, p *astraProvider) *knownAnswers {
 	ctx := context.Background()
-	s := &knownAnswers{frameworkServer: server, provider: p, rules: map[string]*knownRule{}, refused: map[string]string{}}
+	s := &knownAnswers{frameworkServer: server, provider: p, rules: map[string]*knownRule{}, refused: map[string]string{},
+		upgrades: map[string]*upgradeRule{}}
 	for _, factory := range p.Resources(ctx) {
 		r := factory()
 		var meta resource.MetadataResponse
 		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: typeName}, &meta)
+		if upgrade, ok := upgradeRuleFor(r); ok {
+			s.upgrades[meta.TypeName] = upgrade
+		}
 		rule, err := planRuleFor(r)
 		if err != nil {
 			s.refused[meta.TypeName] = err.Error()

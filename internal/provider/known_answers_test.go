@@ -154,7 +154,11 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), Private: f.private, CurrentIdentity: f.identityOf(t, "7b4e2a3c-1d2e-4f5a-8b6c-0d1e2f3a4b5c")}},
 		{name: "recorded by another release",
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity,
-				Private: withRecord(t, f.private, func(r *answerRecord) { r.Build = "vcs:0000000" })}},
+				Private: f.sealedBy(t, "vcs:0000000")}},
+		// The control of the case above: the same seal made by this build is taken.
+		{name: "sealed again by this build", shortcuts: true,
+			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity,
+				Private: f.sealedBy(t, buildKey())}},
 		{name: "no record",
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity}},
 		{name: "object changed on the service",
@@ -365,20 +369,26 @@ func samePrivate(a, b []byte) bool {
 	return reflect.DeepEqual(x, y)
 }
 
-// withRecord is private state with its answer record edited.
-func withRecord(t *testing.T, private []byte, edit func(*answerRecord)) []byte {
+// sealedBy is the fixture's private state with its answer record sealed by build: the
+// cluster as the service answers it now, and the fixture's state.
+func (f *answersFixture) sealedBy(t *testing.T, build string) []byte {
 	t.Helper()
 	var keys map[string][]byte
-	if err := json.Unmarshal(private, &keys); err != nil {
+	if err := json.Unmarshal(f.private, &keys); err != nil {
 		t.Fatal(err)
 	}
-	record, ok := recordedAnswer(private)
-	if !ok {
-		t.Fatalf("no answer record in %q", private)
+	if _, ok := recordedAnswer(f.private); !ok {
+		t.Fatalf("no answer record in %q", f.private)
 	}
-	edit(&record)
-	var err error
-	if keys[answerKey], err = json.Marshal(record); err != nil {
+	c, err := f.client.GetCluster(context.Background(), f.cloudID, f.clusterID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, ok := answerDigest(c)
+	if !ok {
+		t.Fatal("no digest of the cluster")
+	}
+	if keys[answerKey], err = json.Marshal(answerSeal(build, f.clusterID, sum, stateDigest(f.state))); err != nil {
 		t.Fatal(err)
 	}
 	out, err := json.Marshal(keys)

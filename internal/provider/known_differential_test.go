@@ -67,6 +67,11 @@ func TestKnownAnswers_differential(t *testing.T) {
 			t.Errorf("%s: no read took the known answer", typ)
 		}
 	}
+	for typ := range f.fast.upgrades {
+		if len(seeds) > 0 && counts[typ+"/upgrade/shortcut"] == 0 {
+			t.Errorf("%s: no state upgrade took the known answer", typ)
+		}
+	}
 	t.Logf("random seed %d (replay with KNOWN_ANSWERS_SEED=%d), for %s", random, random, duration)
 	g := &requestGen{t: t, rng: rand.New(rand.NewSource(random)), f: f, seed: random}
 	iterations := 0
@@ -199,6 +204,7 @@ func (g *requestGen) round(t *testing.T, bases []readBase, counts map[string]int
 			t.Errorf("seed %d: %s %s plan (shortcut %v) differs from the framework's: %s\nrequest: %s", g.seed, typeName, kind, shortcut, d, describePlan(req, schemas.ResourceSchemas[typeName].ValueType()))
 		}
 	}
+	g.upgradeRound(t, counts)
 	base := bases[g.rng.Intn(len(bases))]
 	req, expect := g.read(base)
 	got := g.f.fast.unchangedRead(ctx, req)

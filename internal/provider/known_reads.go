@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"strings"
 
@@ -78,8 +80,7 @@ func (s *knownAnswers) unchangedRead(ctx context.Context, req *tfprotov6.ReadRes
 		return nil
 	}
 	recorded, ok := recordedAnswer(private)
-	build := buildKey()
-	if !ok || build == "" || recorded.Build != build || recorded.ID != id || recorded.State != stateDigest(state) {
+	if !ok || buildKey() == "" {
 		return nil
 	}
 	r := s.configured(ctx, rule)
@@ -91,7 +92,7 @@ func (s *knownAnswers) unchangedRead(ctx context.Context, req *tfprotov6.ReadRes
 	if !ok {
 		return nil
 	}
-	if sum, ok := answerDigest(answer); !ok || sum != recorded.Answer {
+	if sum, ok := answerDigest(answer); !ok || recorded != answerSeal(buildKey(), id, sum, stateDigest(state)) {
 		return nil
 	}
 	return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, NewIdentity: identity, Private: private}
@@ -180,13 +181,17 @@ func hasFrameworkKeys(private []byte) bool {
 // answerKey is the private-state key of the answer a resource's state was last written from.
 const answerKey = "answer"
 
-type answerRecord struct {
-	// Build is the build that wrote the state (buildKey): another may convert the same
-	// answer into another state, so it does not take the shortcut.
-	Build  string `json:"build"`
-	ID     string `json:"id"`
-	Answer string `json:"answer"` // digest of the object as the API answered
-	State  string `json:"state"`  // digest of the state written from it (stateDigest)
+// answerSeal is what the record holds: one digest of the build that wrote the state
+// (buildKey: another may convert the same answer into another state), the object's ID,
+// the answer's digest and the digest of the state written from it. A read recomputes it
+// from what it has in hand, so the record stays a few dozen bytes: the CLI keeps it with
+// every object of the plan and copies it with every reference to one (OpenTofu copies
+// every instance's change for each reference to a resource in a module instance), and
+// 400 bytes of record were a third of what it copied. 128 bits tell apart states the
+// provider wrote, which is all the seal is for; a state edited by hand is a changed state.
+func answerSeal(build, id, answerSum, stateSum string) string {
+	sum := sha256.Sum256([]byte(build + "\x00" + id + "\x00" + answerSum + "\x00" + stateSum))
+	return base64.RawStdEncoding.EncodeToString(sum[:16])
 }
 
 // privateKeys is where the framework's private state keeps a provider's keys.
@@ -209,22 +214,23 @@ func recordAnswerDigest(ctx context.Context, private privateKeys, answer any, st
 	if !ok {
 		return
 	}
-	record, err := json.Marshal(answerRecord{Build: build, ID: id, Answer: answerSum, State: stateDigest(state.Raw)})
+	record, err := json.Marshal(answerSeal(build, id, answerSum, stateDigest(state.Raw)))
 	if err != nil {
 		return
 	}
 	diags.Append(private.SetKey(ctx, answerKey, record)...)
 }
 
-// recordedAnswer reads the record from private state as the protocol carries it: a JSON
-// object of keys to JSON documents, each encoded as bytes.
-func recordedAnswer(private []byte) (answerRecord, bool) {
+// recordedAnswer reads the seal from private state as the protocol carries it: a JSON
+// object of keys to JSON documents, each encoded as bytes. A record of the earlier form
+// (an object) is no seal: its read goes to the framework, which writes a seal.
+func recordedAnswer(private []byte) (string, bool) {
 	var keys map[string][]byte
-	var record answerRecord
-	if len(private) == 0 || json.Unmarshal(private, &keys) != nil || json.Unmarshal(keys[answerKey], &record) != nil {
-		return answerRecord{}, false
+	var seal string
+	if len(private) == 0 || json.Unmarshal(private, &keys) != nil || json.Unmarshal(keys[answerKey], &seal) != nil {
+		return "", false
 	}
-	return record, record.ID != "" && record.Answer != "" && record.State != ""
+	return seal, seal != ""
 }
 
 // answerDigest is the digest of an API object as JSON, whose maps encoding/json sorts.

@@ -87,7 +87,11 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer os.RemoveAll(work)
+	if os.Getenv("FLEETBENCH_KEEP") == "" { // set, the working directories and states stay for a look
+		defer os.RemoveAll(work)
+	} else {
+		log.Printf("working directories kept in %s", work)
+	}
 	clis := strings.Split(*cli, ",")
 	b := &bench{cli: clis[0], others: clis[1:], root: root, work: work, repeat: max(*repeat, 1), out: *out}
 	b.build()
