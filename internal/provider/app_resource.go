@@ -220,7 +220,7 @@ func (r *appResource) ImportState(ctx context.Context, req resource.ImportStateR
 // recordAnswer writes the model converted from the service's answer to state.
 func (r *appResource) recordAnswer(ctx context.Context, m *appModel, answer *astra.App, state *tfsdk.State, diags *diag.Diagnostics) {
 	m.appValues = appFrom(answer, m.appValues)
-	diags.Append(state.Set(ctx, m)...)
+	diags.Append(setState(ctx, state, m)...)
 }
 
 // recordAndWait records the answer, then waits until the app is ready and records what it

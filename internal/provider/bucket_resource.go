@@ -184,7 +184,7 @@ func (r *bucketResource) ImportState(ctx context.Context, req resource.ImportSta
 func (r *bucketResource) recordAnswer(ctx context.Context, m *bucketModel, answer *astra.Bucket, state *tfsdk.State,
 	private privateKeys, diags *diag.Diagnostics) {
 	m.bucketValues = bucketFrom(answer)
-	diags.Append(state.Set(ctx, m)...)
+	diags.Append(setState(ctx, state, m)...)
 	recordAnswerDigest(ctx, private, answer, *state, diags)
 }
 

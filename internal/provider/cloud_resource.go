@@ -163,7 +163,7 @@ func (r *cloudResource) ImportState(ctx context.Context, req resource.ImportStat
 // prior model (the plan, or the state) and then what was recorded.
 func (r *cloudResource) recordAnswer(ctx context.Context, m *cloudModel, answer *astra.Cloud, state *tfsdk.State, private privateKeys, diags *diag.Diagnostics) {
 	m.cloudValues = cloudFrom(answer, m.cloudValues)
-	diags.Append(state.Set(ctx, m)...)
+	diags.Append(setState(ctx, state, m)...)
 	recordAnswerDigest(ctx, private, answer, *state, diags)
 }
 

@@ -266,7 +266,7 @@ func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportSt
 // state, so a later read of the same answer can keep the state (known_reads.go).
 func (r *clusterResource) recordAnswer(ctx context.Context, prior clusterModel, answer *astra.Cluster, state *tfsdk.State,
 	private privateKeys, diags *diag.Diagnostics) {
-	diags.Append(state.Set(ctx, clusterModelFrom(answer, prior))...)
+	diags.Append(setState(ctx, state, clusterModelFrom(answer, prior))...)
 	// A removed or failed cluster is not noted: every refresh then reads it and warns.
 	if isUnreachable(answer.State) == "" {
 		recordAnswerDigest(ctx, private, answer, *state, diags)

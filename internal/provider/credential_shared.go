@@ -339,7 +339,7 @@ func recordCredential[M any](ctx context.Context, m *M, cred *astra.Credential, 
 		return
 	}
 	*m = out
-	diags.Append(state.Set(ctx, m)...)
+	diags.Append(setState(ctx, state, m)...)
 }
 
 // credentialResource is the create, read, update, delete and import every credential

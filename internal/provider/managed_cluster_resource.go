@@ -249,7 +249,7 @@ func (r *managedClusterResource) ImportState(ctx context.Context, req resource.I
 // resource's own settings (timeouts, wait_for_running) stay as m holds them.
 func (r *managedClusterResource) recordAnswer(ctx context.Context, m *managedClusterModel, answer *astra.ManagedCluster, state *tfsdk.State, private privateKeys, diags *diag.Diagnostics) {
 	m.managedClusterValues = managedClusterFrom(answer)
-	diags.Append(state.Set(ctx, m)...)
+	diags.Append(setState(ctx, state, m)...)
 	recordAnswerDigest(ctx, private, answer, *state, diags)
 }
 

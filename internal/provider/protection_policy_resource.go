@@ -214,7 +214,7 @@ func (r *protectionPolicyResource) ImportState(ctx context.Context, req resource
 // record writes the service's answer to state, and the identity.
 func (r *protectionPolicyResource) record(ctx context.Context, appID string, s *astra.AppSchedule, state *tfsdk.State,
 	identity *tfsdk.ResourceIdentity, private privateKeys, diags *diag.Diagnostics) {
-	diags.Append(state.Set(ctx, protectionPolicyFrom(appID, s))...)
+	diags.Append(setState(ctx, state, protectionPolicyFrom(appID, s))...)
 	setPolicyIdentity(ctx, identity, appID, s.ID, diags)
 	recordAnswerDigest(ctx, private, s, *state, diags)
 }

@@ -1,0 +1,131 @@
+package provider
+
+import (
+	"context"
+	"reflect"
+	"regexp"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// setState writes a model into state as tfsdk.State.Set does. The framework converts a
+// struct by reflection on every call, and that conversion compiles a regular expression
+// per field and copies the schema's attribute map per path step: 200 KB and more for one
+// managed cluster, most of what an apply of a fleet allocated. A model whose fields are all
+// attribute values (types.String, types.Map, timeouts.Value, ...) converts in one step:
+// each field's own value, checked against the schema's type and validated by it as the
+// framework validates it; the struct's layout is read once per struct type. Any other model, or a field whose type or value the framework would check
+// or refuse, goes to the framework, which reports what it reports. The differential test
+// compares the two on random models of every resource.
+func setState(ctx context.Context, state *tfsdk.State, model any) diag.Diagnostics {
+	if v, ok := modelValue(ctx, state.Schema.Type(), model); ok {
+		return state.Set(ctx, v) // a value is stored as it is, once its type is checked
+	}
+	return state.Set(ctx, model)
+}
+
+// modelValue is model (a struct or a pointer to one) as a value of typ; false when the
+// framework's conversion might answer otherwise.
+func modelValue(ctx context.Context, typ attr.Type, model any) (tftypes.Value, bool) {
+	withAttributes, ok := typ.(attr.TypeWithAttributeTypes)
+	obj, isObject := typ.TerraformType(ctx).(tftypes.Object)
+	rv := reflect.ValueOf(model)
+	if !ok || !isObject || !rv.IsValid() {
+		return tftypes.Value{}, false
+	}
+	if rv.Kind() == reflect.Pointer {
+		if rv.IsNil() {
+			return tftypes.Value{}, false
+		}
+		rv = rv.Elem()
+	}
+	layout := layoutOf(rv.Type())
+	if layout == nil || len(layout) != len(obj.AttributeTypes) {
+		return tftypes.Value{}, false
+	}
+	attrTypes := withAttributes.AttributeTypes()
+	values := make(map[string]tftypes.Value, len(layout))
+	for name, index := range layout {
+		want, ok := obj.AttributeTypes[name]
+		if !ok {
+			return tftypes.Value{}, false
+		}
+		field := rv.FieldByIndex(index).Interface().(attr.Value) // layoutOf checked the type
+		v, err := field.ToTerraformValue(ctx)
+		if err != nil || v.Type() == nil || !v.Type().Equal(want) {
+			return tftypes.Value{}, false
+		}
+		// The framework validates the value with its attribute's type (collections: their
+		// elements; sets: no duplicates); the same check, and anything it says, even a
+		// warning, is the framework's to report.
+		if validating, ok := attrTypes[name].(xattr.TypeWithValidate); ok && len(validating.Validate(ctx, v, path.Root(name))) > 0 {
+			return tftypes.Value{}, false
+		}
+		values[name] = v
+	}
+	return tftypes.NewValue(obj, values), true
+}
+
+// layouts holds layoutOf's answers by struct type: map[string][]int, or nil.
+var layouts sync.Map
+
+var attributeValueType = reflect.TypeFor[attr.Value]()
+
+// layoutOf is where each attribute of a model struct type is (as the framework finds it:
+// by tfsdk tag, through embedded structs), or nil when the framework's conversion does
+// more than take each field's value: a field that is no attribute value (a Go string, a
+// nested struct), or one whose value validates itself, or a tag it would refuse.
+func layoutOf(t reflect.Type) map[string][]int {
+	if cached, ok := layouts.Load(t); ok {
+		layout, _ := cached.(map[string][]int)
+		return layout
+	}
+	layout := map[string][]int{}
+	if !collectLayout(t, nil, layout) {
+		layout = nil
+	}
+	layouts.Store(t, layout)
+	return layout
+}
+
+var validFieldName = regexp.MustCompile("^[a-z][a-z0-9_]*$")
+
+func collectLayout(t reflect.Type, prefix []int, layout map[string][]int) bool {
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	for i := range t.NumField() {
+		field := t.Field(i)
+		if !field.IsExported() && !field.Anonymous {
+			continue
+		}
+		index := append(append([]int(nil), prefix...), i)
+		tag, tagged := field.Tag.Lookup("tfsdk")
+		switch {
+		case tag == "-":
+			continue
+		case field.Anonymous:
+			if tagged || field.Type.Kind() != reflect.Struct || !collectLayout(field.Type, index, layout) {
+				return false
+			}
+			continue
+		case !tagged || !validFieldName.MatchString(tag) || layout[tag] != nil:
+			return false
+		}
+		if !field.Type.Implements(attributeValueType) || field.Type.Kind() == reflect.Interface {
+			return false
+		}
+		zero := reflect.Zero(field.Type).Interface().(attr.Value)
+		if _, validates := zero.(xattr.ValidateableAttribute); validates {
+			return false
+		}
+		layout[tag] = index
+	}
+	return true
+}
