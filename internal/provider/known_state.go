@@ -56,7 +56,10 @@ func modelValue(ctx context.Context, typ attr.Type, model any) (tftypes.Value, b
 		if !ok {
 			return tftypes.Value{}, false
 		}
-		field := rv.FieldByIndex(index).Interface().(attr.Value) // layoutOf checked the type
+		field, ok := rv.FieldByIndex(index).Interface().(attr.Value) // layoutOf checked the type
+		if !ok {
+			return tftypes.Value{}, false
+		}
 		v, err := field.ToTerraformValue(ctx)
 		if err != nil || v.Type() == nil || !v.Type().Equal(want) {
 			return tftypes.Value{}, false
@@ -64,6 +67,7 @@ func modelValue(ctx context.Context, typ attr.Type, model any) (tftypes.Value, b
 		// The framework validates the value with its attribute's type (collections: their
 		// elements; sets: no duplicates); the same check, and anything it says, even a
 		// warning, is the framework's to report.
+		//nolint:staticcheck // deprecated for providers' own types; the framework still calls it, so must this
 		if validating, ok := attrTypes[name].(xattr.TypeWithValidate); ok && len(validating.Validate(ctx, v, path.Root(name))) > 0 {
 			return tftypes.Value{}, false
 		}
@@ -121,8 +125,7 @@ func collectLayout(t reflect.Type, prefix []int, layout map[string][]int) bool {
 		if !field.Type.Implements(attributeValueType) || field.Type.Kind() == reflect.Interface {
 			return false
 		}
-		zero := reflect.Zero(field.Type).Interface().(attr.Value)
-		if _, validates := zero.(xattr.ValidateableAttribute); validates {
+		if _, validates := reflect.Zero(field.Type).Interface().(xattr.ValidateableAttribute); validates {
 			return false
 		}
 		layout[tag] = index

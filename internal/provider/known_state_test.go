@@ -97,13 +97,13 @@ func (g *requestGen) attributeValue(t *testing.T, typ attr.Type, mistype bool) (
 	t.Helper()
 	ctx := context.Background()
 	if mistype && g.rng.Intn(25) == 0 {
-		switch typ.(type) {
+		switch typ := typ.(type) {
 		case basetypes.MapType:
 			return types.MapNull(types.BoolType), true
 		case basetypes.ListType:
 			return types.ListUnknown(types.Int64Type), true
 		case basetypes.SetType:
-			if elem := typ.(basetypes.SetType).ElemType; elem.Equal(types.StringType) && g.rng.Intn(2) == 0 {
+			if elem := typ.ElemType; elem.Equal(types.StringType) && g.rng.Intn(2) == 0 {
 				twice := types.StringValue("twice") // the framework refuses a set holding it twice
 				return types.SetValueMust(elem, []attr.Value{twice, twice}), true
 			}
