@@ -64,13 +64,13 @@ func (r *appResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequ
 		return nil
 	}
 	var plan appModel
-	diags.Append(req.Plan.Get(ctx, &plan)...)
+	diags.Append(planGet(ctx, req.Plan, &plan)...)
 	if diags.HasError() || !isSet(plan.ClusterID) || plan.NamespaceScopedResources.IsUnknown() {
 		return diags
 	}
 	if !req.State.Raw.IsNull() {
 		var prior appModel
-		diags.Append(req.State.Get(ctx, &prior)...)
+		diags.Append(stateGet(ctx, req.State, &prior)...)
 		if prior.NamespaceScopedResources.Equal(plan.NamespaceScopedResources) && prior.ClusterID.Equal(plan.ClusterID) {
 			return diags // the scope does not change: nothing to check
 		}
@@ -107,7 +107,7 @@ func checkAppNamespaces(clusterID string, namespaces []astra.Namespace, scope ty
 
 func (r *appResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan appModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -133,7 +133,7 @@ func (r *appResource) Create(ctx context.Context, req resource.CreateRequest, re
 
 func (r *appResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state appModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -152,7 +152,7 @@ func (r *appResource) Read(ctx context.Context, req resource.ReadRequest, resp *
 // Update renames the app or changes its labels: a fresh GET, the plan applied, one PUT.
 func (r *appResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan appModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -180,7 +180,7 @@ func (r *appResource) Update(ctx context.Context, req resource.UpdateRequest, re
 // by the service (409): the request is repeated until it is accepted or the timeout ends.
 func (r *appResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state appModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return

@@ -57,7 +57,7 @@ func (r *bucketResource) ValidateConfig(ctx context.Context, req resource.Valida
 
 func (r *bucketResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan bucketModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -86,7 +86,7 @@ func (r *bucketResource) Create(ctx context.Context, req resource.CreateRequest,
 
 func (r *bucketResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state bucketModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -108,7 +108,7 @@ func (r *bucketResource) Read(ctx context.Context, req resource.ReadRequest, res
 // the read its 204 calls for; a new credential is then waited for.
 func (r *bucketResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan bucketModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -139,7 +139,7 @@ func (r *bucketResource) Update(ctx context.Context, req resource.UpdateRequest,
 
 func (r *bucketResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state bucketModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return

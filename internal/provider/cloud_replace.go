@@ -31,8 +31,8 @@ func (r *cloudResource) warnReplacement(ctx context.Context, req resource.Modify
 		return
 	}
 	var plan, prior cloudModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &prior)...)
 	client := r.configuredClient()
 	if resp.Diagnostics.HasError() || client == nil {
 		return

@@ -58,7 +58,7 @@ func (r *cloudResource) ValidateConfig(ctx context.Context, req resource.Validat
 
 func (r *cloudResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan cloudModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -84,7 +84,7 @@ func (r *cloudResource) Create(ctx context.Context, req resource.CreateRequest, 
 
 func (r *cloudResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state cloudModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -100,8 +100,8 @@ func (r *cloudResource) Read(ctx context.Context, req resource.ReadRequest, resp
 
 func (r *cloudResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, prior cloudModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &prior)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -138,7 +138,7 @@ func (r *cloudResource) Update(ctx context.Context, req resource.UpdateRequest, 
 
 func (r *cloudResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state cloudModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return

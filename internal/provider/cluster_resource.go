@@ -95,7 +95,7 @@ func (r *clusterResource) checkPlan(ctx context.Context, req resource.ModifyPlan
 
 func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan clusterModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
 	client := r.client(&resp.Diagnostics)
 	timeout, d := plan.Timeouts.Create(ctx, clusterTimeouts.Create)
 	resp.Diagnostics.Append(d...)
@@ -133,7 +133,7 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 
 func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state clusterModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -154,8 +154,8 @@ func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, re
 // PUT is conditional on that read (astra.UpdateConditionally), so no concurrent write is lost.
 func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, prior clusterModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &prior)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -214,7 +214,7 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 // Delete removes the cluster record, which Astra Control allows only while unmanaged.
 func (r *clusterResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state clusterModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
 	client := r.client(&resp.Diagnostics)
 	timeout, d := state.Timeouts.Delete(ctx, clusterTimeouts.Delete)
 	resp.Diagnostics.Append(d...)

@@ -393,7 +393,7 @@ func (r *credentialResource[M]) Create(ctx context.Context, req resource.CreateR
 
 func (r *credentialResource[M]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state M
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

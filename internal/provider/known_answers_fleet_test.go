@@ -26,12 +26,16 @@ const sharedReadsBefore = 10
 // slow machine makes the plan outlast the listing's 10 s; 11 to 22 measured.
 const knownFleetRequests = 3 * (sharedReadsBefore + 2)
 
+// fleetAnswerKinds are the requests of a steady plan the known answers take, each once
+// per resource.
+var fleetAnswerKinds = []string{"upgrade", "read", "plan"}
+
 // TestAccKnownAnswers_fleet plans a realistic fleet (per cluster a kubeconfig credential,
-// the cluster with three labels, its management) once its state is steady: every read and
-// every plan of the 3N resources is answered by the known answers, not the framework, and
-// the plan's requests do not grow with the fleet (each collection is listed, not read
-// object by object). It runs under every CLI, Terraform 1.5.7 included, which sends no
-// resource identity: the shortcuts must not depend on one.
+// the cluster with three labels, its management) once its state is steady: every state
+// upgrade, read and plan of the 3N resources is answered by the known answers, not the
+// framework, and the plan's requests do not grow with the fleet (each collection is
+// listed, not read object by object). It runs under every CLI, Terraform 1.5.7 included,
+// which sends no resource identity: the shortcuts must not depend on one.
 func TestAccKnownAnswers_fleet(t *testing.T) {
 	a := newAccTarget(t)
 	a.requireSim("counts the provider's answers and the simulator's requests")
@@ -81,7 +85,9 @@ resource "astra_managed_cluster" "m" {
 				PreConfig: func() {
 					a.markCounts(&counts)
 					for _, typ := range types {
-						before["read "+typ], before["plan "+typ] = a.provider.answered.get("read "+typ), a.provider.answered.get("plan "+typ)
+						for _, kind := range fleetAnswerKinds {
+							before[kind+" "+typ] = a.provider.answered.get(kind + " " + typ)
+						}
 					}
 				},
 				Config:   cfg,
@@ -99,14 +105,14 @@ resource "astra_managed_cluster" "m" {
 							}
 						}
 						for _, typ := range types {
-							for _, kind := range []string{"read", "plan"} {
+							for _, kind := range fleetAnswerKinds {
 								key := kind + " " + typ
 								if got := a.provider.answered.get(key) - before[key]; got < knownFleetSize {
 									return fmt.Errorf("the known answers answered %d %ss of %s, want all %d (the rest went to the framework)", got, kind, typ, knownFleetSize)
 								}
 							}
 						}
-						t.Logf("a steady plan of %d clusters (%d resources): %d requests (%v), every read and plan answered without the framework",
+						t.Logf("a steady plan of %d clusters (%d resources): %d requests (%v), every state upgrade, read and plan answered without the framework",
 							knownFleetSize, 3*knownFleetSize, total, detail)
 						return nil
 					}},

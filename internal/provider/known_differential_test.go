@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand"
@@ -188,16 +189,9 @@ func (g *requestGen) round(t *testing.T, bases []readBase, counts map[string]int
 	schemas := g.f.schemas
 	for _, typeName := range sortedKeys(schemas.ResourceSchemas) {
 		req, kind := g.plan(typeName, schemas.ResourceSchemas[typeName])
-		// What the wrapper serves: its answer, or else the framework's (PlanResourceChange).
-		got := g.f.fast.knownPlan(ctx, req)
-		shortcut := got != nil
-		var err1 error
-		if !shortcut {
-			got, err1 = g.f.fast.frameworkServer.PlanResourceChange(ctx, req)
-		}
-		want, err2 := g.f.framework.PlanResourceChange(ctx, req)
-		if err1 != nil || err2 != nil {
-			t.Fatalf("seed %d: %s plan: %v, %v", g.seed, typeName, err1, err2)
+		got, want, shortcut, err := served(ctx, req, g.f.fast.knownPlan, g.f.fast.frameworkServer.PlanResourceChange, g.f.framework.PlanResourceChange)
+		if err != nil {
+			t.Fatalf("seed %d: %s plan: %v", g.seed, typeName, err)
 		}
 		counts[typeName+"/"+kind+"/"+taken(shortcut)]++
 		if d := planDiff(schemas.ResourceSchemas[typeName].ValueType(), g.identityType(typeName), got, want); d != "" {
@@ -207,15 +201,9 @@ func (g *requestGen) round(t *testing.T, bases []readBase, counts map[string]int
 	g.upgradeRound(t, counts)
 	base := bases[g.rng.Intn(len(bases))]
 	req, expect := g.read(base)
-	got := g.f.fast.unchangedRead(ctx, req)
-	shortcut := got != nil
-	var err1 error
-	if !shortcut {
-		got, err1 = g.f.fast.frameworkServer.ReadResource(ctx, req)
-	}
-	want, err2 := g.f.framework.ReadResource(ctx, req)
-	if err1 != nil || err2 != nil {
-		t.Fatalf("seed %d: %s read: %v, %v", g.seed, base.typeName, err1, err2)
+	got, want, shortcut, err := served(ctx, req, g.f.fast.unchangedRead, g.f.fast.frameworkServer.ReadResource, g.f.framework.ReadResource)
+	if err != nil {
+		t.Fatalf("seed %d: %s read: %v", g.seed, base.typeName, err)
 	}
 	counts[base.typeName+"/read/"+taken(shortcut)]++
 	if expect && !shortcut {
@@ -224,6 +212,21 @@ func (g *requestGen) round(t *testing.T, bases []readBase, counts map[string]int
 	if d := readDiff(base.typ, g.identityType(base.typeName), got, want); d != "" {
 		t.Errorf("seed %d: %s read (shortcut %v) differs from the framework's: %s", g.seed, base.typeName, shortcut, d)
 	}
+}
+
+// served is what the wrapper serves for req (its known answer, or else the framework's it
+// wraps, as its own method does) and what the bare framework answers; shortcut tells
+// whether the known answer served.
+func served[Req, Resp any](ctx context.Context, req Req, known func(context.Context, Req) *Resp,
+	framework, bare func(context.Context, Req) (*Resp, error)) (got, want *Resp, shortcut bool, err error) {
+	got = known(ctx, req)
+	shortcut = got != nil
+	var err1 error
+	if !shortcut {
+		got, err1 = framework(ctx, req)
+	}
+	want, err2 := bare(ctx, req)
+	return got, want, shortcut, errors.Join(err1, err2)
 }
 
 func taken(shortcut bool) string {

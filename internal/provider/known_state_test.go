@@ -116,3 +116,71 @@ func (g *requestGen) attributeValue(t *testing.T, typ attr.Type, mistype bool) (
 	}
 	return v, false
 }
+
+// TestStateGet_differential reads random states of every resource into its model with
+// stateGet and with the framework's State.Get and compares the models and diagnostics:
+// every known object takes getModel's own conversion, and on an object of another type
+// both leave the model as it was.
+func TestStateGet_differential(t *testing.T) {
+	ctx := context.Background()
+	seed := time.Now().UnixNano()
+	t.Logf("random seed %d", seed)
+	for _, factory := range New("test")().(*astraProvider).Resources(ctx) {
+		r := factory()
+		var meta resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: typeName}, &meta)
+		var sr resource.SchemaResponse
+		r.Schema(ctx, resource.SchemaRequest{}, &sr)
+		modelType := reflect.TypeOf(resourceModels[meta.TypeName])
+		if modelType == nil || layoutOf(modelType) == nil {
+			t.Errorf("%s: no model getModel converts", meta.TypeName)
+			continue
+		}
+		typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+		fast, refused := 0, 0
+		for _, s := range []int64{1, 2, seed} {
+			g := &requestGen{rng: rand.New(rand.NewSource(s))}
+			for range 100 {
+				raw := g.value(typ, true)
+				if g.rng.Intn(20) == 0 { // an object of another type: one attribute short
+					short := tftypes.Object{AttributeTypes: map[string]tftypes.Type{}}
+					var members map[string]tftypes.Value
+					_ = raw.As(&members)
+					kept := map[string]tftypes.Value{}
+					for i, name := range sortedKeys(typ.AttributeTypes) {
+						if i > 0 {
+							short.AttributeTypes[name] = typ.AttributeTypes[name]
+							if members != nil {
+								kept[name] = members[name]
+							}
+						}
+					}
+					if raw = tftypes.NewValue(short, nil); members != nil {
+						raw = tftypes.NewValue(short, kept)
+					}
+				}
+				state := tfsdk.State{Schema: sr.Schema, Raw: raw}
+				want, got := reflect.New(modelType), reflect.New(modelType)
+				// A model with something in it: a failed read must leave it as it was.
+				sentinel := types.StringValue("sentinel")
+				want.Elem().FieldByIndex(layoutOf(modelType)["id"]).Set(reflect.ValueOf(sentinel))
+				got.Elem().FieldByIndex(layoutOf(modelType)["id"]).Set(reflect.ValueOf(sentinel))
+				wantDiags := state.Get(ctx, want.Interface())
+				if getModel(ctx, sr.Schema.Type(), raw, reflect.New(modelType).Interface()) {
+					fast++
+				}
+				gotDiags := stateGet(ctx, state, got.Interface())
+				if wantDiags.HasError() {
+					refused++
+				}
+				if a, b := diagnosticsText(gotDiags), diagnosticsText(wantDiags); a != b || !reflect.DeepEqual(got.Interface(), want.Interface()) {
+					t.Fatalf("seed %d: %s: stateGet read %+v (%s), the framework %+v (%s)\nstate: %v", s, meta.TypeName, got.Interface(), a, want.Interface(), b, raw)
+				}
+			}
+		}
+		if fast == 0 || refused == 0 {
+			t.Errorf("%s: %d states converted by getModel, %d refused by the framework; want some of each", meta.TypeName, fast, refused)
+		}
+		t.Logf("%s: %d states converted by getModel, %d refused by the framework", meta.TypeName, fast, refused)
+	}
+}

@@ -132,15 +132,12 @@ func (g *requestGen) upgradeRound(t *testing.T, counts map[string]int) {
 		}
 		raw := g.stateJSON(g.priorState(typeName, s))
 		req := &tfprotov6.UpgradeResourceStateRequest{TypeName: typeName, Version: version, RawState: &tfprotov6.RawState{JSON: raw}}
-		got := g.f.fast.knownUpgrade(req)
-		shortcut := got != nil
-		var err1 error
-		if !shortcut {
-			got, err1 = g.f.fast.frameworkServer.UpgradeResourceState(ctx, req)
+		known := func(_ context.Context, req *tfprotov6.UpgradeResourceStateRequest) *tfprotov6.UpgradeResourceStateResponse {
+			return g.f.fast.knownUpgrade(req)
 		}
-		want, err2 := g.f.framework.UpgradeResourceState(ctx, req)
-		if err1 != nil || err2 != nil {
-			t.Fatalf("seed %d: %s upgrade: %v, %v", g.seed, typeName, err1, err2)
+		got, want, shortcut, err := served(ctx, req, known, g.f.fast.frameworkServer.UpgradeResourceState, g.f.framework.UpgradeResourceState)
+		if err != nil {
+			t.Fatalf("seed %d: %s upgrade: %v", g.seed, typeName, err)
 		}
 		counts[typeName+"/upgrade/"+taken(shortcut)]++
 		if d := upgradeDiff(typ, got, want); d != "" {

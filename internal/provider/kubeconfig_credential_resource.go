@@ -68,7 +68,7 @@ func (r *kubeconfigCredentialResource) checkPlan(ctx context.Context, req resour
 	}
 	var cfg, prior kubeconfigCredentialModel
 	diags.Append(req.Config.Get(ctx, &cfg)...)
-	diags.Append(req.State.Get(ctx, &prior)...)
+	diags.Append(stateGet(ctx, req.State, &prior)...)
 	if diags.HasError() || (cfg.Kubeconfig.IsNull() && cfg.KubeconfigWO.IsNull()) {
 		return diags
 	}

@@ -73,7 +73,7 @@ func (r *managedClusterResource) planProblems(ctx context.Context, req resource.
 	}
 	var plan managedClusterModel
 	var bucket types.String
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("default_bucket_id"), &bucket)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -114,7 +114,7 @@ func (r *managedClusterResource) planProblems(ctx context.Context, req resource.
 
 func (r *managedClusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan managedClusterModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -143,7 +143,7 @@ func (r *managedClusterResource) Create(ctx context.Context, req resource.Create
 
 func (r *managedClusterResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state managedClusterModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -163,7 +163,7 @@ func (r *managedClusterResource) Read(ctx context.Context, req resource.ReadRequ
 
 func (r *managedClusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan managedClusterModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -202,7 +202,7 @@ func (r *managedClusterResource) Update(ctx context.Context, req resource.Update
 
 func (r *managedClusterResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state managedClusterModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return

@@ -84,7 +84,7 @@ func (r *protectionPolicyResource) checkPlan(ctx context.Context, req resource.M
 		return nil
 	}
 	var plan protectionPolicyModel
-	diags.Append(req.Plan.Get(ctx, &plan)...)
+	diags.Append(planGet(ctx, req.Plan, &plan)...)
 	if diags.HasError() || !isSet(plan.BucketID) {
 		return diags
 	}
@@ -116,7 +116,7 @@ func bucketExists(ctx context.Context, client *astra.Client, id string) (bool, e
 
 func (r *protectionPolicyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan protectionPolicyModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -137,7 +137,7 @@ func (r *protectionPolicyResource) Create(ctx context.Context, req resource.Crea
 
 func (r *protectionPolicyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state protectionPolicyModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -155,7 +155,7 @@ func (r *protectionPolicyResource) Read(ctx context.Context, req resource.ReadRe
 // Update changes every argument but app_id in place: a fresh GET, then one PUT of the plan.
 func (r *protectionPolicyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan protectionPolicyModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -176,7 +176,7 @@ func (r *protectionPolicyResource) Update(ctx context.Context, req resource.Upda
 
 func (r *protectionPolicyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state protectionPolicyModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
