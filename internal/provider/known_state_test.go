@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
@@ -28,14 +29,19 @@ var resourceModels = map[string]any{
 	"astra_protection_policy":          protectionPolicyModel{},
 }
 
-// TestSetState_differential writes random models of every resource with setState and with
-// the framework's State.Set and compares the states and diagnostics; every model takes
-// setState's own conversion, except where a field holds a value of another type, which
-// the framework refuses.
-func TestSetState_differential(t *testing.T) {
+// modelledResource is a resource type, its schema and the model it writes into state.
+type modelledResource struct {
+	name   string
+	schema schema.Schema
+	model  reflect.Type
+}
+
+// modelledResources are every resource of the provider with its model (resourceModels), or
+// a test error for one without.
+func modelledResources(t *testing.T) []modelledResource {
+	t.Helper()
 	ctx := context.Background()
-	seed := time.Now().UnixNano()
-	t.Logf("random seed %d", seed)
+	var out []modelledResource
 	for _, factory := range New("test")().(*astraProvider).Resources(ctx) {
 		r := factory()
 		var meta resource.MetadataResponse
@@ -47,18 +53,31 @@ func TestSetState_differential(t *testing.T) {
 			t.Errorf("%s: no model in resourceModels", meta.TypeName)
 			continue
 		}
-		modelType := reflect.TypeOf(model)
-		layout := layoutOf(modelType)
+		out = append(out, modelledResource{name: meta.TypeName, schema: sr.Schema, model: reflect.TypeOf(model)})
+	}
+	return out
+}
+
+// TestSetState_differential writes random models of every resource with setState and with
+// the framework's State.Set and compares the states and diagnostics; every model takes
+// setState's own conversion, except where a field holds a value of another type, which
+// the framework refuses.
+func TestSetState_differential(t *testing.T) {
+	ctx := context.Background()
+	seed := time.Now().UnixNano()
+	t.Logf("random seed %d", seed)
+	for _, mr := range modelledResources(t) {
+		layout := layoutOf(mr.model)
 		if layout == nil {
-			t.Errorf("%s: setState leaves %s to the framework", meta.TypeName, modelType)
+			t.Errorf("%s: setState leaves %s to the framework", mr.name, mr.model)
 			continue
 		}
-		attrTypes := sr.Schema.Type().(attr.TypeWithAttributeTypes).AttributeTypes()
+		attrTypes := mr.schema.Type().(attr.TypeWithAttributeTypes).AttributeTypes()
 		fast, refused := 0, 0
 		for _, s := range []int64{1, 2, seed} {
 			g := &requestGen{rng: rand.New(rand.NewSource(s))}
 			for range 100 {
-				m := reflect.New(modelType)
+				m := reflect.New(mr.model)
 				mistyped := false
 				for _, name := range sortedKeys(layout) {
 					// One mistyped field at most: with two, the framework reports either.
@@ -66,28 +85,28 @@ func TestSetState_differential(t *testing.T) {
 					mistyped = mistyped || wrong
 					m.Elem().FieldByIndex(layout[name]).Set(reflect.ValueOf(v))
 				}
-				null := tftypes.NewValue(sr.Schema.Type().TerraformType(ctx), nil)
-				want := tfsdk.State{Schema: sr.Schema, Raw: null}
+				null := tftypes.NewValue(mr.schema.Type().TerraformType(ctx), nil)
+				want := tfsdk.State{Schema: mr.schema, Raw: null}
 				wantDiags := want.Set(ctx, m.Interface())
-				got := tfsdk.State{Schema: sr.Schema, Raw: null}
+				got := tfsdk.State{Schema: mr.schema, Raw: null}
 				gotDiags := setState(ctx, &got, m.Interface())
-				if _, taken := modelValue(ctx, sr.Schema.Type(), m.Interface()); taken {
+				if _, taken := modelValue(ctx, mr.schema.Type(), m.Interface()); taken {
 					fast++
 				} else if !mistyped {
-					t.Errorf("seed %d: %s: a well-typed model went to the framework", s, meta.TypeName)
+					t.Errorf("seed %d: %s: a well-typed model went to the framework", s, mr.name)
 				}
 				if wantDiags.HasError() {
 					refused++
 				}
 				if a, b := diagnosticsText(gotDiags), diagnosticsText(wantDiags); a != b || !got.Raw.Equal(want.Raw) {
-					t.Fatalf("seed %d: %s: setState wrote %v (%s), the framework %v (%s)", s, meta.TypeName, got.Raw, a, want.Raw, b)
+					t.Fatalf("seed %d: %s: setState wrote %v (%s), the framework %v (%s)", s, mr.name, got.Raw, a, want.Raw, b)
 				}
 			}
 		}
 		if fast == 0 {
-			t.Errorf("%s: no model took setState's conversion", meta.TypeName)
+			t.Errorf("%s: no model took setState's conversion", mr.name)
 		}
-		t.Logf("%s: %d models converted by setState, %d refused by the framework", meta.TypeName, fast, refused)
+		t.Logf("%s: %d models converted by setState, %d refused by the framework", mr.name, fast, refused)
 	}
 }
 
@@ -125,18 +144,12 @@ func TestStateGet_differential(t *testing.T) {
 	ctx := context.Background()
 	seed := time.Now().UnixNano()
 	t.Logf("random seed %d", seed)
-	for _, factory := range New("test")().(*astraProvider).Resources(ctx) {
-		r := factory()
-		var meta resource.MetadataResponse
-		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: typeName}, &meta)
-		var sr resource.SchemaResponse
-		r.Schema(ctx, resource.SchemaRequest{}, &sr)
-		modelType := reflect.TypeOf(resourceModels[meta.TypeName])
-		if modelType == nil || layoutOf(modelType) == nil {
-			t.Errorf("%s: no model getModel converts", meta.TypeName)
+	for _, mr := range modelledResources(t) {
+		if layoutOf(mr.model) == nil {
+			t.Errorf("%s: no model getModel converts", mr.name)
 			continue
 		}
-		typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+		typ := mr.schema.Type().TerraformType(ctx).(tftypes.Object)
 		fast, refused := 0, 0
 		for _, s := range []int64{1, 2, seed} {
 			g := &requestGen{rng: rand.New(rand.NewSource(s))}
@@ -159,14 +172,14 @@ func TestStateGet_differential(t *testing.T) {
 						raw = tftypes.NewValue(short, kept)
 					}
 				}
-				state := tfsdk.State{Schema: sr.Schema, Raw: raw}
-				want, got := reflect.New(modelType), reflect.New(modelType)
+				state := tfsdk.State{Schema: mr.schema, Raw: raw}
+				want, got := reflect.New(mr.model), reflect.New(mr.model)
 				// A model with something in it: a failed read must leave it as it was.
 				sentinel := types.StringValue("sentinel")
-				want.Elem().FieldByIndex(layoutOf(modelType)["id"]).Set(reflect.ValueOf(sentinel))
-				got.Elem().FieldByIndex(layoutOf(modelType)["id"]).Set(reflect.ValueOf(sentinel))
+				want.Elem().FieldByIndex(layoutOf(mr.model)["id"]).Set(reflect.ValueOf(sentinel))
+				got.Elem().FieldByIndex(layoutOf(mr.model)["id"]).Set(reflect.ValueOf(sentinel))
 				wantDiags := state.Get(ctx, want.Interface())
-				if getModel(ctx, sr.Schema.Type(), raw, reflect.New(modelType).Interface()) {
+				if getModel(ctx, mr.schema.Type(), raw, reflect.New(mr.model).Interface()) {
 					fast++
 				}
 				gotDiags := stateGet(ctx, state, got.Interface())
@@ -174,13 +187,13 @@ func TestStateGet_differential(t *testing.T) {
 					refused++
 				}
 				if a, b := diagnosticsText(gotDiags), diagnosticsText(wantDiags); a != b || !reflect.DeepEqual(got.Interface(), want.Interface()) {
-					t.Fatalf("seed %d: %s: stateGet read %+v (%s), the framework %+v (%s)\nstate: %v", s, meta.TypeName, got.Interface(), a, want.Interface(), b, raw)
+					t.Fatalf("seed %d: %s: stateGet read %+v (%s), the framework %+v (%s)\nstate: %v", s, mr.name, got.Interface(), a, want.Interface(), b, raw)
 				}
 			}
 		}
 		if fast == 0 || refused == 0 {
-			t.Errorf("%s: %d states converted by getModel, %d refused by the framework; want some of each", meta.TypeName, fast, refused)
+			t.Errorf("%s: %d states converted by getModel, %d refused by the framework; want some of each", mr.name, fast, refused)
 		}
-		t.Logf("%s: %d states converted by getModel, %d refused by the framework", meta.TypeName, fast, refused)
+		t.Logf("%s: %d states converted by getModel, %d refused by the framework", mr.name, fast, refused)
 	}
 }
