@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -65,9 +66,9 @@ func (s objectStamp) key() string { return s.Kind + "/" + s.ID }
 
 // lostCreate resolves a create whose answer was lost.
 type lostCreate[T any] struct {
-	sent   time.Time          // when the POST was first sent
-	claims *claimSet          // objects held in this run
-	find   func() (*T, error) // the single object matching the request, nil if none
+	sent   time.Time                         // when the POST was first sent
+	claims *claimSet                         // objects held in this run
+	find   func(context.Context) (*T, error) // the single object matching the request, nil if none
 	stamp  func(*T) objectStamp
 	// settle is how long to keep looking when the first search finds nothing: a server may
 	// still be acting on a request the client gave up on (a timeout). The client's request

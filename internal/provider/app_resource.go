@@ -122,7 +122,7 @@ func (r *appResource) Create(ctx context.Context, req resource.CreateRequest, re
 	app, err := client.CreateApp(ctx, body)
 	app = createdOrAdopted(ctx, &resp.Diagnostics, "app "+body.Name, "Cannot create the app", appAPIFields, app, err,
 		lostCreate[astra.App]{sent: sent, claims: r.claims(), stamp: appStamp, settle: client.RequestTimeout(),
-			find: func() (*astra.App, error) { return findApp(ctx, client, body.ClusterID, body.Name) }})
+			find: func(ctx context.Context) (*astra.App, error) { return findApp(ctx, client, body.ClusterID, body.Name) }})
 	if app == nil {
 		return
 	}

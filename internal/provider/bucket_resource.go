@@ -74,7 +74,7 @@ func (r *bucketResource) Create(ctx context.Context, req resource.CreateRequest,
 	bucket, err := client.CreateBucket(ctx, body)
 	bucket = createdOrAdopted(ctx, &resp.Diagnostics, "bucket "+body.Name, "Cannot create the bucket", bucketAPIFields, bucket, err,
 		lostCreate[astra.Bucket]{sent: sent, claims: r.claims(), stamp: bucketStamp, settle: client.RequestTimeout(),
-			find: func() (*astra.Bucket, error) { return client.FindBucket(ctx, body.Name) }})
+			find: func(ctx context.Context) (*astra.Bucket, error) { return client.FindBucket(ctx, body.Name) }})
 	if bucket == nil {
 		return
 	}

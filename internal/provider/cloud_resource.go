@@ -73,7 +73,7 @@ func (r *cloudResource) Create(ctx context.Context, req resource.CreateRequest, 
 	cloud, err := client.CreateCloud(ctx, body)
 	cloud = createdOrAdopted(ctx, &resp.Diagnostics, "cloud "+body.Name, "Cannot create the cloud", cloudAPIFields, cloud, err,
 		lostCreate[astra.Cloud]{sent: sent, claims: r.claims(), stamp: cloudStamp, settle: client.RequestTimeout(),
-			find: func() (*astra.Cloud, error) { return client.FindCloud(ctx, body.Name) }})
+			find: func(ctx context.Context) (*astra.Cloud, error) { return client.FindCloud(ctx, body.Name) }})
 	if cloud == nil {
 		return
 	}

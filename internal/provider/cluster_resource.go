@@ -117,7 +117,9 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	// Look with the caller's context: the create's own deadline may be what cut the answer.
 	cluster = createdOrAdopted(ctx, &resp.Diagnostics, "the cluster", "Cannot add the cluster", clusterAPIFields, cluster, err,
 		lostCreate[astra.Cluster]{sent: sent, claims: r.claims(), stamp: clusterStamp, settle: client.RequestTimeout(),
-			find: func() (*astra.Cluster, error) { return findCreatedCluster(ctx, client, cloudID, body) }})
+			find: func(ctx context.Context) (*astra.Cluster, error) {
+				return findCreatedCluster(ctx, client, cloudID, body)
+			}})
 	if cluster == nil {
 		return
 	}

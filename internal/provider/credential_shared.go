@@ -270,7 +270,7 @@ func (h *clientHolder) createCredential(ctx context.Context, client *astra.Clien
 	cred, err := client.CreateCredential(ctx, body)
 	return createdOrAdopted(ctx, diags, what+" "+body.Name, "Cannot create the "+what, fields, cred, err,
 		lostCreate[astra.Credential]{sent: sent, claims: h.claims(), stamp: credentialStamp, settle: client.RequestTimeout(),
-			find: func() (*astra.Credential, error) { return client.FindCredential(ctx, body.Name) }})
+			find: func(ctx context.Context) (*astra.Credential, error) { return client.FindCredential(ctx, body.Name) }})
 }
 
 // rotateCredential replaces credential id's content with body in one conditional PUT

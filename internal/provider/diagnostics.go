@@ -80,13 +80,21 @@ func addUnknownOutcome(diags *diag.Diagnostics, what string, err error, afterwar
 func createdOrAdopted[T any](ctx context.Context, diags *diag.Diagnostics, what, summary string, fields map[string]string,
 	obj *T, err error, lost lostCreate[T]) *T {
 	if astra.IsUnknownOutcome(err) {
-		found, findErr := lost.find()
+		// An interrupt (the CLI's Ctrl-C cancels every request) may have cut the POST after
+		// it reached the server: the search still runs, for the settle window at most, so
+		// an object the POST made is recorded (tainted) rather than orphaned.
+		findCtx, cancel := ctx, context.CancelFunc(func() {})
+		if ctx.Err() != nil {
+			findCtx, cancel = context.WithTimeout(context.WithoutCancel(ctx), lost.settle)
+		}
+		defer cancel()
+		found, findErr := lost.find(findCtx)
 		for settled := time.Now().Add(lost.settle); found == nil && findErr == nil && time.Now().Before(settled); {
 			select {
-			case <-ctx.Done():
-				findErr = ctx.Err()
+			case <-findCtx.Done():
+				findErr = findCtx.Err()
 			case <-time.After(lost.lookAgainEvery()):
-				found, findErr = lost.find()
+				found, findErr = lost.find(findCtx)
 			}
 		}
 		switch {

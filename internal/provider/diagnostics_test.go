@@ -115,7 +115,7 @@ func TestCreatedOrAdopted(t *testing.T) {
 			claims.claim(cloudStamp(held))
 			got := createdOrAdopted(context.Background(), &diags, "cloud x", "Cannot create the cloud", nil, c.obj, c.err,
 				lostCreate[astra.Cloud]{sent: sent, claims: claims, stamp: cloudStamp,
-					find: func() (*astra.Cloud, error) { looked = true; return c.found, c.findErr }})
+					find: func(context.Context) (*astra.Cloud, error) { looked = true; return c.found, c.findErr }})
 			if got != c.want || looked != c.wantFind {
 				t.Fatalf("got %v (looked %v), want %v (looked %v)", got, looked, c.want, c.wantFind)
 			}
@@ -167,7 +167,7 @@ func TestCreatedOrAdoptedSettles(t *testing.T) {
 			looks := 0
 			got := createdOrAdopted(context.Background(), &diags, "cloud x", "Cannot create the cloud", nil, nil, lost,
 				lostCreate[astra.Cloud]{sent: sent, claims: newClaimSet(), stamp: cloudStamp, settle: c.settle,
-					find: func() (*astra.Cloud, error) {
+					find: func(ctx context.Context) (*astra.Cloud, error) {
 						looks++
 						if looks < 3 {
 							return nil, nil
@@ -183,6 +183,33 @@ func TestCreatedOrAdoptedSettles(t *testing.T) {
 
 // TestClaimsAreKeyedByKind: a managed cluster has its cluster's ID; the cluster created in
 // the same run does not make the managed cluster look taken.
+// TestCreatedOrAdoptedAfterInterrupt: the CLI's interrupt cancels the create's context
+// while the POST is in flight; the search still runs, with a context of its own bounded by
+// the settle window, so the object the POST made is recorded, not orphaned.
+func TestCreatedOrAdoptedAfterInterrupt(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	lost := &astra.UnknownOutcomeError{Method: "POST", Path: "/topology/v1/clouds", Err: context.Canceled}
+	sent := time.Now()
+	made := &astra.Cloud{ID: "made", Metadata: astra.Metadata{CreationTimestamp: sent.UTC().Format(time.RFC3339Nano)}}
+	var diags diag.Diagnostics
+	var searchErr error
+	var bounded bool
+	got := createdOrAdopted(cancelled, &diags, "cloud x", "Cannot create the cloud", nil, nil, lost,
+		lostCreate[astra.Cloud]{sent: sent, claims: newClaimSet(), stamp: cloudStamp, settle: 5 * time.Second,
+			find: func(ctx context.Context) (*astra.Cloud, error) {
+				_, bounded = ctx.Deadline()
+				if searchErr = ctx.Err(); searchErr != nil {
+					return nil, searchErr
+				}
+				return made, nil
+			}})
+	if got != made || diags.HasError() || searchErr != nil || !bounded {
+		t.Fatalf("got %v (%v); the search's context: err %v, deadline %v; want the object adopted by a live, bounded search",
+			got, diags, searchErr, bounded)
+	}
+}
+
 func TestClaimsAreKeyedByKind(t *testing.T) {
 	claims := newClaimSet()
 	claims.claim(clusterStamp(&astra.Cluster{ID: "same"}))

@@ -130,7 +130,7 @@ func (r *managedClusterResource) Create(ctx context.Context, req resource.Create
 	err = client.ExplainVersion(ctx, err)
 	mc = createdOrAdopted(ctx, &resp.Diagnostics, "the managed cluster "+id, "Cannot manage cluster "+id, managedClusterAPIFields, mc, err,
 		lostCreate[astra.ManagedCluster]{sent: sent, claims: r.claims(), stamp: managedClusterStamp, settle: client.RequestTimeout(),
-			find: func() (*astra.ManagedCluster, error) { return findManagedCluster(ctx, client, id) }})
+			find: func(ctx context.Context) (*astra.ManagedCluster, error) { return findManagedCluster(ctx, client, id) }})
 	if mc == nil {
 		return
 	}

@@ -128,7 +128,9 @@ func (r *protectionPolicyResource) Create(ctx context.Context, req resource.Crea
 	s = createdOrAdopted(ctx, &resp.Diagnostics, "protection policy "+body.Name, "Cannot create the protection policy",
 		protectionPolicyAPIFields, s, err,
 		lostCreate[astra.AppSchedule]{sent: sent, claims: r.claims(), stamp: appScheduleStamp, settle: client.RequestTimeout(),
-			find: func() (*astra.AppSchedule, error) { return findAppSchedule(ctx, client, appID, body) }})
+			find: func(ctx context.Context) (*astra.AppSchedule, error) {
+				return findAppSchedule(ctx, client, appID, body)
+			}})
 	if s == nil {
 		return
 	}
