@@ -76,7 +76,12 @@ func (r *identified) IdentitySchema(_ context.Context, _ resource.IdentitySchema
 	resp.IdentitySchema = identitySchema()
 }
 
+// Create runs the resource's Create, or, when knownApply replays an outcome through the
+// framework, gives that outcome (replayCreate).
 func (r *identified) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if replayCreate(ctx, resp) {
+		return
+	}
 	r.Resource.Create(ctx, req, resp)
 	setIdentity(ctx, resp.Identity, stateID(ctx, resp.State, &resp.Diagnostics), &resp.Diagnostics)
 }

@@ -41,7 +41,7 @@ func NewServer(p provider.Provider) func() (tfprotov6.ProviderServer, error) {
 		if !ok || !isAstra {
 			return server, nil
 		}
-		return newKnownAnswers(full, astraP), nil
+		return newKnownAnswers(full, astraP, astraP.Resources(context.Background())), nil
 	}
 }
 
@@ -60,19 +60,26 @@ type knownAnswers struct {
 	rules    map[string]*knownRule
 	// upgrades are the resource types whose state upgrades knownUpgrade answers.
 	upgrades map[string]*upgradeRule
-	// refused are the resource types planRuleFor refused, and why.
-	refused map[string]string
+	// refused are the resource types planRuleFor refused, and why; applyRefused those
+	// applyRuleFor refused.
+	refused, applyRefused map[string]string
+	// applies are the resource types whose creates knownApply answers.
+	applies map[string]*applyRule
+	// stops are the applies in flight, which StopProvider cancels.
+	stops stopRequests
 	// deferred: the CLI allowed Configure to defer, so the framework may defer every read
 	// and plan (the protocol's answer to Configure does not say whether it did).
 	deferred atomic.Bool
 }
 
-// newKnownAnswers derives the rules of every resource of p.
-func newKnownAnswers(server frameworkServer, p *astraProvider) *knownAnswers {
+// newKnownAnswers derives the rules of every resource of p (its resources, given apart so
+// that a test can give others).
+func newKnownAnswers(server frameworkServer, p *astraProvider, resources []func() resource.Resource) *knownAnswers {
 	ctx := context.Background()
 	s := &knownAnswers{frameworkServer: server, provider: p, rules: map[string]*knownRule{}, refused: map[string]string{},
-		upgrades: map[string]*upgradeRule{}}
-	for _, factory := range p.Resources(ctx) {
+		upgrades: map[string]*upgradeRule{}, applyRefused: map[string]string{}}
+	s.applies = applyRulesFor(p, resources, s.applyRefused)
+	for _, factory := range resources {
 		r := factory()
 		var meta resource.MetadataResponse
 		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: typeName}, &meta)
@@ -101,7 +108,16 @@ func unwrapped(r resource.Resource) resource.Resource {
 // configured is a new resource of the rule's type configured as the framework configures
 // one for each request (nil if that fails), unwrapped.
 func (s *knownAnswers) configured(ctx context.Context, rule *knownRule) resource.Resource {
-	r := unwrapped(rule.factory())
+	r, ok := s.configuredAs(ctx, unwrapped(rule.factory()))
+	if !ok {
+		return nil
+	}
+	return r
+}
+
+// configuredAs is r configured as the framework configures a resource for each request;
+// false if that reports anything.
+func (s *knownAnswers) configuredAs(ctx context.Context, r resource.Resource) (resource.Resource, bool) {
 	if c, ok := r.(resource.ResourceWithConfigure); ok {
 		var data any
 		if d := s.provider.configured.Load(); d != nil {
@@ -110,10 +126,10 @@ func (s *knownAnswers) configured(ctx context.Context, rule *knownRule) resource
 		var resp resource.ConfigureResponse
 		c.Configure(ctx, resource.ConfigureRequest{ProviderData: data}, &resp)
 		if len(resp.Diagnostics) > 0 {
-			return nil
+			return nil, false
 		}
 	}
-	return r
+	return r, true
 }
 
 // defers: the framework may answer Deferred (Configure deferred, or may have, or the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
@@ -32,7 +33,7 @@ var fleetAnswerKinds = []string{"upgrade", "read", "plan"}
 
 // TestAccKnownAnswers_fleet plans a realistic fleet (per cluster a kubeconfig credential,
 // the cluster with three labels, its management) once its state is steady: every state
-// upgrade, read and plan of the 3N resources is answered by the known answers, not the
+// upgrade, read and plan of the 3N resources (and, before, each create's apply) is answered by the known answers, not the
 // framework, and the plan's requests do not grow with the fleet (each collection is
 // listed, not read object by object). It runs under every CLI, Terraform 1.5.7 included,
 // which sends no resource identity: the shortcuts must not depend on one.
@@ -77,7 +78,24 @@ resource "astra_managed_cluster" "m" {
 	before := map[string]int{}
 	a.test(resource.TestCase{
 		Steps: []resource.TestStep{
-			{Config: cfg},
+			{
+				PreConfig: func() {
+					for _, typ := range types {
+						before["apply "+typ] = a.provider.answered.get("apply " + typ)
+					}
+				},
+				Config: cfg,
+				// Every create's apply is answered by knownApply, none replayed through the framework.
+				Check: func(*terraform.State) error {
+					for _, typ := range types {
+						if got := a.provider.answered.get("apply "+typ) - before["apply "+typ]; got != knownFleetSize {
+							return fmt.Errorf("knownApply answered %d creates of %s, want all %d (replayed: %d)", got, typ, knownFleetSize,
+								a.provider.answered.get("replayed apply "+typ))
+						}
+					}
+					return nil
+				},
+			},
 			// Nothing to change: the apply writes the state the refresh read (the service
 			// labels a credential once its cluster is added, and manages the cluster).
 			{Config: cfg},

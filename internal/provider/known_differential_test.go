@@ -50,8 +50,9 @@ func TestKnownAnswers_differential(t *testing.T) {
 		}
 	}
 	counts := map[string]int{}
+	scripted := newScriptedServers(t)
 	for _, seed := range seeds {
-		g := &requestGen{t: t, rng: rand.New(rand.NewSource(seed)), f: f, seed: seed}
+		g := &requestGen{t: t, rng: rand.New(rand.NewSource(seed)), f: f, seed: seed, scripted: scripted}
 		for i := 0; i < 25; i++ {
 			g.round(t, readBases, counts)
 		}
@@ -73,8 +74,15 @@ func TestKnownAnswers_differential(t *testing.T) {
 			t.Errorf("%s: no state upgrade took the known answer", typ)
 		}
 	}
+	for typ := range scripted.fast.applies {
+		for _, kind := range []string{"shortcut", "replayed"} {
+			if len(seeds) > 0 && counts[typ+"/apply/"+kind] == 0 {
+				t.Errorf("%s: no create's apply was %s", typ, map[string]string{"shortcut": "answered", "replayed": "replayed"}[kind])
+			}
+		}
+	}
 	t.Logf("random seed %d (replay with KNOWN_ANSWERS_SEED=%d), for %s", random, random, duration)
-	g := &requestGen{t: t, rng: rand.New(rand.NewSource(random)), f: f, seed: random}
+	g := &requestGen{t: t, rng: rand.New(rand.NewSource(random)), f: f, seed: random, scripted: scripted}
 	iterations := 0
 	for deadline := time.Now().Add(duration); time.Now().Before(deadline) && !t.Failed(); iterations++ {
 		g.round(t, readBases, counts)
@@ -176,10 +184,11 @@ func (f *answersFixture) readBases(t *testing.T) []readBase {
 
 // requestGen builds random requests from the schemas.
 type requestGen struct {
-	t    *testing.T
-	rng  *rand.Rand
-	f    *answersFixture
-	seed int64
+	t        *testing.T
+	rng      *rand.Rand
+	f        *answersFixture
+	seed     int64
+	scripted *scriptedServers // for applies
 }
 
 // round sends one random plan of every resource type and one random read.
@@ -199,6 +208,7 @@ func (g *requestGen) round(t *testing.T, bases []readBase, counts map[string]int
 		}
 	}
 	g.upgradeRound(t, counts)
+	g.applyRound(t, counts)
 	base := bases[g.rng.Intn(len(bases))]
 	req, expect := g.read(base)
 	got, want, shortcut, err := served(ctx, req, g.f.fast.unchangedRead, g.f.fast.frameworkServer.ReadResource, g.f.framework.ReadResource)
@@ -597,13 +607,26 @@ func answerDiff(typ, identity tftypes.Type, got, want answer) []string {
 	if !samePrivate(got.private, want.private) {
 		out = append(out, fmt.Sprintf("private: %q, want %q", got.private, want.private))
 	}
-	if a, b := comparableDiagnostics(got.diags), comparableDiagnostics(want.diags); a != b {
+	if a, b := diagnosticsWithPaths(got.diags), diagnosticsWithPaths(want.diags); a != b {
 		out = append(out, fmt.Sprintf("diagnostics: %q, want %q", a, b))
 	}
 	if got.deferred != want.deferred {
 		out = append(out, "deferred differs")
 	}
 	return out
+}
+
+// diagnosticsWithPaths is comparableDiagnostics with each one's severity and attribute path.
+func diagnosticsWithPaths(diags []*tfprotov6.Diagnostic) string {
+	var out strings.Builder
+	for _, d := range diags {
+		at := "-"
+		if d.Attribute != nil {
+			at = d.Attribute.String()
+		}
+		fmt.Fprintf(&out, "%s at %s: %s", d.Severity, at, comparableDiagnostics([]*tfprotov6.Diagnostic{d}))
+	}
+	return out.String()
 }
 
 // planDiff compares two plans as values: "" when alike.

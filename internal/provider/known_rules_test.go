@@ -19,7 +19,7 @@ import (
 // ModifyPlan (and readAnswer for reads), else it is listed here with the reason. The app is
 // refused for its nested default.
 func TestKnownAnswers_coverage(t *testing.T) {
-	s := newKnownAnswers(nil, New("test")().(*astraProvider))
+	s := newKnownAnswers(nil, New("test")().(*astraProvider), New("test")().Resources(context.Background()))
 	for typ, reads := range map[string]bool{
 		"astra_cluster": true, "astra_managed_cluster": true, "astra_cloud": true, "astra_bucket": true,
 		"astra_kubeconfig_credential": true, "astra_s3_credential": true, "astra_service_account_credential": true,

@@ -33,7 +33,7 @@ func frameworkPassthrough(typ tftypes.Type, raw []byte) ([]byte, error) {
 // TestKnownUpgrades_coverage: every resource's state upgrade is answered, and the shapes the
 // passthrough does not encode as the framework does are refused.
 func TestKnownUpgrades_coverage(t *testing.T) {
-	s := newKnownAnswers(nil, New("test")().(*astraProvider))
+	s := newKnownAnswers(nil, New("test")().(*astraProvider), New("test")().Resources(context.Background()))
 	for _, factory := range s.provider.Resources(context.Background()) {
 		var meta resource.MetadataResponse
 		factory().Metadata(context.Background(), resource.MetadataRequest{ProviderTypeName: typeName}, &meta)

@@ -1,0 +1,396 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// The apply of a create. Around the resource's Create, the framework (fwserver.CreateResource)
+// decodes the request into its own data, checks the outcome, runs two walks over the new
+// state (semantic equality, then write-only attributes set null) and encodes it again. For a
+// fleet, those steps allocated about as much as the Creates themselves. knownApply calls the
+// resource's Create as the framework does and answers itself when each step's result is
+// known:
+//   - semantic equality changes nothing: no type in the schema has semantic equality;
+//   - only top-level attributes are write-only, so setting them null is one step;
+//   - the outcome is one the framework passes on unchanged: no error of its own to add
+//     (state present after a success, identity present, every diagnostic's path converts,
+//     the state and identity encode, the private state holds only the provider's keys).
+//
+// Any other outcome is replayed through the framework with that same outcome (replayCreate),
+// so it adds its own errors as it always does and the Create runs once. Only creates of the
+// resources identifiedByID wraps are answered, since that wrapper replays; a request with a
+// planned private state, which the framework parses and may refuse, goes to the framework.
+
+// applyRule is what knownApply needs from one resource type.
+type applyRule struct {
+	factory           func() resource.Resource
+	schema            schema.Schema
+	identity          identityschema.Schema
+	typ, identityType tftypes.Type
+	writeOnly         []string // top-level write-only attributes
+}
+
+// applyRuleFor derives r's rule, or says why the known apply cannot answer for it.
+func applyRuleFor(factory func() resource.Resource) (*applyRule, error) {
+	ctx := context.Background()
+	r, ok := factory().(*identified)
+	if !ok {
+		return nil, fmt.Errorf("its Create cannot be replayed (not identifiedByID)")
+	}
+	var resp resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &resp)
+	if resp.Diagnostics.HasError() {
+		return nil, fmt.Errorf("its schema reports errors")
+	}
+	if len(resp.Schema.Blocks) > 0 {
+		return nil, fmt.Errorf("it has blocks, whose write-only and semantic-equality walks are not modelled")
+	}
+	var id resource.IdentitySchemaResponse
+	r.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &id)
+	rule := &applyRule{factory: factory, schema: resp.Schema, identity: id.IdentitySchema,
+		typ: resp.Schema.Type().TerraformType(ctx), identityType: id.IdentitySchema.Type().TerraformType(ctx)}
+	for _, name := range sortedKeys(resp.Schema.Attributes) {
+		a := resp.Schema.Attributes[name]
+		if t := semanticType(ctx, a.GetType()); t != "" {
+			return nil, fmt.Errorf("attribute %s: its values (%s) have semantic equality, which may change the new state", name, t)
+		}
+		if nestedWriteOnly(a) {
+			return nil, fmt.Errorf("attribute %s: a nested write-only attribute", name)
+		}
+		if a.IsWriteOnly() {
+			rule.writeOnly = append(rule.writeOnly, name)
+		}
+	}
+	return rule, nil
+}
+
+// semanticType is the name of the first value type in t (t itself, its elements, its
+// attributes) that has semantic equality; "" if none has.
+func semanticType(ctx context.Context, t attr.Type) string {
+	vt := reflect.TypeOf(t.ValueType(ctx))
+	for i := 0; i < vt.NumMethod(); i++ {
+		if strings.HasSuffix(vt.Method(i).Name, "SemanticEquals") {
+			return vt.String()
+		}
+	}
+	var inner []attr.Type
+	switch t := t.(type) {
+	case attr.TypeWithElementType:
+		inner = append(inner, t.ElementType())
+	case attr.TypeWithAttributeTypes:
+		for _, name := range sortedKeys(t.AttributeTypes()) {
+			inner = append(inner, t.AttributeTypes()[name])
+		}
+	case attr.TypeWithElementTypes:
+		inner = t.ElementTypes()
+	}
+	for _, child := range inner {
+		if s := semanticType(ctx, child); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// nestedWriteOnly: an attribute nested in a is write-only.
+func nestedWriteOnly(a schema.Attribute) bool {
+	n, ok := a.(schema.NestedAttribute)
+	if !ok {
+		return false
+	}
+	for _, child := range n.GetNestedObject().GetAttributes() {
+		if child.IsWriteOnly() {
+			return true
+		}
+		if c, ok := child.(schema.Attribute); ok && nestedWriteOnly(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// applyRulesFor derives the rules of resources; refused collects why the others have none.
+func applyRulesFor(p provider.Provider, resources []func() resource.Resource, refused map[string]string) map[string]*applyRule {
+	rules := map[string]*applyRule{}
+	_, withMeta := p.(provider.ProviderWithMetaSchema)
+	for _, factory := range resources {
+		var meta resource.MetadataResponse
+		factory().Metadata(context.Background(), resource.MetadataRequest{ProviderTypeName: typeName}, &meta)
+		rule, err := applyRuleFor(factory)
+		if withMeta {
+			err = fmt.Errorf("the provider has a meta schema, whose configuration the framework decodes")
+		}
+		if err != nil {
+			refused[meta.TypeName] = err.Error()
+			continue
+		}
+		rules[meta.TypeName] = rule
+	}
+	return rules
+}
+
+// cannedCreate carries a Create's outcome into the framework's replay of the request.
+type cannedCreate struct{}
+
+// replayCreate sets resp to the outcome knownApply carries in ctx, if it carries one.
+func replayCreate(ctx context.Context, resp *resource.CreateResponse) bool {
+	outcome, ok := ctx.Value(cannedCreate{}).(*resource.CreateResponse)
+	if ok {
+		*resp = *outcome
+	}
+	return ok
+}
+
+// knownApply answers the apply of a create, or returns nil for the framework to answer it.
+func (s *knownAnswers) knownApply(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) *tfprotov6.ApplyResourceChangeResponse {
+	rule := s.applies[req.TypeName]
+	if rule == nil || req.PriorState == nil || req.PlannedState == nil || req.Config == nil || len(req.PlannedPrivate) > 0 {
+		return nil
+	}
+	prior, err := req.PriorState.Unmarshal(rule.typ)
+	if err != nil || !prior.IsNull() {
+		return nil
+	}
+	planned, err := req.PlannedState.Unmarshal(rule.typ)
+	if err != nil || planned.IsNull() {
+		return nil
+	}
+	config, err := req.Config.Unmarshal(rule.typ)
+	if err != nil {
+		return nil
+	}
+	identity := tftypes.NewValue(rule.identityType, nil)
+	if req.PlannedIdentity != nil && req.PlannedIdentity.IdentityData != nil {
+		if identity, err = req.PlannedIdentity.IdentityData.Unmarshal(rule.identityType); err != nil {
+			return nil
+		}
+	}
+	r, ok := s.configuredAs(ctx, rule.factory())
+	if !ok {
+		return nil
+	}
+
+	null := tftypes.NewValue(rule.typ, nil)
+	createReq := resource.CreateRequest{
+		Config:   tfsdk.Config{Schema: rule.schema, Raw: config},
+		Plan:     tfsdk.Plan{Schema: rule.schema, Raw: planned},
+		Identity: &tfsdk.ResourceIdentity{Schema: rule.identity, Raw: identity.Copy()},
+	}
+	createResp := resource.CreateResponse{
+		State:    tfsdk.State{Schema: rule.schema, Raw: null},
+		Identity: &tfsdk.ResourceIdentity{Schema: rule.identity, Raw: identity.Copy()},
+	}
+	createResp.Private = newPrivate(ctx, createResp.Private)
+	ctx, done := s.stoppable(ctx)
+	defer done()
+	r.Create(ctx, createReq, &createResp)
+
+	if resp, ok := rule.answer(ctx, createResp); ok {
+		s.provider.answered.add("apply " + req.TypeName)
+		return resp
+	}
+	s.provider.answered.add("replayed apply " + req.TypeName)
+	resp, err := s.frameworkServer.ApplyResourceChange(context.WithValue(ctx, cannedCreate{}, &createResp), req)
+	if err != nil { // the framework's server answers every request with a nil error; were it not to, say so
+		resp = &tfprotov6.ApplyResourceChangeResponse{Diagnostics: []*tfprotov6.Diagnostic{{
+			Severity: tfprotov6.DiagnosticSeverityError, Summary: "Created object not recorded",
+			Detail: "The create ran, but passing on its outcome failed: " + err.Error()}}}
+	}
+	return resp
+}
+
+// answer is the framework's answer to a Create's outcome, when the framework would pass it
+// on unchanged (see above); false otherwise.
+func (rule *applyRule) answer(ctx context.Context, out resource.CreateResponse) (*tfprotov6.ApplyResourceChangeResponse, bool) {
+	diags, ok := protocolDiagnostics(ctx, out.Diagnostics)
+	if !ok || out.Identity == nil {
+		return nil, false
+	}
+	state := out.State.Raw
+	if !out.Diagnostics.HasError() {
+		if state.Equal(tftypes.NewValue(rule.typ, nil)) || out.Identity.Raw.IsFullyNull() {
+			return nil, false
+		}
+		var nulled bool
+		if state, nulled = withNull(state, rule.writeOnly); !nulled {
+			return nil, false
+		}
+	}
+	newState, err := tfprotov6.NewDynamicValue(rule.typ, state)
+	if err != nil {
+		return nil, false
+	}
+	newIdentity, err := tfprotov6.NewDynamicValue(rule.identityType, out.Identity.Raw)
+	if err != nil {
+		return nil, false
+	}
+	private, ok := privateBytes(ctx, out.Private)
+	if !ok {
+		return nil, false
+	}
+	return &tfprotov6.ApplyResourceChangeResponse{NewState: &newState, Private: private, Diagnostics: diags,
+		NewIdentity: &tfprotov6.ResourceIdentityData{IdentityData: &newIdentity}}, true
+}
+
+// withNull is object with the named attributes null; false if object is not a known object.
+func withNull(object tftypes.Value, names []string) (tftypes.Value, bool) {
+	if len(names) == 0 {
+		return object, true
+	}
+	var attrs map[string]tftypes.Value
+	if !object.IsKnown() || object.IsNull() || object.As(&attrs) != nil {
+		return object, false
+	}
+	for _, name := range names {
+		if v, ok := attrs[name]; ok && !v.IsNull() {
+			attrs[name] = tftypes.NewValue(v.Type(), nil)
+		}
+	}
+	return tftypes.NewValue(object.Type(), attrs), true
+}
+
+// protocolDiagnostics converts diags as the framework does; false if a path does not
+// convert (the framework then adds an error of its own).
+func protocolDiagnostics(ctx context.Context, diags diag.Diagnostics) ([]*tfprotov6.Diagnostic, bool) {
+	var out []*tfprotov6.Diagnostic
+	for _, d := range diags {
+		severity := tfprotov6.DiagnosticSeverityInvalid
+		switch d.Severity() {
+		case diag.SeverityError:
+			severity = tfprotov6.DiagnosticSeverityError
+		case diag.SeverityWarning:
+			severity = tfprotov6.DiagnosticSeverityWarning
+		}
+		converted := &tfprotov6.Diagnostic{Severity: severity, Summary: d.Summary(), Detail: d.Detail()}
+		if withPath, ok := d.(diag.DiagnosticWithPath); ok {
+			if converted.Attribute, ok = attributePath(ctx, withPath.Path()); !ok {
+				return nil, false
+			}
+		}
+		out = append(out, converted)
+	}
+	return out, true
+}
+
+// attributePath is p as the protocol writes it.
+func attributePath(ctx context.Context, p path.Path) (*tftypes.AttributePath, bool) {
+	var steps []tftypes.AttributePathStep
+	for _, step := range p.Steps() {
+		switch step := step.(type) {
+		case path.PathStepAttributeName:
+			steps = append(steps, tftypes.AttributeName(step))
+		case path.PathStepElementKeyInt:
+			steps = append(steps, tftypes.ElementKeyInt(step))
+		case path.PathStepElementKeyString:
+			steps = append(steps, tftypes.ElementKeyString(step))
+		case path.PathStepElementKeyValue:
+			v, err := step.ToTerraformValue(ctx)
+			if err != nil {
+				return nil, false
+			}
+			steps = append(steps, tftypes.ElementKeyValue(v))
+		default:
+			return nil, false
+		}
+	}
+	return tftypes.NewAttributePathWithSteps(steps), true
+}
+
+// providerPrivateKeys are every private-state key the provider's resources write.
+var providerPrivateKeys = []string{answerKey, serverKey}
+
+// privateData is the framework's private state of a resource (an internal type, reached
+// through resource.CreateResponse.Private).
+type privateData[P any] interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+	Equal(o P) bool
+}
+
+// newPrivate is an empty private state of like's type, as the framework gives a Create.
+func newPrivate[P privateData[P]](ctx context.Context, like P) P {
+	fresh, _ := reflect.New(reflect.TypeOf(like).Elem()).Interface().(P) // P is a pointer to that type
+	fresh.SetKey(ctx, answerKey, nil)                                    // makes its map, as the framework's constructor does
+	return fresh
+}
+
+// privateBytes encodes private as the framework does (a JSON object of its non-empty keys,
+// nothing when there is none); false when it holds a key outside providerPrivateKeys.
+func privateBytes[P privateData[P]](ctx context.Context, private P) ([]byte, bool) {
+	if reflect.ValueOf(private).IsNil() {
+		return nil, true
+	}
+	keys := map[string][]byte{}
+	rebuilt := newPrivate(ctx, private)
+	for _, key := range providerPrivateKeys {
+		if v, _ := private.GetKey(ctx, key); len(v) > 0 {
+			keys[key] = v
+			rebuilt.SetKey(ctx, key, v)
+		}
+	}
+	if !rebuilt.Equal(private) {
+		return nil, false
+	}
+	if len(keys) == 0 {
+		return nil, true
+	}
+	b, err := json.Marshal(keys)
+	return b, err == nil
+}
+
+// stoppable is ctx, cancelled when the CLI stops the provider, as the framework cancels the
+// requests it serves; done forgets it.
+func (s *knownAnswers) stoppable(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	s.stops.Lock()
+	defer s.stops.Unlock()
+	if s.stops.cancels == nil {
+		s.stops.cancels = map[*context.CancelFunc]struct{}{}
+	}
+	key := &cancel
+	s.stops.cancels[key] = struct{}{}
+	return ctx, func() {
+		s.stops.Lock()
+		delete(s.stops.cancels, key)
+		s.stops.Unlock()
+		cancel()
+	}
+}
+
+// stopRequests is the set stoppable registers in.
+type stopRequests struct {
+	sync.Mutex
+	cancels map[*context.CancelFunc]struct{}
+}
+
+func (s *knownAnswers) StopProvider(ctx context.Context, req *tfprotov6.StopProviderRequest) (*tfprotov6.StopProviderResponse, error) {
+	s.stops.Lock()
+	for cancel := range s.stops.cancels {
+		(*cancel)()
+	}
+	s.stops.Unlock()
+	return s.frameworkServer.StopProvider(ctx, req)
+}
+
+func (s *knownAnswers) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	if resp := s.knownApply(ctx, req); resp != nil {
+		return resp, nil
+	}
+	return s.frameworkServer.ApplyResourceChange(ctx, req)
+}
