@@ -2,8 +2,10 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -24,6 +26,15 @@ type scripted struct {
 
 func (r *scripted) Create(ctx context.Context, _ resource.CreateRequest, resp *resource.CreateResponse) {
 	r.script.calls++
+	if r.script.started != nil {
+		close(r.script.started)
+		select {
+		case <-ctx.Done():
+			r.script.stopped = ctx.Err()
+		case <-time.After(time.Minute): // a fail-safe, so a missed stop fails instead of hanging
+			r.script.stopped = errors.New("never stopped")
+		}
+	}
 	o := r.script.outcome
 	if o.state != nil {
 		resp.State.Raw = *o.state
@@ -38,6 +49,10 @@ func (r *scripted) Create(ctx context.Context, _ resource.CreateRequest, resp *r
 type createScript struct {
 	outcome createOutcome
 	calls   int
+	// started, when set, is closed as Create starts, which then waits for its context to
+	// end and records why (stopped).
+	started chan struct{}
+	stopped error
 }
 
 type createOutcome struct {
@@ -291,4 +306,44 @@ func hasError(diags []*tfprotov6.Diagnostic) bool {
 		}
 	}
 	return false
+}
+
+// TestKnownApplies_stopCancels: StopProvider cancels a create knownApply is running, as the
+// framework cancels the requests it serves, so an interrupted apply stops waiting; the
+// outcome is still answered.
+func TestKnownApplies_stopCancels(t *testing.T) {
+	servers := newScriptedServers(t)
+	ctx := context.Background()
+	const typeName = "astra_bucket"
+	rule := servers.fast.applies[typeName]
+	if rule == nil {
+		t.Fatalf("%s has no known apply: %s", typeName, servers.fast.applyRefused[typeName])
+	}
+	attrs := map[string]tftypes.Value{}
+	for name, typ := range rule.typ.(tftypes.Object).AttributeTypes {
+		attrs[name] = tftypes.NewValue(typ, nil)
+	}
+	attrs["id"] = tftypes.NewValue(tftypes.String, "b-1")
+	planned := tftypes.NewValue(rule.typ, attrs)
+	servers.script.outcome = createOutcome{state: &planned}
+	servers.script.started = make(chan struct{})
+	answered := make(chan *tfprotov6.ApplyResourceChangeResponse)
+	go func() {
+		answered <- servers.fast.knownApply(ctx, &tfprotov6.ApplyResourceChangeRequest{TypeName: typeName,
+			PriorState: dynamic(rule.typ, tftypes.NewValue(rule.typ, nil)), PlannedState: dynamic(rule.typ, planned), Config: dynamic(rule.typ, planned)})
+	}()
+	<-servers.script.started
+	if _, err := servers.fast.StopProvider(ctx, &tfprotov6.StopProviderRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	resp := <-answered
+	if !errors.Is(servers.script.stopped, context.Canceled) {
+		t.Errorf("the create's context ended with %v, want canceled", servers.script.stopped)
+	}
+	if resp == nil || resp.NewState == nil || servers.fast.provider.answered.get("apply "+typeName) != 1 {
+		t.Fatalf("the stopped create was not answered: %+v", resp)
+	}
+	if len(servers.fast.stops.cancels) != 0 {
+		t.Errorf("%d finished applies still registered for StopProvider", len(servers.fast.stops.cancels))
+	}
 }
