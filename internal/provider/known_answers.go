@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -15,12 +14,14 @@ import (
 // The framework reads an astra_cluster in about 2 ms of CPU and plans one in about 4 ms: it
 // walks the schema of some sixty attributes several times (defaults, computed values,
 // every plan modifier), rebuilding the attribute map at each step, which made it most of
-// the cost of a fleet. Three requests have answers known beforehand, and NewServer's
+// the cost of a fleet. These requests have answers known beforehand, and NewServer's
 // server answers them itself; every other request goes to the framework:
 //   - a read that finds the answer the state was last written from (known_reads.go);
 //   - a plan that proposes the prior state, and the plan of a create (known_plans.go),
 //     when the resource's own plan checks (checkPlan, the same function its ModifyPlan
-//     is) have nothing to say.
+//     is) have nothing to say;
+//   - a state upgrade at the schema's version (known_upgrades.go);
+//   - the apply of a create, around the resource's own Create (known_applies.go).
 //
 // Every resource of the provider takes part when planRuleFor accepts its schema (checked
 // once, when the server starts): a new resource needs no registration, only checkPlan
@@ -67,9 +68,6 @@ type knownAnswers struct {
 	applies map[string]*applyRule
 	// stops are the applies in flight, which StopProvider cancels.
 	stops stopRequests
-	// deferred: the CLI allowed Configure to defer, so the framework may defer every read
-	// and plan (the protocol's answer to Configure does not say whether it did).
-	deferred atomic.Bool
 }
 
 // newKnownAnswers derives the rules of every resource of p (its resources, given apart so
@@ -132,18 +130,13 @@ func (s *knownAnswers) configuredAs(ctx context.Context, r resource.Resource) (r
 	return r, true
 }
 
-// defers: the framework may answer Deferred (Configure deferred, or may have, or the
-// request allows deferrals), which the known answers never do, so they leave it the
-// request.
-func (s *knownAnswers) defers(requestAllows bool) bool {
-	return requestAllows || s.deferred.Load() || s.provider.deferred.Load()
-}
-
-func (s *knownAnswers) ConfigureProvider(ctx context.Context, req *tfprotov6.ConfigureProviderRequest) (*tfprotov6.ConfigureProviderResponse, error) {
-	if req != nil && req.ClientCapabilities != nil && req.ClientCapabilities.DeferralAllowed {
-		s.deferred.Store(true)
-	}
-	return s.frameworkServer.ConfigureProvider(ctx, req)
+// defers: the framework answers Deferred to every read and plan once Configure deferred,
+// which the known answers never do, so they leave it the requests. A request that merely
+// allows deferrals (Terraform 1.16 allows them in every apply) is answered as any other:
+// the framework defers one only when Configure did or when the resource's own code does,
+// and no resource of this provider defers (TestKnownAnswers_defers checks the sources).
+func (s *knownAnswers) defers() bool {
+	return s.provider.deferred.Load()
 }
 
 func (s *knownAnswers) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {

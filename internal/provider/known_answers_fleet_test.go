@@ -82,12 +82,18 @@ resource "astra_managed_cluster" "m" {
 				PreConfig: func() {
 					for _, typ := range types {
 						before["apply "+typ] = a.provider.answered.get("apply " + typ)
+						before["plan "+typ] = a.provider.answered.get("plan " + typ)
 					}
 				},
 				Config: cfg,
-				// Every create's apply is answered by knownApply, none replayed through the framework.
+				// Every create's apply is answered by knownApply, none replayed through the
+				// framework; so are both plans of each create (the plan's, and the apply's
+				// own, which Terraform 1.16 sends allowing deferrals).
 				Check: func(*terraform.State) error {
 					for _, typ := range types {
+						if got := a.provider.answered.get("plan "+typ) - before["plan "+typ]; got < 2*knownFleetSize {
+							return fmt.Errorf("the known answers answered %d plans of %s, want both plans of all %d creates", got, typ, knownFleetSize)
+						}
 						if got := a.provider.answered.get("apply "+typ) - before["apply "+typ]; got != knownFleetSize {
 							return fmt.Errorf("knownApply answered %d creates of %s, want all %d (replayed: %d)", got, typ, knownFleetSize,
 								a.provider.answered.get("replayed apply "+typ))

@@ -561,7 +561,6 @@ func (g *requestGen) read(base readBase) (*tfprotov6.ReadResourceRequest, bool) 
 	}
 	if g.rng.Intn(10) == 0 {
 		req.ClientCapabilities = &tfprotov6.ReadResourceClientCapabilities{DeferralAllowed: true}
-		expect = false
 	}
 	return req, expect
 }

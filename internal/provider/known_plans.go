@@ -277,7 +277,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // the request is anything else or a check has something to say.
 func (s *knownAnswers) knownPlan(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) *tfprotov6.PlanResourceChangeResponse {
 	rule, ok := s.rules[req.TypeName]
-	if !ok || s.defers(req.ClientCapabilities != nil && req.ClientCapabilities.DeferralAllowed) ||
+	if !ok || s.defers() ||
 		req.PriorState == nil || req.ProposedNewState == nil || req.Config == nil {
 		return nil
 	}

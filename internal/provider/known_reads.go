@@ -59,7 +59,7 @@ func readWith[T any](h *clientHolder, get func(*astra.Client) (*T, error), forgo
 // CLIs, where the framework answers one.
 func (s *knownAnswers) unchangedRead(ctx context.Context, req *tfprotov6.ReadResourceRequest) *tfprotov6.ReadResourceResponse {
 	rule, ok := s.rules[req.TypeName]
-	if !ok || !rule.reads || s.defers(req.ClientCapabilities != nil && req.ClientCapabilities.DeferralAllowed) ||
+	if !ok || !rule.reads || s.defers() ||
 		req.CurrentState == nil {
 		return nil
 	}

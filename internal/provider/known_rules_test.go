@@ -2,6 +2,10 @@ package provider
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -146,9 +150,11 @@ func TestKnownAnswers_refusedSchemas(t *testing.T) {
 	}
 }
 
-// TestKnownAnswers_defers: a request that allows deferrals, a Configure that allowed one,
-// or a Configure that deferred leaves every plan and read to the framework, which may
-// answer Deferred where the known answers never do.
+// TestKnownAnswers_defers: a request that allows deferrals, also after a Configure that
+// allowed them, takes the known answer, the framework's own (which does not defer: nothing
+// did); once Configure deferred, every plan and read goes to the framework, which answers
+// Deferred where the known answers never do. No resource of the package defers itself,
+// the premise of the first part: its sources assign no response's Deferred.
 func TestKnownAnswers_defers(t *testing.T) {
 	f := newAnswersFixture(t)
 	ctx := context.Background()
@@ -167,22 +173,61 @@ func TestKnownAnswers_defers(t *testing.T) {
 		}
 		return req
 	}
-	if f.fast.knownPlan(ctx, plan(false)) == nil || f.fast.unchangedRead(ctx, read(false)) == nil {
-		t.Fatal("the known answers do not take the unchanged plan and read to begin with")
+	takenAsFramework := func(when string) {
+		t.Helper()
+		gotPlan, gotRead := f.fast.knownPlan(ctx, plan(true)), f.fast.unchangedRead(ctx, read(true))
+		if gotPlan == nil || gotRead == nil {
+			t.Fatalf("%s: a request allowing deferrals did not take the known answer (plan %v, read %v)", when, gotPlan != nil, gotRead != nil)
+		}
+		wantPlan, err := f.framework.PlanResourceChange(ctx, plan(true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantRead := f.frameworkRead(t, read(true))
+		if wantPlan.Deferred != nil || wantRead.Deferred != nil {
+			t.Fatalf("%s: the framework deferred (plan %v, read %v)", when, wantPlan.Deferred, wantRead.Deferred)
+		}
+		if d := planDiff(f.typ, identityType, gotPlan, wantPlan); d != "" {
+			t.Errorf("%s: plan differs from the framework's: %s", when, d)
+		}
+		if d := readDiff(f.typ, identityType, gotRead, wantRead); d != "" {
+			t.Errorf("%s: read differs from the framework's: %s", when, d)
+		}
 	}
-	if f.fast.knownPlan(ctx, plan(true)) != nil || f.fast.unchangedRead(ctx, read(true)) != nil {
-		t.Error("a request allowing deferrals took a known answer")
-	}
-	f.fast.provider.deferred.Store(true)
-	if f.fast.knownPlan(ctx, plan(false)) != nil || f.fast.unchangedRead(ctx, read(false)) != nil {
-		t.Error("a known answer after Configure deferred")
-	}
-	f.fast.provider.deferred.Store(false)
+	takenAsFramework("a request allowing deferrals")
 	if _, err := f.fast.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: f.providerConfig(t),
 		ClientCapabilities: &tfprotov6.ConfigureProviderClientCapabilities{DeferralAllowed: true}}); err != nil {
 		t.Fatal(err)
 	}
+	takenAsFramework("after a Configure that allowed deferrals")
+	f.fast.provider.deferred.Store(true)
 	if f.fast.knownPlan(ctx, plan(false)) != nil || f.fast.unchangedRead(ctx, read(false)) != nil {
-		t.Error("a known answer after a Configure that allowed deferrals")
+		t.Error("a known answer after Configure deferred")
+	}
+
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			if assign, ok := n.(*ast.AssignStmt); ok {
+				for _, lhs := range assign.Lhs {
+					if sel, ok := lhs.(*ast.SelectorExpr); ok && sel.Sel.Name == "Deferred" {
+						t.Errorf("%s: assigns %s.Deferred: the known answers must then leave that resource's requests to the framework",
+							fset.Position(assign.Pos()), sel.X)
+					}
+				}
+			}
+			return true
+		})
 	}
 }
