@@ -19,8 +19,8 @@ import (
 
 // The apply of a create. Around the resource's Create, the framework (fwserver.CreateResource)
 // decodes the request into its own data, checks the outcome, runs two walks over the new
-// state (semantic equality, then write-only attributes set null) and encodes it again. For a
-// fleet, those steps allocated about as much as the Creates themselves. knownApply calls the
+// state (semantic equality, then write-only attributes set null) and encodes it again. In a
+// fleet's apply of 3000 creates, those steps allocated about 1.3 GB. knownApply calls the
 // resource's Create as the framework does and answers itself when each step's result is
 // known:
 //   - semantic equality changes nothing: no type in the schema has semantic equality;
