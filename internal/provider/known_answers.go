@@ -75,14 +75,22 @@ type knownAnswers struct {
 func newKnownAnswers(server frameworkServer, p *astraProvider, resources []func() resource.Resource) *knownAnswers {
 	ctx := context.Background()
 	s := &knownAnswers{frameworkServer: server, provider: p, rules: map[string]*knownRule{}, refused: map[string]string{},
-		upgrades: map[string]*upgradeRule{}, applyRefused: map[string]string{}}
-	s.applies = applyRulesFor(p, resources, s.applyRefused)
+		upgrades: map[string]*upgradeRule{}, applies: map[string]*applyRule{}, applyRefused: map[string]string{}}
+	_, withMeta := any(p).(provider.ProviderWithMetaSchema)
 	for _, factory := range resources {
 		r := factory()
 		var meta resource.MetadataResponse
 		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: typeName}, &meta)
 		if upgrade, ok := upgradeRuleFor(r); ok {
 			s.upgrades[meta.TypeName] = upgrade
+		}
+		switch apply, err := applyRuleFor(factory); {
+		case withMeta:
+			s.applyRefused[meta.TypeName] = "the provider has a meta schema, whose configuration the framework decodes"
+		case err != nil:
+			s.applyRefused[meta.TypeName] = err.Error()
+		default:
+			s.applies[meta.TypeName] = apply
 		}
 		rule, err := planRuleFor(r)
 		if err != nil {

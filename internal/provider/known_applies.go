@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -50,10 +49,9 @@ func applyRuleFor(factory func() resource.Resource) (*applyRule, error) {
 	if !ok {
 		return nil, fmt.Errorf("its Create cannot be replayed (not identifiedByID)")
 	}
-	var resp resource.SchemaResponse
-	r.Schema(ctx, resource.SchemaRequest{}, &resp)
-	if resp.Diagnostics.HasError() {
-		return nil, fmt.Errorf("its schema reports errors")
+	resp, err := schemaOf(r)
+	if err != nil {
+		return nil, err
 	}
 	if len(resp.Schema.Blocks) > 0 {
 		return nil, fmt.Errorf("it has blocks, whose write-only and semantic-equality walks are not modelled")
@@ -120,26 +118,6 @@ func nestedWriteOnly(a schema.Attribute) bool {
 		}
 	}
 	return false
-}
-
-// applyRulesFor derives the rules of resources; refused collects why the others have none.
-func applyRulesFor(p provider.Provider, resources []func() resource.Resource, refused map[string]string) map[string]*applyRule {
-	rules := map[string]*applyRule{}
-	_, withMeta := p.(provider.ProviderWithMetaSchema)
-	for _, factory := range resources {
-		var meta resource.MetadataResponse
-		factory().Metadata(context.Background(), resource.MetadataRequest{ProviderTypeName: typeName}, &meta)
-		rule, err := applyRuleFor(factory)
-		if withMeta {
-			err = fmt.Errorf("the provider has a meta schema, whose configuration the framework decodes")
-		}
-		if err != nil {
-			refused[meta.TypeName] = err.Error()
-			continue
-		}
-		rules[meta.TypeName] = rule
-	}
-	return rules
 }
 
 // cannedCreate carries a Create's outcome into the framework's replay of the request.

@@ -101,10 +101,9 @@ func planRuleFor(r resource.Resource) (*knownRule, error) {
 	if _, ok := inner.(resource.ResourceWithModifyPlan); ok {
 		return nil, fmt.Errorf("it has its own ModifyPlan, which may change a plan; give it checkPlan (planChecker) instead")
 	}
-	var resp resource.SchemaResponse
-	r.Schema(ctx, resource.SchemaRequest{}, &resp)
-	if resp.Diagnostics.HasError() {
-		return nil, fmt.Errorf("its schema reports errors")
+	resp, err := schemaOf(r)
+	if err != nil {
+		return nil, err
 	}
 	if len(resp.Schema.Blocks) > 0 {
 		return nil, fmt.Errorf("it has blocks (%s), whose null and empty forms the framework plans its own way",
@@ -138,6 +137,16 @@ func planRuleFor(r resource.Resource) (*knownRule, error) {
 		}
 	}
 	return rule, nil
+}
+
+// schemaOf is r's schema; an error if it reports any.
+func schemaOf(r resource.Resource) (resource.SchemaResponse, error) {
+	var resp resource.SchemaResponse
+	r.Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	if resp.Diagnostics.HasError() {
+		return resp, fmt.Errorf("its schema reports errors")
+	}
+	return resp, nil
 }
 
 // checkAttribute refuses what the rule does not model in a (nested tells whether a is
