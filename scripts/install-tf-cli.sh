@@ -6,7 +6,7 @@
 #
 #   scripts/install-tf-cli.sh tofu              # OpenTofu $TOFU_VERSION (default 1.12.6)
 #   scripts/install-tf-cli.sh terraform         # Terraform $TERRAFORM_VERSION (default 1.5.7, last MPL release, oldest supported)
-#   scripts/install-tf-cli.sh terraform-latest  # Terraform 1.16.3, the newest the Go proxy serves (a test tool, see below)
+#   scripts/install-tf-cli.sh terraform-latest  # Terraform 1.16.4, the newest the Go proxy serves (a test tool, see below)
 #
 # Terraform after 1.5.7 is under the BUSL. The one pinned newest release is built here as a
 # test tool only, like the other CLIs: it lives in the cache, never in the repository, and
@@ -15,7 +15,7 @@
 set -euo pipefail
 
 # The newest Terraform the Go module proxy serves; bump it deliberately (and re-run the matrix).
-terraform_latest=1.16.3
+terraform_latest=1.16.4
 
 kind="${1:-tofu}"
 case "$kind" in

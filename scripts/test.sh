@@ -11,7 +11,7 @@
 #   6. the acceptance tests in real mode (`make testacc`'s ASTRA_ENDPOINT path), against
 #      astra-sim run as a separate program on one release, under OpenTofu,
 #   7. the acceptance tests (TestAcc*) once per CLI, each pass headed by the CLI's name and
-#      version: OpenTofu 1.12.6 and Terraform 1.16.3 (the newest) run all of them;
+#      version: OpenTofu 1.12.6 and Terraform 1.16.4 (the newest) run all of them;
 #      Terraform 1.5.7 (the oldest supported) runs those the rule below picks.
 # Acceptance runs are verbose so the log shows which CLI and version each test used; the
 # output ends with go test's own summary of the last pass.

@@ -78,6 +78,9 @@ func (c *Client) do(ctx context.Context, r request) (*response, error) {
 	start := time.Now()
 	resp, err := c.http.Do(req)
 	if err != nil {
+		if resp != nil { // the passthrough error handler hands back the answer it gave up on
+			_ = resp.Body.Close()
+		}
 		return nil, c.transportError(ctx, r.method, fullPath, trace, err)
 	}
 	defer resp.Body.Close()

@@ -288,3 +288,62 @@ func TestIDsAreEscapedAndEmptyIDsRefused(t *testing.T) {
 		t.Fatalf("an empty ID must not reach the server (requests = %d)", f.count())
 	}
 }
+
+// cancelAfterAnswer ends the call's context once an answer has arrived and before the
+// client reads it: what the CLI's interrupt does when it lands in that moment.
+type cancelAfterAnswer struct {
+	next   http.RoundTripper
+	cancel context.CancelFunc
+	fired  *atomic.Int32
+}
+
+func (c cancelAfterAnswer) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := c.next.RoundTrip(r)
+	if err == nil {
+		c.cancel()
+		c.fired.Add(1)
+	}
+	return resp, err
+}
+
+// TestInterruptedAfterTheAnswer: the server acted on a POST and answered 201, but the call
+// was cancelled before the answer was read. The outcome is unknown (the caller then looks
+// for the object, so it is never orphaned), where a GET or a refused POST is a plain error.
+func TestInterruptedAfterTheAnswer(t *testing.T) {
+	cases := []struct {
+		name        string
+		status      int
+		post        bool
+		wantUnknown bool
+	}{
+		{"POST answered 201", 201, true, true},
+		{"POST answered 409", 409, true, false},
+		{"GET answered 200", 200, false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t, sequence([]int{c.status}, cloudJSON))
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var fired atomic.Int32
+			client := f.client(t, func(cfg *Config) {
+				cfg.HTTPClient = &http.Client{Transport: cancelAfterAnswer{next: http.DefaultTransport, cancel: cancel, fired: &fired}}
+			})
+			var err error
+			if c.post {
+				_, err = client.CreateCloud(ctx, CloudCreate{Name: "private", CloudType: "private"})
+			} else {
+				_, err = client.GetCloud(ctx, testCloud)
+			}
+			if fired.Load() != 1 || f.count() != 1 {
+				t.Fatalf("the context was cut after %d answers of %d requests; want 1 and 1", fired.Load(), f.count())
+			}
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want the cancellation", err)
+			}
+			if IsUnknownOutcome(err) != c.wantUnknown {
+				t.Errorf("IsUnknownOutcome = %v, want %v (%v)", IsUnknownOutcome(err), c.wantUnknown, err)
+			}
+		})
+	}
+}

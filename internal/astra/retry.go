@@ -70,12 +70,15 @@ func retryLater(resp *http.Response) bool {
 	return err == nil && newAPIError("", "", resp.StatusCode, resp.Header, body).Problem == problemRetryLater
 }
 
-// outcomeUnknown reports whether a POST that ended this way may have been acted upon.
+// outcomeUnknown reports whether a POST that ended this way may have been acted upon. A
+// success status counts when the call still failed: the context ended (an interrupt)
+// between the answer's arrival and its reading, so the object exists but is not known.
 func outcomeUnknown(status int, err error, notSent bool) bool {
 	if err != nil {
 		return !notSent
 	}
-	return status == http.StatusBadGateway || status == http.StatusGatewayTimeout
+	return status == http.StatusBadGateway || status == http.StatusGatewayTimeout ||
+		(status >= 200 && status <= 299)
 }
 
 // neverSent reports whether err happened before the request could reach the server.

@@ -55,6 +55,7 @@ func TestOutcomeUnknown(t *testing.T) {
 	}{
 		{502, nil, false, true}, {504, nil, false, true}, {503, nil, false, false}, {429, nil, false, false},
 		{500, nil, false, false}, {0, io.EOF, false, true}, {0, io.EOF, true, false},
+		{201, nil, false, true}, {200, nil, false, true}, {409, nil, false, false}, {300, nil, false, false},
 	}
 	for _, c := range cases {
 		if got := outcomeUnknown(c.status, c.err, c.notSent); got != c.want {

@@ -5,7 +5,7 @@ package provider
 // Conventions (scripts/test.sh relies on them):
 //   - A test that runs a Terraform CLI is named TestAcc followed by an upper-case letter or "_"
 //     (TestAccCluster_basic) and sets PreCheck: func() { testAccPreCheck(t) }. `make test` runs
-//     every such test under OpenTofu 1.12.6 and Terraform 1.16.3 (the newest), and every other
+//     every such test under OpenTofu 1.12.6 and Terraform 1.16.4 (the newest), and every other
 //     test once.
 //   - The oldest supported CLI, Terraform 1.5.7, runs the acceptance tests that exercise what
 //     differs between CLI versions, picked by name ($oldest_cli_tests in scripts/test.sh): a

@@ -137,7 +137,7 @@ func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataS
 	}
 }
 
-// ListResources serve `terraform query` (Terraform 1.14+); tested end to end under Terraform 1.16.3.
+// ListResources serve `terraform query` (Terraform 1.14+); tested end to end under Terraform 1.16.4.
 func (p *astraProvider) ListResources(_ context.Context) []func() list.ListResource {
 	return []func() list.ListResource{
 		newClusterListResource,

@@ -125,7 +125,19 @@ type matrixFault struct {
 	fired   func(*cliHarness) error             // the fault happened
 	perPost int                                 // with fails: faults per route, each costing one failed apply at most
 	inPlace bool                                // the faults hit updates: everything is created first, then changed in place
+	serial  bool                                // the faulted applies leave a failed create in state: see serialFaultedApply
 }
+
+// serialFaultedApply: Terraform 1.16 (1.16.3; 1.16.4 has the same code) stores a create
+// that failed with a partial state, as this provider returns it (tainted, never orphaned),
+// first tainted, then with no status at all, then tainted again. Another resource writing
+// state in that moment makes Terraform serialize the whole state and panic ("has status
+// ObjectStatus(0), which cannot be saved in state"); the failed object is then missing from
+// the state it last saved (once in about 115 runs of "cluster goes failed" on a busy
+// machine). The rows whose faulted applies leave a failed create run them with
+// -parallelism=1, so nothing else writes state then. The provider answers the same either
+// way; OpenTofu and Terraform 1.5.7 taint in one step.
+const serialFaultedApply = "-parallelism=1"
 
 // onEach adds f on method of every one of routes, f.Times for each request of that kind
 // matrixHCL sends there (postsPerRoute).
@@ -235,7 +247,7 @@ func matrixFaults() []matrixFault {
 		{name: "concurrent writer during updates", inPlace: true,
 			inject: onEach("PUT", updateRoutes, astrasim.Fault{Kind: astrasim.FaultConcurrentWrite, Times: 1}),
 			fired:  firedOnEachConditionalPut(astrasim.FaultConcurrentWrite, 1)},
-		{name: "cluster goes failed", opts: discovering,
+		{name: "cluster goes failed", opts: discovering, serial: true,
 			during: func(h *cliHarness) func(*os.Process) {
 				return func(*os.Process) {
 					cond := h.whenClusterIn(h.prefix, "discovering")
@@ -274,7 +286,7 @@ func matrixFaults() []matrixFault {
 				}
 				return nil
 			}},
-		{name: "CLI interrupted (SIGINT) during the wait", opts: func(o *astrasim.Options) { o.Delays.Discover = 3 * time.Second },
+		{name: "CLI interrupted (SIGINT) during the wait", opts: func(o *astrasim.Options) { o.Delays.Discover = 3 * time.Second }, serial: true,
 			during: func(h *cliHarness) func(*os.Process) {
 				return func(p *os.Process) {
 					interruptWhen(h.whenClusterIn(h.prefix, "discovering"))(p)
@@ -341,7 +353,11 @@ func runMatrixCase(t *testing.T, h *cliHarness, f matrixFault) {
 			during = f.during(h)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		r := h.start(ctx, during, "apply", "-auto-approve", "-input=false", "-no-color")
+		args := []string{"apply", "-auto-approve", "-input=false", "-no-color"}
+		if f.serial {
+			args = append(args, serialFaultedApply)
+		}
+		r := h.start(ctx, during, args...)
 		cancel()
 		faultedApplies.Add(1)
 		switch {
