@@ -289,23 +289,6 @@ func TestIDsAreEscapedAndEmptyIDsRefused(t *testing.T) {
 	}
 }
 
-// cancelAfterAnswer ends the call's context once an answer has arrived and before the
-// client reads it: what the CLI's interrupt does when it lands in that moment.
-type cancelAfterAnswer struct {
-	next   http.RoundTripper
-	cancel context.CancelFunc
-	fired  *atomic.Int32
-}
-
-func (c cancelAfterAnswer) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := c.next.RoundTrip(r)
-	if err == nil {
-		c.cancel()
-		c.fired.Add(1)
-	}
-	return resp, err
-}
-
 // TestInterruptedAfterTheAnswer: the server acted on a POST and answered 201, but the call
 // was cancelled before the answer was read. The outcome is unknown (the caller then looks
 // for the object, so it is never orphaned), where a GET or a refused POST is a plain error.
@@ -325,10 +308,18 @@ func TestInterruptedAfterTheAnswer(t *testing.T) {
 			f := newFake(t, sequence([]int{c.status}, cloudJSON))
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
+			// Ends the call's context once an answer has arrived and before the client reads
+			// it: what the CLI's interrupt does when it lands in that moment.
 			var fired atomic.Int32
-			client := f.client(t, func(cfg *Config) {
-				cfg.HTTPClient = &http.Client{Transport: cancelAfterAnswer{next: http.DefaultTransport, cancel: cancel, fired: &fired}}
+			cutAfterAnswer := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				resp, err := http.DefaultTransport.RoundTrip(r)
+				if err == nil {
+					cancel()
+					fired.Add(1)
+				}
+				return resp, err
 			})
+			client := f.client(t, func(cfg *Config) { cfg.HTTPClient = &http.Client{Transport: cutAfterAnswer} })
 			var err error
 			if c.post {
 				_, err = client.CreateCloud(ctx, CloudCreate{Name: "private", CloudType: "private"})
