@@ -38,6 +38,14 @@ type NamespaceScope struct {
 	LabelSelectors []string `json:"labelSelectors"`
 }
 
+// MarshalJSON always sends labelSelectors, [] when there are none: the published schemas
+// require it, while the service leaves it out of its answers when it is empty.
+func (n NamespaceScope) MarshalJSON() ([]byte, error) {
+	type plain NamespaceScope
+	n.LabelSelectors = nonNil(n.LabelSelectors)
+	return json.Marshal(plain(n))
+}
+
 // ClusterScope is one kind of cluster-scoped resource of an app.
 type ClusterScope struct {
 	GVK            GVK      `json:"GVK"`
@@ -82,25 +90,6 @@ type appPostBody struct {
 	Metadata                 *Metadata        `json:"metadata,omitempty"`
 }
 
-// AppUpdate is what changes in place: the name and the user labels.
-type AppUpdate struct {
-	Name   string
-	Labels []Label
-}
-
-type appPutBody struct {
-	Type     string     `json:"type"`
-	Version  string     `json:"version"`
-	Name     string     `json:"name,omitempty"`
-	Metadata labelsOnly `json:"metadata"`
-}
-
-// labelsOnly is a PUT's metadata: the labels, sent even when empty, so removing the last
-// user label removes it on the service too.
-type labelsOnly struct {
-	Labels []Label `json:"labels"`
-}
-
 const (
 	appsPath    = "/k8s/v2/apps"
 	appResource = "app"
@@ -142,16 +131,33 @@ func (c *Client) CreateApp(ctx context.Context, in AppCreate) (*App, error) {
 	return create(ctx, c, appsPath, appResource, body, c.GetApp)
 }
 
-// UpdateApp renames an app and sets its user labels (one PUT; the service keeps its
-// read-only labels). The scope is not sent: it does not change in place.
-func (c *Client) UpdateApp(ctx context.Context, id string, in AppUpdate) (*App, error) {
-	path, err := appPath(id)
+// appPutDropped are the members of an app an update never sends back: links (not in the
+// PUT schema) and the ones that turn a PUT into an in-place restore (snapshotID, backupID,
+// restoreFilter: research notes §4.8), which an app cloned from a snapshot or a backup may
+// still carry in its GET.
+var appPutDropped = []string{"links", "snapshotID", "backupID", "restoreFilter"}
+
+// UpdateApp PUTs app, a fresh GET with the planned change applied, whole: a PUT replaces
+// the entire stored object, so every member read goes back (unknown ones too) and nothing
+// another writer set is lost. It never restores the app (appPutDropped).
+func (c *Client) UpdateApp(ctx context.Context, app *App) (*App, error) {
+	if app == nil {
+		return nil, errors.New("astra: no app to update")
+	}
+	path, err := appPath(app.ID)
 	if err != nil {
 		return nil, err
 	}
-	body := appPutBody{Type: mediaType(appResource), Version: AppVersion, Name: in.Name,
-		Metadata: labelsOnly{Labels: nonNilLabels(userLabels(in.Labels))}}
-	return update(ctx, c, path, appResource, body, func(ctx context.Context) (*App, error) { return c.GetApp(ctx, id) })
+	body := *app
+	body.Type, body.Version = mediaType(appResource), AppVersion
+	m, err := members(body)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range appPutDropped {
+		delete(m, name)
+	}
+	return update(ctx, c, path, appResource, m, func(ctx context.Context) (*App, error) { return c.GetApp(ctx, app.ID) })
 }
 
 // DeleteApp unmanages an app; its workloads stay on the cluster.

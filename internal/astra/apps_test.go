@@ -2,6 +2,7 @@ package astra
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -64,7 +65,12 @@ func TestAppBodiesMatchThePublishedSchemas(t *testing.T) {
 			Labels:                   []Label{{Name: "team", Value: "a"}}}); err != nil {
 			return err
 		}
-		_, err := c.UpdateApp(ctx, "9a0c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d", AppUpdate{Name: "web-2"})
+		app, err := c.GetApp(ctx, "9a0c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d")
+		if err != nil {
+			return err
+		}
+		app.Name = "web-2"
+		_, err = c.UpdateApp(ctx, app)
 		return err
 	})
 	if len(bodies) != 2 {
@@ -77,19 +83,57 @@ func TestAppBodiesMatchThePublishedSchemas(t *testing.T) {
 			t.Errorf("POST body lacks %s: %s", want, bodies[0])
 		}
 	}
-	if want := `{"type":"application/astra-app","version":"2.1","name":"web-2","metadata":{"labels":[]}}`; string(bodies[1]) != want {
-		t.Errorf("PUT body %s, want %s", bodies[1], want)
+	// The whole object goes back: its scope too, not only what changed.
+	for _, want := range []string{`"name":"web-2"`, `"namespaceScopedResources":[{"namespace":"default","labelSelectors":[]}]`,
+		`"clusterID":"0f284377-e5dc-4dcd-bacd-3197f2b8a347"`} {
+		if !strings.Contains(string(bodies[1]), want) {
+			t.Errorf("PUT body lacks %s: %s", want, bodies[1])
+		}
 	}
 }
 
-func TestScheduleBodiesSendOnlyTheGranularitysFields(t *testing.T) {
+// An update sends back every member it read, unknown ones included, but never the members
+// that would make the PUT an in-place restore, nor links.
+func TestUpdateAppKeepsUnknownMembersAndNeverRestores(t *testing.T) {
+	var app App
+	raw := strings.Replace(appJSON, `"name":"web",`, `"name":"web","futureField":{"kept":true},"sourceAppID":"a1b2c3d4-0000-4000-8000-000000000001",`+
+		`"snapshotID":"a1b2c3d4-0000-4000-8000-000000000002","backupID":"a1b2c3d4-0000-4000-8000-000000000003","restoreFilter":{},`+
+		`"links":[{"rel":"self","href":"/x"}],`, 1)
+	if err := json.Unmarshal([]byte(raw), &app); err != nil {
+		t.Fatal(err)
+	}
+	bodies := appBodies(t, func(ctx context.Context, c *Client) error {
+		_, err := c.UpdateApp(ctx, &app)
+		return err
+	})
+	if len(bodies) != 1 {
+		t.Fatalf("%d bodies", len(bodies))
+	}
+	for _, want := range []string{`"futureField":{"kept":true}`, `"sourceAppID":"a1b2c3d4-0000-4000-8000-000000000001"`} {
+		if !strings.Contains(string(bodies[0]), want) {
+			t.Errorf("PUT body lacks %s: %s", want, bodies[0])
+		}
+	}
+	for _, never := range []string{"snapshotID", "backupID", "restoreFilter", "links"} {
+		if strings.Contains(string(bodies[0]), `"`+never+`"`) {
+			t.Errorf("PUT body carries %s: %s", never, bodies[0])
+		}
+	}
+}
+
+func TestScheduleBodies(t *testing.T) {
 	bodies := appBodies(t, func(ctx context.Context, c *Client) error {
 		f := AppScheduleFields{Name: "hourly", Enabled: BoolPtr(true), Granularity: "hourly", Minute: "5", SnapshotRetention: "7", BackupRetention: "0"}
 		if _, err := c.CreateAppSchedule(ctx, "9a0c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d", f); err != nil {
 			return err
 		}
-		f.Granularity, f.Hour, f.DayOfMonth = "monthly", "2", "31"
-		_, err := c.UpdateAppSchedule(ctx, "9a0c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d", "1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d", f)
+		s, err := c.GetAppSchedule(ctx, "9a0c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d", "1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d")
+		if err != nil {
+			return err
+		}
+		s.SnapshotRetention = "9"
+		s.Metadata.Labels = []Label{{Name: "owner", Value: "ops"}}
+		_, err = c.UpdateAppSchedule(ctx, "9a0c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d", s)
 		return err
 	})
 	checkPublished(t, apispec.Schedule, apispec.PostRequest, bodies[0])
@@ -97,8 +141,12 @@ func TestScheduleBodiesSendOnlyTheGranularitysFields(t *testing.T) {
 	if want := `{"type":"application/astra-schedule","version":"1.2","name":"hourly","enabled":"true","granularity":"hourly","minute":"5","snapshotRetention":"7","backupRetention":"0"}`; string(bodies[0]) != want {
 		t.Errorf("POST body %s,\nwant %s", bodies[0], want)
 	}
-	if strings.Contains(string(bodies[1]), "dayOfWeek") || !strings.Contains(string(bodies[1]), `"dayOfMonth":"31"`) {
-		t.Errorf("PUT body %s", bodies[1])
+	// The whole schedule goes back as read, with the change: its labels too (unknown members
+	// travel as for every object: TestUpdateAppKeepsUnknownMembersAndNeverRestores).
+	for _, want := range []string{`"snapshotRetention":"9"`, `"name":"hourly"`, `"minute":"5"`, `"labels":[{"name":"owner","value":"ops"}]`} {
+		if !strings.Contains(string(bodies[1]), want) {
+			t.Errorf("PUT body lacks %s: %s", want, bodies[1])
+		}
 	}
 }
 

@@ -152,14 +152,15 @@ func TestClusterCalls(t *testing.T) {
 				return c.CreateCluster(ctx, testCloud, ClusterCreate{CredentialID: testCredential})
 			},
 			[]string{"POST " + clustersAt}, nil},
-		{"update answered 200 with a body", map[string]route{"PUT " + clusterAt: {200, fullClusterJSON}},
+		{"update answered 200 with a body is read back all the same", map[string]route{"PUT " + clusterAt: {200, `{"id":"` + testCluster + `","name":"echoed"}`},
+			"GET " + clusterAt: {200, fullClusterJSON}},
 			func(ctx context.Context, c *Client) (any, error) {
 				return c.UpdateCluster(ctx, testCloud, &Cluster{ID: testCluster, ClusterStatus: ClusterStatus{Name: "renamed"}})
 			},
-			[]string{"PUT " + clusterAt},
+			[]string{"PUT " + clusterAt, "GET " + clusterAt},
 			func(v any) string {
 				if as[*Cluster](v).Name != "prod-east" {
-					return "the PUT answer's body should be returned"
+					return "the object read back after the PUT should be returned, never the PUT's answer"
 				}
 				return ""
 			}},
@@ -201,11 +202,12 @@ func TestManagedClusterCalls(t *testing.T) {
 				return c.CreateManagedCluster(ctx, ManagedClusterCreate{ID: testCluster, DefaultStorageClass: testSC})
 			},
 			[]string{"POST " + managedClustersAt}, nil},
-		{"update answered 200", map[string]route{"PUT " + managedClusterAt: {200, managedClusterJSON}},
+		{"update answered 200 is read back", map[string]route{"PUT " + managedClusterAt: {200, managedClusterJSON},
+			"GET " + managedClusterAt: {200, managedClusterJSON}},
 			func(ctx context.Context, c *Client) (any, error) {
 				return c.UpdateManagedCluster(ctx, &ManagedCluster{ID: testCluster, ClusterStatus: ClusterStatus{DefaultStorageClass: testSC}})
 			},
-			[]string{"PUT " + managedClusterAt}, nil},
+			[]string{"PUT " + managedClusterAt, "GET " + managedClusterAt}, nil},
 		{"update answered 204", map[string]route{"PUT " + managedClusterAt: {204, ""}, "GET " + managedClusterAt: {200, managedClusterJSON}},
 			func(ctx context.Context, c *Client) (any, error) {
 				return c.UpdateManagedCluster(ctx, &ManagedCluster{ID: testCluster})
@@ -241,11 +243,12 @@ func TestCredentialCalls(t *testing.T) {
 				return c.CreateCredential(ctx, CredentialCreate{Name: "n", KeyType: "kubeconfig", KeyStore: store})
 			},
 			[]string{"POST " + credentialsAt}, nil},
-		{"rotate answered 200 with a body", map[string]route{"PUT " + credentialAt: {200, credentialJSON}},
+		{"rotate answered 200 with a body is read back", map[string]route{"PUT " + credentialAt: {200, credentialJSON},
+			"GET " + credentialAt: {200, credentialJSON}},
 			func(ctx context.Context, c *Client) (any, error) {
 				return c.UpdateCredential(ctx, testCredential, CredentialCreate{Name: "n", KeyStore: store})
 			},
-			[]string{"PUT " + credentialAt}, nil},
+			[]string{"PUT " + credentialAt, "GET " + credentialAt}, nil},
 		{"rotate answered 204", map[string]route{"PUT " + credentialAt: {204, ""}, "GET " + credentialAt: {200, credentialJSON}},
 			func(ctx context.Context, c *Client) (any, error) {
 				return c.UpdateCredential(ctx, testCredential, CredentialCreate{Name: "n", KeyStore: store})

@@ -16,6 +16,15 @@ import (
 // cloudServer answers GET and PUT of one cloud. Every GET carries the ETag "e<n>" (n counts
 // the GETs) unless noETag; the first conflicts PUTs answer 412 problem 38.
 func cloudServer(t *testing.T, conflicts int, noETag bool) *fakeAstra {
+	tag := func(gets int) string { return fmt.Sprintf(`"e%d"`, gets) }
+	if noETag {
+		tag = func(int) string { return "" }
+	}
+	return taggedCloudServer(t, conflicts, tag)
+}
+
+// taggedCloudServer is cloudServer with the ETag of the n-th GET given by tag ("" for none).
+func taggedCloudServer(t *testing.T, conflicts int, tag func(gets int) string) *fakeAstra {
 	var mu sync.Mutex
 	gets, puts := 0, 0
 	return newFake(t, func(w http.ResponseWriter, r *http.Request, _ []byte) {
@@ -24,8 +33,8 @@ func cloudServer(t *testing.T, conflicts int, noETag bool) *fakeAstra {
 		switch r.Method {
 		case http.MethodGet:
 			gets++
-			if !noETag {
-				w.Header().Set("ETag", fmt.Sprintf(`"e%d"`, gets))
+			if etag := tag(gets); etag != "" {
+				w.Header().Set("ETag", etag)
 			}
 			reply(w, http.StatusOK, "application/json", cloudJSON)
 		case http.MethodPut:
@@ -43,9 +52,12 @@ func cloudServer(t *testing.T, conflicts int, noETag bool) *fakeAstra {
 // updateCloud renames the cloud with UpdateConditionally and counts the copies apply saw.
 func updateCloud(t *testing.T, f *fakeAstra) (*Cloud, int, error) {
 	t.Helper()
-	c := f.client(t)
+	return updateCloudWith(context.Background(), f.client(t))
+}
+
+func updateCloudWith(ctx context.Context, c *Client) (*Cloud, int, error) {
 	applied := 0
-	out, err := UpdateConditionally(context.Background(), "cloud "+testCloud,
+	out, err := UpdateConditionally(ctx, c, "cloud "+testCloud,
 		func(ctx context.Context) (*Cloud, error) { return c.GetCloud(ctx, testCloud) },
 		func(cl *Cloud) { applied++; cl.DefaultBucketID = testBucket },
 		c.UpdateCloud)
@@ -195,8 +207,83 @@ func withLabel(labels []Label, l Label) []Label {
 
 // labelTeamBlue adds the label team=blue to cluster id with UpdateConditionally.
 func (f *shareFixture) labelTeamBlue(id string) (*Cluster, error) {
-	return UpdateConditionally(context.Background(), "cluster "+id,
+	return UpdateConditionally(context.Background(), f.c, "cluster "+id,
 		func(ctx context.Context) (*Cluster, error) { return f.c.GetCluster(ctx, f.cloud, id) },
 		func(c *Cluster) { c.Metadata.Labels = withLabel(c.Metadata.Labels, Label{Name: "team", Value: "blue"}) },
 		func(ctx context.Context, c *Cluster) (*Cluster, error) { return f.c.UpdateCluster(ctx, f.cloud, c) })
+}
+
+// A weak ETag (W/"…") is never sent in If-Match: RFC 9110 compares If-Match strongly, so
+// a weak tag can never match and every write would fail. The update goes unconditioned.
+func TestUpdateConditionallyNeverSendsAWeakETag(t *testing.T) {
+	f := taggedCloudServer(t, 0, func(n int) string { return fmt.Sprintf(`W/"e%d"`, n) })
+	if _, _, err := updateCloud(t, f); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"GET", "PUT", "GET"}
+	if got := methodsAndIfMatch(f); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("requests %q, want %q (no If-Match with a weak ETag)", got, want)
+	}
+}
+
+// A service (or proxy) that refuses the very tag it keeps answering would lock the object
+// out of every update: after a 412, a fresh read answering the refused tag again makes the
+// client write that object without a condition for the rest of its run, and warn once.
+func TestUpdateConditionallyStopsConditioningATagItsServiceRefuses(t *testing.T) {
+	f := taggedCloudServer(t, 1, func(int) string { return `"same"` })
+	c := f.client(t)
+	ctx, notes := WithNotes(context.Background())
+	if _, _, err := updateCloudWith(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`GET`, `PUT "same"`, `GET`, `PUT`, `GET`}
+	if got := methodsAndIfMatch(f); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("requests %q, want %q", got, want)
+	}
+	warnings := notes.Warnings()
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "cloud "+testCloud+" is written without If-Match") ||
+		!strings.Contains(warnings[0], "conditional_writes = false") {
+		t.Fatalf("warnings %q, want one naming the object and the switch", warnings)
+	}
+	// The rest of the run: the same object is written without a condition, and no second warning.
+	ctx, notes = WithNotes(context.Background())
+	if _, _, err := updateCloudWith(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if got := methodsAndIfMatch(f)[5:]; strings.Join(got, "|") != "GET|PUT|GET" {
+		t.Errorf("the next update's requests %q, want GET|PUT|GET (no If-Match)", got)
+	}
+	if w := notes.Warnings(); len(w) != 0 {
+		t.Errorf("warned again: %q", w)
+	}
+}
+
+// A 412 whose fresh read answers a new tag is an ordinary concurrent write: the condition
+// stays, and nothing is noted.
+func TestUpdateConditionallyKeepsConditioningWhenTheTagMoves(t *testing.T) {
+	f := cloudServer(t, 1, false)
+	ctx, notes := WithNotes(context.Background())
+	if _, _, err := updateCloudWith(ctx, f.client(t)); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`GET`, `PUT "e1"`, `GET`, `PUT "e2"`, `GET`}
+	if got := methodsAndIfMatch(f); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("requests %q, want %q", got, want)
+	}
+	if w := notes.Warnings(); len(w) != 0 {
+		t.Errorf("warnings %q, want none", w)
+	}
+}
+
+// Config.NoConditionalWrites: no If-Match at all, whatever the ETags.
+func TestUpdateConditionallyOff(t *testing.T) {
+	f := cloudServer(t, 0, false)
+	c := f.client(t, func(cfg *Config) { cfg.NoConditionalWrites = true })
+	if _, _, err := updateCloudWith(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"GET", "PUT", "GET"}
+	if got := methodsAndIfMatch(f); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("requests %q, want %q", got, want)
+	}
 }

@@ -27,6 +27,9 @@ type Config struct {
 	ClusterVersion     string        // cluster resource version sent in cluster bodies, "1.0".."1.7"; "" -> "1.5"
 	HTTPClient         *http.Client  // optional base client; its Transport is cloned, never mutated
 	ReadMaxAge         time.Duration // how old a shared listing may be when it answers a read; 0 -> no sharing (see share.go)
+	// NoConditionalWrites sends every PUT without If-Match (conditional.go says when a user
+	// would want that).
+	NoConditionalWrites bool
 }
 
 // Resource versions the client sends for the resources whose version does not follow the cluster's.
@@ -58,6 +61,7 @@ type Client struct {
 	clusterVersion string
 	http           *retryablehttp.Client
 	share          *sharing // nil when reads are not shared
+	conds          *conditions
 }
 
 // New validates cfg and builds a Client. TLS settings are applied to a clone of the base
@@ -106,15 +110,16 @@ func New(cfg Config) (*Client, error) {
 		clusterVersion: version,
 		http:           newRetryingClient(httpClient, cfg),
 		share:          newSharing(cfg.ReadMaxAge),
+		conds:          &conditions{off: cfg.NoConditionalWrites},
 	}, nil
 }
 
 // String describes the configuration without its token.
 func (cfg Config) String() string {
 	return fmt.Sprintf("astra.Config{Endpoint:%q AccountID:%q Token:(redacted) CACertPEM:%d bytes InsecureSkipVerify:%v "+
-		"RequestTimeout:%v MaxRetries:%d RetryWaitMin:%v RetryWaitMax:%v UserAgent:%q ClusterVersion:%q ReadMaxAge:%v}",
+		"RequestTimeout:%v MaxRetries:%d RetryWaitMin:%v RetryWaitMax:%v UserAgent:%q ClusterVersion:%q ReadMaxAge:%v NoConditionalWrites:%v}",
 		cfg.Endpoint, cfg.AccountID, len(cfg.CACertPEM), cfg.InsecureSkipVerify, cfg.RequestTimeout, cfg.MaxRetries,
-		cfg.RetryWaitMin, cfg.RetryWaitMax, cfg.UserAgent, cfg.ClusterVersion, cfg.ReadMaxAge)
+		cfg.RetryWaitMin, cfg.RetryWaitMax, cfg.UserAgent, cfg.ClusterVersion, cfg.ReadMaxAge, cfg.NoConditionalWrites)
 }
 
 // GoString keeps %#v from printing the token.

@@ -221,21 +221,16 @@ func create[T any](ctx context.Context, c *Client, path, resource string, body a
 		Err: fmt.Errorf("the %d answer named no object (no body, no Location header)", resp.status)}
 }
 
-// update PUTs body to path. Astra documents 204, yet often answers 200 with the object;
-// both are accepted, and a 204 is followed by a read.
+// update PUTs body to path, then reads the object back with its own GET. The answer to a
+// PUT is never taken as the object: Astra documents 204, often answers 200 with the object,
+// and answers a schedule PUT with the request echoed back plus its id (no name, enabled or
+// metadata: NetApp's toolkit docs), which would pass for the object while missing what the
+// service computes. One GET more per update buys a state that is what the service holds.
 func update[T any](ctx context.Context, c *Client, path, resource string, body any, get func(context.Context) (*T, error)) (*T, error) {
-	resp, err := c.do(ctx, request{method: http.MethodPut, path: path, resource: resource, body: body})
-	if err != nil {
+	if _, err := c.do(ctx, request{method: http.MethodPut, path: path, resource: resource, body: body}); err != nil {
 		return nil, err
 	}
-	if !resp.hasBody() {
-		return get(ctx)
-	}
-	out := new(T)
-	if err := decodeJSON(http.MethodPut, c.accountPath+path, resp, out); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return get(OwnRead(ctx))
 }
 
 // remove DELETEs path.

@@ -61,7 +61,7 @@ func TestRetryRulesCountRequests(t *testing.T) {
 		{"GET 503 forever gives up after 1+3", get, []int{503}, 4, true, false, 503},
 		{"GET 500 is not retried", get, []int{500}, 1, true, false, 500},
 		{"GET 404 is not retried", get, []int{404}, 1, true, false, 404},
-		{"PUT 504 200", put, []int{504, 200}, 2, false, false, 0},
+		{"PUT 504 200, then the read back", put, []int{504, 200, 200}, 3, false, false, 0},
 		{"DELETE 502 204", del, []int{502, 204}, 2, false, false, 0},
 		{"POST 503 201", post, []int{503, 201}, 2, false, false, 0},
 		{"POST 429 201", post, []int{429, 201}, 2, false, false, 0},

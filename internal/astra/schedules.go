@@ -3,6 +3,7 @@ package astra
 import (
 	"context"
 	"encoding/json"
+	"errors"
 )
 
 // ScheduleVersion is the schedule resource version sent in bodies: 1.2, what astraSDK's
@@ -112,15 +113,21 @@ func (c *Client) CreateAppSchedule(ctx context.Context, appID string, in AppSche
 	})
 }
 
-// UpdateAppSchedule PUTs every field of a policy at once (one request for any in-place change).
-func (c *Client) UpdateAppSchedule(ctx context.Context, appID, id string, in AppScheduleFields) (*AppSchedule, error) {
-	path, err := schedulePath(appID, id)
+// UpdateAppSchedule PUTs s, a fresh GET with the planned change applied, whole: a PUT
+// replaces the entire stored schedule, so its labels, replicate, recurrenceRule and members
+// the client does not know go back as read.
+func (c *Client) UpdateAppSchedule(ctx context.Context, appID string, s *AppSchedule) (*AppSchedule, error) {
+	if s == nil {
+		return nil, errors.New("astra: no schedule to update")
+	}
+	path, err := schedulePath(appID, s.ID)
 	if err != nil {
 		return nil, err
 	}
-	body := scheduleBody{Type: mediaType(scheduleResource), Version: ScheduleVersion, AppScheduleFields: in}
+	body := *s
+	body.Type, body.Version = mediaType(scheduleResource), ScheduleVersion
 	return update(ctx, c, path, scheduleResource, body, func(ctx context.Context) (*AppSchedule, error) {
-		return c.GetAppSchedule(ctx, appID, id)
+		return c.GetAppSchedule(ctx, appID, s.ID)
 	})
 }
 

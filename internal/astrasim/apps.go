@@ -40,7 +40,9 @@ type gvkScope struct {
 	LabelSelectors []string `json:"labelSelectors"`
 }
 
-// App transition kinds: a new app is discovered half way through Delays.App, ready at its end.
+// App transition kinds. A new app is answered discovering (NetApp's toolkit docs show the
+// POST answer so) and is ready Delays.App later; appDiscovering only moves a pending app of
+// a state file written by an earlier simulator.
 const (
 	transAppDiscovering = "appDiscovering"
 	transAppReady       = "appReady"
@@ -120,12 +122,19 @@ func renderDetails(ds []stateDetail) []any {
 
 func (s *Sim) appPath(a *app) string { return s.accountPath() + "/k8s/v2/apps/" + a.ID }
 
+// renderApp answers an app as the service does (NetApp's toolkit docs): an empty
+// labelSelectors is left out, although the published GET schema requires it, and namespaces
+// is empty until the app's resources are discovered.
 func (s *Sim) renderApp(a *app) map[string]any {
 	ns := make([]any, 0, len(a.NamespaceScope))
 	names := make([]string, 0, len(a.NamespaceScope))
 	for _, r := range a.NamespaceScope {
-		ns = append(ns, map[string]any{"namespace": r.Namespace, "labelSelectors": strs(r.LabelSelectors)})
-		if !containsString(names, r.Namespace) {
+		entry := map[string]any{"namespace": r.Namespace}
+		if len(r.LabelSelectors) > 0 {
+			entry["labelSelectors"] = strs(r.LabelSelectors)
+		}
+		ns = append(ns, entry)
+		if !containsString(names, r.Namespace) && a.State != "pending" && a.State != "discovering" {
 			names = append(names, r.Namespace)
 		}
 	}
@@ -144,7 +153,9 @@ func (s *Sim) renderApp(a *app) map[string]any {
 		"stateTransitions": []any{
 			map[string]any{"from": "pending", "to": []any{"discovering", "failed"}},
 			map[string]any{"from": "discovering", "to": []any{"ready", "failed"}},
-			map[string]any{"from": "ready", "to": []any{"discovering", "failed", "deleting"}},
+			map[string]any{"from": "ready", "to": []any{"discovering", "restoring", "unavailable", "failed", "deleting"}},
+			map[string]any{"from": "restoring", "to": []any{"ready", "failed"}},
+			map[string]any{"from": "unavailable", "to": []any{"ready", "discovering", "failed"}},
 		},
 	}
 	if c := s.st.Clusters[a.ClusterID]; c != nil {
@@ -186,8 +197,9 @@ func (s *Sim) getApp(q *request) *reply {
 // restoreFields are the POST members of clones and restores, which the simulator does not model.
 var restoreFields = []string{"namespaceMapping", "storageClassMapping", "sourceAppID", "sourceClusterID", "backupID", "snapshotID", "restoreFilter"}
 
-// postApp manages an app on a managed cluster: pending, discovering, then ready
-// (at once unless Delays.App).
+// postApp manages an app on a managed cluster: answered discovering, ready Delays.App
+// later (by the next request when it is zero). A name the cluster's apps already have is
+// problem 121, a namespace the cluster does not have 122 (the catalogue's numbers).
 func (s *Sim) postApp(q *request) *reply {
 	b, p := s.readBody(q, apispec.App, apispec.PostRequest)
 	if p != nil {
@@ -207,10 +219,8 @@ func (s *Sim) postApp(q *request) *reply {
 	if reason := checkName(name); reason != "" {
 		return fail(invalidFields(9, fieldReason{"name", reason}))
 	}
-	for _, id := range c.AppIDs {
-		if s.st.Apps[id].Name == name {
-			return fail(invalidFields(10, fieldReason{"name", "the cluster already has an app named " + name}))
-		}
+	if other := s.appNamed(c, name, ""); other != nil {
+		return fail(appExists(other))
 	}
 	ns, p := s.namespaceScope(c, b)
 	if p != nil {
@@ -220,9 +230,11 @@ func (s *Sim) postApp(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
+	now := q.now
 	a := &app{
 		Seq: s.st.nextSeq(), Version: b.version, Name: name, ClusterID: c.ID, NamespaceScope: ns, ClusterScope: cs,
-		State: "pending", Meta: meta{Labels: []label{}, Created: q.now, Modified: q.now, CreatedBy: q.user.userID},
+		State: "discovering", Collected: &now, Pending: &transition{Kind: transAppReady, At: q.now.Add(s.opts.Delays.App)},
+		Meta: meta{Labels: []label{}, Created: q.now, Modified: q.now, CreatedBy: q.user.userID},
 	}
 	a.ID = derivedUUID4(s.opts.Seed, "object/"+itoa(a.Seq))
 	if labels, ok := labelsOf(b); ok {
@@ -230,8 +242,24 @@ func (s *Sim) postApp(q *request) *reply {
 	}
 	s.st.Apps[a.ID] = a
 	c.AppIDs = append(c.AppIDs, a.ID)
-	s.scheduleApp(a, transAppDiscovering, s.opts.Delays.App/2, q.now)
 	return created(q, s.appPath(a), apispec.App, a.Version, s.renderApp(a))
+}
+
+// appNamed is the app of cluster c named name, other than the one with ID except; nil if none.
+func (s *Sim) appNamed(c *cluster, name, except string) *app {
+	for _, id := range c.AppIDs {
+		if a := s.st.Apps[id]; a.ID != except && a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// appExists is problem 121 naming the app that has the name already.
+func appExists(a *app) *apiProblem {
+	p := invalidFields(121, fieldReason{"name", "the cluster already has an app named " + a.Name})
+	p.Detail = "An application named " + a.Name + " (" + a.ID + ") already exists on the cluster."
+	return p
 }
 
 // namespaceScope reads namespaceScopedResources: at least one, each namespace on the
@@ -247,7 +275,7 @@ func (s *Sim) namespaceScope(c *cluster, b *body) ([]nsScope, *apiProblem) {
 		ns, _ := m["namespace"].(string)
 		field := fmt.Sprintf("namespaceScopedResources[%d]", i)
 		if !containsString(c.Namespaces, ns) {
-			return nil, invalidFields(9, fieldReason{field + ".namespace", "the cluster has no namespace " + ns})
+			return nil, invalidFields(122, fieldReason{field + ".namespace", "the cluster has no namespace " + ns})
 		}
 		sels, p := selectors(m, field)
 		if p != nil {
@@ -293,20 +321,30 @@ func clusterScope(b *body) ([]gvkScope, *apiProblem) {
 	return out, nil
 }
 
-// putApp changes an app's name and labels. The simulator assumes (the service does not
-// document it) that the scope and the cluster cannot change in place: a PUT that sends
-// them different is problem 10; sent unchanged (a GET body sent back) they are accepted.
+// putApp replaces an app with the body (replaceOnPut says how). What can change in place
+// is the name and the user labels (metadata.labels: left out, the user labels go). The
+// simulator's assumptions, as the service documents nothing more: the cluster and the
+// scope cannot change in place, so a body that sends them different is problem 10 (and
+// clusterScopedResources left out is a change when the app has some); the members the
+// service computes (state, protectionState, namespaces, ...) are its own, whatever a body
+// says of them; a body naming a snapshot or a backup is an in-place restore, refused without
+// the forceUpdate header (research notes §4.8) and not modelled with it.
 func (s *Sim) putApp(q *request) *reply {
 	a, p := s.lookupApp(q)
 	if p != nil {
 		return fail(p)
 	}
-	if p := checkIfMatch(q.r, s.renderApp(a)); p != nil {
+	if p := s.checkIfMatch(q.r, s.renderApp(a)); p != nil {
 		return fail(p)
 	}
 	b, p := s.readBody(q, apispec.App, apispec.PutRequest)
 	if p != nil {
 		return fail(p)
+	}
+	for _, f := range []string{"snapshotID", "backupID", "restoreFilter"} {
+		if _, ok := b.fields[f]; ok {
+			return fail(invalidFields(9, fieldReason{f, "a PUT naming a snapshot or a backup restores the app in place: it needs the forceUpdate header, and the simulator does not model restores"}))
+		}
 	}
 	if id, ok := b.str("id"); ok && id != a.ID {
 		return fail(invalidFields(10, fieldReason{"id", "the id differs from the app's"}))
@@ -320,36 +358,57 @@ func (s *Sim) putApp(q *request) *reply {
 		if p != nil {
 			return fail(p)
 		}
-		if !reflect.DeepEqual(ns, a.NamespaceScope) {
+		if !sameNamespaceScope(ns, a.NamespaceScope) {
 			return fail(invalidFields(10, fieldReason{"namespaceScopedResources", "an app's namespaces and selectors cannot change in place"}))
 		}
 	}
-	if _, ok := b.fields["clusterScopedResources"]; ok {
-		cs, p := clusterScope(b)
-		if p != nil {
-			return fail(p)
-		}
-		if len(cs) != len(a.ClusterScope) || (len(cs) > 0 && !reflect.DeepEqual(cs, a.ClusterScope)) {
-			return fail(invalidFields(10, fieldReason{"clusterScopedResources", "an app's cluster-scoped resources cannot change in place"}))
-		}
+	cs, p := clusterScope(b)
+	if p != nil {
+		return fail(p)
+	}
+	if len(cs) != len(a.ClusterScope) || (len(cs) > 0 && !reflect.DeepEqual(cs, a.ClusterScope)) {
+		return fail(invalidFields(10, fieldReason{"clusterScopedResources", "an app's cluster-scoped resources cannot change in place"}))
 	}
 	if name, ok := b.str("name"); ok {
 		if reason := checkName(name); reason != "" {
 			return fail(invalidFields(9, fieldReason{"name", reason}))
 		}
-		for _, id := range c.AppIDs {
-			if other := s.st.Apps[id]; other.ID != a.ID && other.Name == name {
-				return fail(invalidFields(10, fieldReason{"name", "the cluster already has an app named " + name}))
-			}
+		if other := s.appNamed(c, name, a.ID); other != nil {
+			return fail(appExists(other))
 		}
 		a.Name = name
 	}
-	if labels, ok := labelsOf(b); ok {
-		a.Meta.Labels = mergeLabels(a.Meta.Labels, labels)
-	}
+	labels, _ := labelsOf(b)
+	a.Meta.Labels = mergeLabels(a.Meta.Labels, labels)
 	a.Version = b.version
 	touch(&a.Meta, q)
-	return s.updated(apispec.App, a.Version, s.renderApp(a))
+	return s.updated(q, apispec.App, a.Version, s.renderApp(a))
+}
+
+// sameNamespaceScope compares two scopes as the service's answers order them: by position,
+// each entry's selectors as a set.
+func sameNamespaceScope(x, y []nsScope) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i].Namespace != y[i].Namespace || !sameStrings(x[i].LabelSelectors, y[i].LabelSelectors) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameStrings(x, y []string) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for _, v := range x {
+		if !containsString(y, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // deleteApp unmanages an app (its workloads stay on the cluster) with its schedules.
@@ -359,7 +418,7 @@ func (s *Sim) deleteApp(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
-	if p := checkIfMatch(q.r, s.renderApp(a)); p != nil {
+	if p := s.checkIfMatch(q.r, s.renderApp(a)); p != nil {
 		return fail(p)
 	}
 	if a.State == "pending" || a.State == "discovering" {

@@ -37,8 +37,15 @@ func TestAppLifecycleAndInUse(t *testing.T) {
 	id := e.managedCluster("apps")
 	r := e.post("/k8s/v2/apps", appBody("web", id, "default")).expect(201)
 	appID := r.str("id")
-	if r.str("state") != "ready" || r.str("protectionState") != "none" || r.str("clusterName") != "apps" {
-		t.Fatalf("new app: state %q protection %q cluster %q", r.str("state"), r.str("protectionState"), r.str("clusterName"))
+	// As NetApp's toolkit docs show the service answering: discovering, no namespaces yet,
+	// the collection time set, and an empty labelSelectors left out.
+	if r.str("state") != "discovering" || r.str("protectionState") != "none" || r.str("clusterName") != "apps" ||
+		!strings.Contains(string(r.raw), `"namespaces":[]`) || r.str("lastResourceCollectionTimestamp") == "" ||
+		strings.Contains(string(r.raw), "labelSelectors") {
+		t.Fatalf("new app: %s", r.raw)
+	}
+	if got := e.get("/k8s/v2/apps/" + appID); got.str("state") != "ready" || !strings.Contains(string(got.raw), `"namespaces":["default"]`) {
+		t.Fatalf("the app once discovered: %s", got.raw)
 	}
 	if got := e.get("/topology/v1/managedClusters/" + id).str("inUse"); got != "true" {
 		t.Fatalf("inUse = %q with an app", got)
@@ -60,7 +67,7 @@ func TestAppPostProblems(t *testing.T) {
 	_, unmanaged := e.addPrivateCluster("plain")
 	id := e.managedCluster("apps")
 	e.post("/k8s/v2/apps", appBody("web", unmanaged, "default")).problem(9).field("invalidFields", "clusterID")
-	if reason := e.post("/k8s/v2/apps", appBody("web", id, "nope")).problem(9).field("invalidFields", "namespaceScopedResources[0].namespace"); !strings.Contains(reason, "no namespace nope") {
+	if reason := e.post("/k8s/v2/apps", appBody("web", id, "nope")).problem(122).field("invalidFields", "namespaceScopedResources[0].namespace"); !strings.Contains(reason, "no namespace nope") {
 		t.Errorf("reason %q", reason)
 	}
 	e.post("/k8s/v2/apps", appBody("web", id)).problem(9)
@@ -70,8 +77,10 @@ func TestAppPostProblems(t *testing.T) {
 	gvk := appBody("web", id, "default")
 	gvk["clusterScopedResources"] = []any{map[string]any{"GVK": map[string]any{"group": "", "version": "", "kind": "ClusterRole"}}}
 	e.post("/k8s/v2/apps", gvk).problem(147)
-	e.post("/k8s/v2/apps", appBody("web", id, "default")).expect(201)
-	e.post("/k8s/v2/apps", appBody("web", id, "default")).problem(10)
+	first := e.post("/k8s/v2/apps", appBody("web", id, "default")).expect(201).str("id")
+	if dup := e.post("/k8s/v2/apps", appBody("web", id, "default")).problem(121); !strings.Contains(dup.str("detail"), first) {
+		t.Errorf("the duplicate's problem does not name the app that has the name: %s", dup.raw)
+	}
 }
 
 func TestAppDiscoveryDelayAndFailure(t *testing.T) {
@@ -82,7 +91,7 @@ func TestAppDiscoveryDelayAndFailure(t *testing.T) {
 	for _, step := range []struct {
 		after time.Duration
 		state string
-	}{{0, "pending"}, {5 * time.Second, "discovering"}, {5 * time.Second, "ready"}} {
+	}{{0, "discovering"}, {9 * time.Second, "discovering"}, {time.Second, "ready"}} {
 		now = now.Add(step.after)
 		if got := e.get("/k8s/v2/apps/" + appID).str("state"); got != step.state {
 			t.Fatalf("after %s: state %q, want %q", step.after, got, step.state)
@@ -110,7 +119,8 @@ func TestProtectionStateFollowsSchedules(t *testing.T) {
 	if got := state(); got != "protected" {
 		t.Fatalf("with an enabled policy: %q", got)
 	}
-	e.put(sched+"/"+schedID, map[string]any{"type": "application/astra-schedule", "version": "1.3", "enabled": "false", "snapshotRetention": "7", "backupRetention": "3"}).expect(204)
+	e.put(sched+"/"+schedID, map[string]any{"type": "application/astra-schedule", "version": "1.3", "enabled": "false",
+		"minute": "15", "hour": "2", "snapshotRetention": "7", "backupRetention": "3"}).expect(204)
 	if got := state(); got != "partial" {
 		t.Fatalf("with every policy disabled: %q", got)
 	}
@@ -159,14 +169,70 @@ func TestScheduleGranularityRules(t *testing.T) {
 	if r.str("hour") != "" || r.str("minute") != "5" {
 		t.Fatalf("hourly with stars: %s", r.raw)
 	}
-	e.post(sched, scheduleBody("hourly", nil)).problem(10)
+	e.post(sched, scheduleBody("hourly", nil)).problem(132)
 	e.post(sched, scheduleBody("monthly", map[string]any{"hour": "1", "dayOfMonth": "31"})).expect(201)
 	e.post(sched, scheduleBody("weekly", map[string]any{"hour": "1", "dayOfWeek": "0", "replicate": "true"})).problem(153)
-	// A PUT to another granularity drops the fields the new one does not use.
+	// A PUT to another granularity drops the fields the new one does not use; a PUT replaces
+	// the schedule, so a used field left out is missing.
 	weekly := e.post(sched, scheduleBody("weekly", map[string]any{"hour": "1", "dayOfWeek": "7"})).expect(201).str("id")
-	e.put(sched+"/"+weekly, map[string]any{"type": "application/astra-schedule", "version": "1.3", "granularity": "daily", "snapshotRetention": "7", "backupRetention": "3"}).expect(204)
-	if got := e.get(sched + "/" + weekly); got.str("dayOfWeek") != "" || got.str("hour") != "1" {
+	toDaily := map[string]any{"type": "application/astra-schedule", "version": "1.3", "granularity": "daily", "snapshotRetention": "7", "backupRetention": "3"}
+	e.put(sched+"/"+weekly, toDaily).problem(9).field("invalidFields", "hour")
+	toDaily["hour"], toDaily["dayOfWeek"] = "1", nil // null for an unused field, as actoolkit's copy sends it
+	e.put(sched+"/"+weekly, toDaily).expect(204)
+	if got := e.get(sched + "/" + weekly); got.str("dayOfWeek") != "" || got.str("hour") != "1" || got.str("version") != "1.3" {
 		t.Fatalf("weekly made daily: %s", got.raw)
+	}
+}
+
+// A schedule POSTed at 1.2 (astraSDK's version) is answered at 1.3, as the service does.
+func TestScheduleAnsweredAtTheNewestVersion(t *testing.T) {
+	e := newEnv(t, Options{})
+	id := e.managedCluster("v12")
+	appID := e.post("/k8s/v2/apps", appBody("web", id, "default")).expect(201).str("id")
+	body := scheduleBody("hourly", nil)
+	body["version"] = "1.2"
+	if got := e.post("/k8s/v1/apps/"+appID+"/schedules", body).expect(201).str("version"); got != "1.3" {
+		t.Fatalf("version %q, want 1.3", got)
+	}
+}
+
+// A PUT replaces the app or the schedule (replaceOnPut): a member left out is gone, except
+// those the object cannot do without, which the spec's own examples leave out.
+func TestPutReplacesWhatItLeavesOut(t *testing.T) {
+	e := newEnv(t, Options{})
+	id := e.managedCluster("replace")
+	body := appBody("web", id, "default")
+	body["metadata"] = map[string]any{"labels": []any{map[string]any{"name": "team", "value": "a"}}}
+	body["clusterScopedResources"] = []any{map[string]any{"GVK": map[string]any{"group": "rbac.authorization.k8s.io", "version": "v1", "kind": "ClusterRole"}, "labelSelectors": []any{}}}
+	appID := e.post("/k8s/v2/apps", body).expect(201).str("id")
+	app := "/k8s/v2/apps/" + appID
+	// A rename alone (the spec's example): the cluster-scoped resources left out would go,
+	// which cannot happen in place.
+	e.put(app, map[string]any{"type": "application/astra-app", "version": "2.1", "name": "web-2"}).problem(10).field("invalidFields", "clusterScopedResources")
+	// The whole app as read, renamed, without its labels: renamed, and the user labels are gone.
+	whole := e.get(app).body
+	delete(whole, "links")
+	whole["name"] = "web-2"
+	delete(whole, "metadata")
+	e.put(app, whole).expect(204)
+	if got := e.get(app); got.str("name") != "web-2" || strings.Contains(string(got.raw), `"team"`) {
+		t.Fatalf("after the PUT: %s", got.raw)
+	}
+	// A restore is never an ordinary PUT.
+	whole["snapshotID"] = "00000000-0000-4000-8000-000000000001"
+	e.put(app, whole).problem(9).field("invalidFields", "snapshotID")
+
+	sched := "/k8s/v1/apps/" + appID + "/schedules"
+	bucket := e.post("/topology/v1/buckets", s3BucketBody("replace", e.s3Credential("replace-key"), "replace")).expect(201).str("id")
+	daily := scheduleBody("daily", map[string]any{"hour": "2", "bucketID": bucket,
+		"metadata": map[string]any{"labels": []any{map[string]any{"name": "owner", "value": "ops"}}}})
+	schedID := e.post(sched, daily).expect(201).str("id")
+	// The spec's example: no name, no bucket, no labels. The name stays; the bucket and the
+	// labels go.
+	e.put(sched+"/"+schedID, map[string]any{"type": "application/astra-schedule", "version": "1.3", "granularity": "daily",
+		"minute": "0", "hour": "0", "snapshotRetention": "12", "backupRetention": "12"}).expect(204)
+	if got := e.get(sched + "/" + schedID); got.str("name") != "daily schedule" || got.str("bucketID") != "" || strings.Contains(string(got.raw), "owner") {
+		t.Fatalf("after a partial PUT: %s", got.raw)
 	}
 }
 

@@ -76,6 +76,7 @@ func (s *Sim) readBody(q *request, resource, kind string) (*body, *apiProblem) {
 	}
 	version, _ := fields["version"].(string)
 	b := &body{fields: fields, version: version}
+	q.fields = fields
 
 	schema, found := s.schemaFor(resource, version, kind)
 	if !found {
@@ -84,9 +85,10 @@ func (s *Sim) readBody(q *request, resource, kind string) (*body, *apiProblem) {
 	candidate := copyMap(fields)
 	if resource == apispec.Schedule {
 		// The "*" actoolkit sends for the time fields a granularity does not use is outside
-		// the published patterns, yet the service takes it: checked by applyScheduleBody.
+		// the published patterns, yet the service takes it, and the JSON null its copy
+		// command sends too (NetApp's toolkit docs): checked by applyScheduleBody.
 		for _, f := range scheduleFields {
-			if candidate[f.name] == "*" {
+			if v, sent := candidate[f.name]; sent && (v == "*" || v == nil) {
 				delete(candidate, f.name)
 			}
 		}
@@ -165,6 +167,14 @@ func notFound(q *request) *apiProblem {
 	}
 	return problem(2)
 }
+
+// replaceOnPut: what the simulator's PUTs of apps and schedules do with a member left out.
+// The published operation says a PUT "replaces the entire stored resource", and NetApp's
+// own examples of it send partial bodies (an app PUT of a name alone, a schedule PUT without
+// its name). So a member the object cannot do without (an app's cluster and namespaces, a
+// schedule's name and granularity) is kept when left out; every other member left out is
+// gone, not merged (labels, a schedule's bucketID, an app's cluster-scoped resources): a
+// client that sends a partial body loses what it left out, and the tests see it.
 
 // labelsOf reads metadata.labels from a body; present is false when the body has none.
 func labelsOf(b *body) (labels []label, present bool) {

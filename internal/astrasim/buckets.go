@@ -18,8 +18,10 @@ var bucketParamsKey = map[string]string{
 	"ontap-s3": "s3", "storagegrid-s3": "s3", "generic-s3": "s3", "aws": "s3", "gcp": "gcp", "azure": "azure",
 }
 
-// bucketStateDetailType is the type URI of the stateDetails the simulator writes.
-const bucketStateDetailType = problemBase + "127"
+// bucketStateDetailType is the type URI of the stateDetails the simulator writes. A state
+// detail is not a problem: it takes the form of the app's (…/stateDetails/<reason>), not
+// problem 127's URI, which the service answers to a request.
+const bucketStateDetailType = "https://astra.netapp.io/stateDetails/bucketUnavailable"
 
 func (s *Sim) listBuckets(q *request) *reply {
 	var items []map[string]any
@@ -156,7 +158,7 @@ func (s *Sim) putBucket(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
-	if p := checkIfMatch(q.r, s.renderBucket(b)); p != nil {
+	if p := s.checkIfMatch(q.r, s.renderBucket(b)); p != nil {
 		return fail(p)
 	}
 	in, p := s.readBody(q, apispec.Bucket, apispec.PutRequest)
@@ -194,7 +196,7 @@ func (s *Sim) putBucket(q *request) *reply {
 		b.CredentialID = credID
 		s.discoverBucket(b, q)
 	}
-	return s.updated(apispec.Bucket, b.Version, s.renderBucket(b))
+	return s.updated(q, apispec.Bucket, b.Version, s.renderBucket(b))
 }
 
 // deleteBucket forgets a bucket; a cloud's or a managed cluster's default bucket is refused
@@ -204,7 +206,7 @@ func (s *Sim) deleteBucket(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
-	if p := checkIfMatch(q.r, s.renderBucket(b)); p != nil {
+	if p := s.checkIfMatch(q.r, s.renderBucket(b)); p != nil {
 		return fail(p)
 	}
 	for _, c := range s.st.sortedClouds() {

@@ -88,7 +88,7 @@ func (s *Sim) putCloud(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
-	if p := checkIfMatch(q.r, s.renderCloud(c)); p != nil {
+	if p := s.checkIfMatch(q.r, s.renderCloud(c)); p != nil {
 		return fail(p)
 	}
 	b, p := s.readBody(q, apispec.Cloud, apispec.PutRequest)
@@ -124,7 +124,7 @@ func (s *Sim) putCloud(q *request) *reply {
 	}
 	c.Version = b.version
 	touch(&c.Meta, q)
-	return s.updated(apispec.Cloud, c.Version, s.renderCloud(c))
+	return s.updated(q, apispec.Cloud, c.Version, s.renderCloud(c))
 }
 
 // deleteCloud removes a cloud and its unmanaged clusters; managed ones block it (141).
@@ -133,7 +133,7 @@ func (s *Sim) deleteCloud(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
-	if p := checkIfMatch(q.r, s.renderCloud(c)); p != nil {
+	if p := s.checkIfMatch(q.r, s.renderCloud(c)); p != nil {
 		return fail(p)
 	}
 	clusters := s.st.sortedClusters(func(cl *cluster) bool { return cl.CloudID == c.ID })

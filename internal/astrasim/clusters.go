@@ -178,7 +178,7 @@ func (s *Sim) putCluster(q *request) *reply {
 	if s.st.Clouds[c.CloudID].public() {
 		return fail(problem(67))
 	}
-	if p := checkIfMatch(q.r, s.renderCluster(c)); p != nil {
+	if p := s.checkIfMatch(q.r, s.renderCluster(c)); p != nil {
 		return fail(p)
 	}
 	b, p := s.readBody(q, apispec.Cluster, apispec.PutRequest)
@@ -261,7 +261,7 @@ func (s *Sim) putCluster(q *request) *reply {
 		// A credentialID change triggers another attempt to collect the cluster.
 		s.recheckCredential(c, q.now)
 	}
-	return s.updated(apispec.Cluster, c.Version, s.renderCluster(c))
+	return s.updated(q, apispec.Cluster, c.Version, s.renderCluster(c))
 }
 
 // deleteCluster removes a private cluster that is not managed.
@@ -273,7 +273,7 @@ func (s *Sim) deleteCluster(q *request) *reply {
 	if s.st.Clouds[c.CloudID].public() {
 		return fail(problem(92))
 	}
-	if p := checkIfMatch(q.r, s.renderCluster(c)); p != nil {
+	if p := s.checkIfMatch(q.r, s.renderCluster(c)); p != nil {
 		return fail(p)
 	}
 	if c.managed() {

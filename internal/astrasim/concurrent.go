@@ -6,6 +6,21 @@ import "strconv"
 // the writes, so a test can tell one write from two.
 const concurrentWriterLabel = "concurrent-writer"
 
+// nextBucket is the bucket after id in creation order (the first one after the last, or
+// after none); id itself when it is the only bucket, "" when there is none.
+func (st *state) nextBucket(id string) string {
+	buckets := st.sortedBuckets()
+	for i, b := range buckets {
+		if b.ID == id {
+			return buckets[(i+1)%len(buckets)].ID
+		}
+	}
+	if len(buckets) == 0 {
+		return id
+	}
+	return buckets[0].ID
+}
+
 // concurrentWrite is another client writing the object a request names, just before the
 // request is evaluated (the concurrent-write fault): what a PUT built from an earlier GET
 // would silently revert, and what If-Match turns into a 412. It changes a field that a
@@ -16,8 +31,9 @@ const concurrentWriterLabel = "concurrent-writer"
 //     becomes the default one (with fewer than two, it is written as a cloud is);
 //   - a cloud, a credential, a bucket, an app: the user label concurrent-writer is set to the
 //     number of concurrent writes so far;
-//   - a schedule (every field of which a configuration sets): only its modification
-//     timestamp moves, which is enough to change its ETag.
+//   - a schedule: the user label concurrent-writer as above, and its backups move to the
+//     next bucket of the account (by creation order), when there is another: a bucketID a
+//     configuration may leave to the service.
 //
 // Each write moves modificationTimestamp. A request naming no object it knows writes nothing.
 func (s *Sim) concurrentWrite(params map[string]string) {
@@ -35,7 +51,8 @@ func (s *Sim) concurrentWrite(params map[string]string) {
 	switch {
 	case params["schedule_id"] != "":
 		if sc := s.st.Schedules[params["schedule_id"]]; sc != nil {
-			sc.Meta.Modified = now
+			labelled(&sc.Meta)
+			sc.BucketID = s.st.nextBucket(sc.BucketID)
 		}
 	case params["app_id"] != "":
 		if a := s.st.Apps[params["app_id"]]; a != nil {

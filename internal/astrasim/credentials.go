@@ -204,7 +204,7 @@ func (s *Sim) putCredential(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
-	if p := checkIfMatch(q.r, s.renderCredential(c)); p != nil {
+	if p := s.checkIfMatch(q.r, s.renderCredential(c)); p != nil {
 		return fail(p)
 	}
 	b, p := s.readBody(q, apispec.Credential, apispec.PutRequest)
@@ -247,7 +247,7 @@ func (s *Sim) putCredential(q *request) *reply {
 	for _, cl := range s.st.sortedClusters(func(cl *cluster) bool { return cl.CredentialID == c.ID }) {
 		s.recheckCredential(cl, q.now)
 	}
-	return s.updated(apispec.Credential, c.Version, s.renderCredential(c))
+	return s.updated(q, apispec.Credential, c.Version, s.renderCredential(c))
 }
 
 // deleteCredential succeeds even while a cluster uses the credential, as the service
@@ -257,7 +257,7 @@ func (s *Sim) deleteCredential(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
-	if p := checkIfMatch(q.r, s.renderCredential(c)); p != nil {
+	if p := s.checkIfMatch(q.r, s.renderCredential(c)); p != nil {
 		return fail(p)
 	}
 	delete(s.st.Credentials, c.ID)

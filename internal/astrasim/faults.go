@@ -25,7 +25,7 @@ const (
 	FaultUnavailable     FaultKind = "503"     // 503 problem 24 (or Problem 41)
 	FaultReset           FaultKind = "reset"   // the connection is reset before any answer; nothing applied
 	FaultLostAnswer      FaultKind = "lost"    // the request is applied, then the connection is reset
-	FaultRetryLater      FaultKind = "409"     // 409 problem 164 "Requested resource in unexpected state" (retry later)
+	FaultRetryLater      FaultKind = "409"     // 409 problem 164 "Requested resource in unexpected state" (retry later), or Problem
 	// FaultConcurrentWrite: another client writes the object just before the request is
 	// evaluated (concurrent.go), so a PUT conditional on an earlier GET fails with 412.
 	FaultConcurrentWrite FaultKind = "concurrent-write"
@@ -41,7 +41,7 @@ type Fault struct {
 	Probability float64       // chance a matching request is hit; 0 means 1. Deterministic under Options.Seed
 	RetryAfter  time.Duration // 429/503: the Retry-After header in whole seconds (rounded up); 429 defaults to 1s
 	Latency     time.Duration // wait this long first (with FaultLatency, only this)
-	Problem     int           // 503 only: 24 (default) or 41
+	Problem     int           // 503: 24 (default) or 41; 409: 164 (default) or another 409 of the catalogue
 }
 
 func (f *Fault) matches(method, route string) bool {
@@ -64,8 +64,11 @@ func (f *Fault) answersItself() bool {
 
 func (f *Fault) validate() error {
 	switch f.Kind {
-	case FaultLatency, FaultTooManyRequests, FaultInternal, FaultBadGateway, FaultReset, FaultLostAnswer, FaultRetryLater,
-		FaultConcurrentWrite:
+	case FaultLatency, FaultTooManyRequests, FaultInternal, FaultBadGateway, FaultReset, FaultLostAnswer, FaultConcurrentWrite:
+	case FaultRetryLater:
+		if def, ok := catalogue[f.Problem]; f.Problem != 0 && (!ok || def.status != http.StatusConflict) {
+			return fmt.Errorf("a 409 fault answers a 409 problem of the catalogue, not %d", f.Problem)
+		}
 	case FaultUnavailable:
 		if f.Problem != 0 && f.Problem != 24 && f.Problem != 41 {
 			return fmt.Errorf("a 503 fault answers problem 24 or 41, not %d", f.Problem)
@@ -163,6 +166,9 @@ func (s *Sim) writeFault(w http.ResponseWriter, r *http.Request, route string, f
 		p = problem(34)
 	case FaultRetryLater:
 		p = problem(164)
+		if f.Problem != 0 {
+			p = problem(f.Problem)
+		}
 	case FaultBadGateway:
 		p = problem(40)
 	case FaultUnavailable:
@@ -204,7 +210,7 @@ func resetConnection(w http.ResponseWriter) {
 // /accounts/{account_id} (a trailing * matches a prefix) or *; KIND one of latency=DUR,
 // 409 (problem 164), 429, 500, 502, 503, reset, lost, concurrent-write (another client
 // writes the object first, concurrent.go); OPTIONs are times=N, p=PROBABILITY, retry-after=DUR
-// (or seconds), latency=DUR, problem=24|41. Examples:
+// (or seconds), latency=DUR, problem=N (503: 24 or 41; 409: a 409 problem such as 157). Examples:
 //
 //	POST:/topology/v1/clouds/{cloud_id}/clusters:502:times=1
 //	GET:*:429:retry-after=2s:p=0.3

@@ -58,6 +58,7 @@ func TestFaultAnswers(t *testing.T) {
 		{Fault{Kind: FaultBadGateway}, 502, 40, ""},
 		{Fault{Kind: FaultInternal}, 500, 34, ""},
 		{Fault{Kind: FaultRetryLater}, 409, 164, ""},
+		{Fault{Kind: FaultRetryLater, Problem: 157}, 409, 157, ""},
 	}
 	for _, c := range cases {
 		e := newEnv(t, Options{})
@@ -211,4 +212,50 @@ func TestAddFaultRejectsInvalid(t *testing.T) {
 		}
 	}()
 	sim.AddFault(Fault{Kind: "teapot"})
+}
+
+// PutEcho: a PUT is answered with the request echoed back plus the id, as the service
+// answers a schedule PUT; the object itself is what a GET answers.
+func TestPutEcho(t *testing.T) {
+	e := newEnv(t, Options{PutEcho: true})
+	id := e.managedCluster("echo")
+	appID := e.post("/k8s/v2/apps", appBody("web", id, "default")).expect(201).str("id")
+	r := e.put("/k8s/v2/apps/"+appID, map[string]any{"type": "application/astra-app", "version": "2.1", "name": "web-2"}).expect(200)
+	if r.str("id") != appID || r.str("name") != "web-2" || r.str("state") != "" || r.str("metadata.creationTimestamp") != "" {
+		t.Fatalf("the echo: %s", r.raw)
+	}
+	if got := e.get("/k8s/v2/apps/" + appID); got.str("state") != "ready" || got.str("name") != "web-2" {
+		t.Fatalf("the app: %s", got.raw)
+	}
+}
+
+// If-Match compares strongly: a weak tag never matches, and in WeakETag mode every tag the
+// simulator answers is weak. ETagNeverMatches refuses every tag but "*".
+func TestETagModes(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		opts       Options
+		weak       bool
+		sameStatus int
+	}{
+		{"strong", Options{}, false, 204},
+		{"weak", Options{WeakETag: true}, true, 412},
+		{"never matches", Options{ETagNeverMatches: true}, false, 412},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, c.opts)
+			path := "/topology/v1/clouds/" + e.sim.Seeds().PrivateCloudID
+			tag := e.get(path).expect(200).header.Get("ETag")
+			if strings.HasPrefix(tag, "W/") != c.weak {
+				t.Fatalf("ETag %q", tag)
+			}
+			body := map[string]any{"type": "application/astra-cloud", "version": "1.1"}
+			if got := e.doURL(http.MethodPut, e.url(path), body, http.Header{"If-Match": {tag}}); got.status != c.sameStatus {
+				t.Fatalf("PUT with the ETag just read: %d, want %d: %s", got.status, c.sameStatus, got.raw)
+			}
+			if got := e.doURL(http.MethodPut, e.url(path), body, http.Header{"If-Match": {"*"}}); got.status != 204 {
+				t.Fatalf("PUT with If-Match *: %d", got.status)
+			}
+		})
+	}
 }

@@ -34,7 +34,12 @@ func created(q *request, path string, resource, version string, body map[string]
 
 // updated answers a PUT: 204, or 200 with the resource when the simulator is switched to
 // do what the service was observed doing.
-func (s *Sim) updated(resource, version string, body map[string]any) *reply {
+func (s *Sim) updated(q *request, resource, version string, body map[string]any) *reply {
+	if s.opts.PutEcho {
+		echo := copyMap(q.fields)
+		echo["id"] = body["id"]
+		return answer(http.StatusOK, resource, kindEcho, version, echo)
+	}
 	if s.opts.PutReturnsBody {
 		return answer(http.StatusOK, resource, apispec.GetResponse, version, body)
 	}

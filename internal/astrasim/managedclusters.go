@@ -118,7 +118,7 @@ func (s *Sim) putManagedCluster(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
-	if p := checkIfMatch(q.r, s.renderManagedCluster(c)); p != nil {
+	if p := s.checkIfMatch(q.r, s.renderManagedCluster(c)); p != nil {
 		return fail(p)
 	}
 	b, p := s.readBody(q, apispec.ManagedCluster, apispec.PutRequest)
@@ -158,7 +158,7 @@ func (s *Sim) putManagedCluster(q *request) *reply {
 		c.Unknown = b.unknown
 	}
 	touch(&c.Meta, q)
-	return s.updated(apispec.ManagedCluster, c.MCVersion, s.renderManagedCluster(c))
+	return s.updated(q, apispec.ManagedCluster, c.MCVersion, s.renderManagedCluster(c))
 }
 
 // deleteManagedCluster unmanages a cluster; a cluster with managed apps is refused.
@@ -167,7 +167,7 @@ func (s *Sim) deleteManagedCluster(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
-	if p := checkIfMatch(q.r, s.renderManagedCluster(c)); p != nil {
+	if p := s.checkIfMatch(q.r, s.renderManagedCluster(c)); p != nil {
 		return fail(p)
 	}
 	if c.inUse() {

@@ -35,9 +35,19 @@ type Options struct {
 	Lenient        bool            // accept the undocumented request fields real clients send
 	PutReturnsBody bool            // PUT answers 200 with the resource instead of 204
 	NoETag         bool            // answers carry no ETag (older releases, proxies that strip it); If-Match is still honoured
-	Delays         Delays          // zero: every transition happens at once
-	Seed           int64           // generated IDs and fault probabilities derive from it
-	Now            func() time.Time
+	// PutEcho answers a PUT with 200 and the request body plus the object's id, as NetApp's
+	// toolkit docs show the real service answering a schedule PUT: an answer a client must
+	// not take for the object (it lacks what the service computes).
+	PutEcho bool
+	// WeakETag answers weak ETags (W/"…"), as a compressing proxy makes them. If-Match
+	// compares strongly (RFC 9110), so a weak tag sent back never matches.
+	WeakETag bool
+	// ETagNeverMatches refuses every If-Match but "*" with 412: a service or proxy that
+	// issues tags it never matches, which a client must not let lock it out.
+	ETagNeverMatches bool
+	Delays           Delays // zero: every transition happens at once
+	Seed             int64  // generated IDs and fault probabilities derive from it
+	Now              func() time.Time
 	// UnreachableBuckets are object-store bucket names the simulator cannot reach: a bucket
 	// record for one goes to state failed, with stateDetails saying so.
 	UnreachableBuckets []string

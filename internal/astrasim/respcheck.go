@@ -25,8 +25,11 @@ func (s *Sim) checkResponse(method, route string, status int, rep *reply, data [
 	if rep.problem != nil {
 		return s.checkProblem(method, route, status, v)
 	}
-	if rep.kind == kindList {
+	switch rep.kind {
+	case kindList:
 		return s.checkList(rep.resource, v)
+	case kindEcho:
+		return nil // the request echoed back: what a client must not trust
 	}
 	return s.checkResource(rep.resource, rep.version, rep.kind, v)
 }
@@ -46,8 +49,11 @@ func (s *Sim) checkResource(resource, version, kind string, v any) error {
 	if s.opts.Lenient {
 		m = withoutUnknown(resource, m) // a newer server's members are not this release's to check
 	}
+	if resource == apispec.App {
+		m = withEmptySelectors(m)
+	}
 	if resource == apispec.Cloud {
-		// The one deviation reproduced on purpose: the service answers "GCP", "Azure",
+		// A deviation reproduced on purpose: the service answers "GCP", "Azure",
 		// "AWS" where the published enum is lowercase.
 		m = copyMap(m)
 		if ct, ok := m["cloudType"].(string); ok {
@@ -58,6 +64,29 @@ func (s *Sim) checkResource(resource, version, kind string, v any) error {
 		return fmt.Errorf("%s %s %s: %s", resource, version, kind, formatSchemaErrors(err))
 	}
 	return nil
+}
+
+// withEmptySelectors puts back the empty labelSelectors the service leaves out of an app's
+// namespaceScopedResources (NetApp's toolkit docs show it), a deviation reproduced on
+// purpose: the published schema requires the member.
+func withEmptySelectors(m map[string]any) map[string]any {
+	scopes, ok := m["namespaceScopedResources"].([]any)
+	if !ok {
+		return m
+	}
+	out, filled := copyMap(m), make([]any, len(scopes))
+	for i, item := range scopes {
+		entry, ok := item.(map[string]any)
+		if ok {
+			if _, has := entry["labelSelectors"]; !has {
+				entry = copyMap(entry)
+				entry["labelSelectors"] = []any{}
+			}
+		}
+		filled[i] = entry
+	}
+	out["namespaceScopedResources"] = filled
+	return out
 }
 
 func (s *Sim) checkList(resource string, v any) error {

@@ -10,8 +10,12 @@ import (
 	"strings"
 )
 
-// kindList marks a list body for the response check (the apispec kinds name the rest).
-const kindList = "list"
+// kindList marks a list body for the response check (the apispec kinds name the rest);
+// kindEcho a PutEcho answer, which no published schema describes.
+const (
+	kindList = "list"
+	kindEcho = "echo"
+)
 
 // reply is what a handler answers: a problem, or a status with an optional JSON body and
 // what that body is (resource, schema kind, version) so it can be checked.
@@ -61,7 +65,7 @@ func (s *Sim) write(w http.ResponseWriter, r *http.Request, routeName string, re
 		data, _ = json.Marshal(rep.body)
 		h.Set("Content-Type", negotiate(r, rep.resource))
 		if rep.kind != kindList && !s.opts.NoETag {
-			h.Set("ETag", etag(data))
+			h.Set("ETag", s.etagHeader(data))
 		}
 	}
 	if s.opts.OnResponseViolation != nil {
@@ -102,19 +106,27 @@ func etag(body []byte) string {
 	return `"` + hex.EncodeToString(sum[:]) + `"`
 }
 
-// checkIfMatch enforces If-Match against the resource as a GET would return it:
-// a mismatch is 412 problem 38. "*" matches any existing resource.
-func checkIfMatch(r *http.Request, current any) *apiProblem {
+// etagHeader is the ETag of an answer: weak in WeakETag mode.
+func (s *Sim) etagHeader(data []byte) string {
+	if s.opts.WeakETag {
+		return "W/" + etag(data)
+	}
+	return etag(data)
+}
+
+// checkIfMatch enforces If-Match against the resource as a GET would return it: a
+// mismatch is 412 problem 38. "*" matches any existing resource. The comparison is strong
+// (RFC 9110 §13.1.1): a weak tag never matches. ETagNeverMatches refuses every tag.
+func (s *Sim) checkIfMatch(r *http.Request, current any) *apiProblem {
 	header := r.Header.Get("If-Match")
 	if header == "" {
 		return nil
 	}
 	data, _ := json.Marshal(current)
-	want := strings.Trim(etag(data), `"`)
+	want := etag(data)
 	for _, tag := range strings.Split(header, ",") {
 		tag = strings.TrimSpace(tag)
-		tag = strings.TrimPrefix(tag, "W/")
-		if tag == "*" || strings.Trim(tag, `"`) == want {
+		if tag == "*" || (!s.opts.ETagNeverMatches && !strings.HasPrefix(tag, "W/") && tag == want) {
 			return nil
 		}
 	}

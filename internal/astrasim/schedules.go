@@ -67,9 +67,8 @@ var (
 // applyScheduleBody writes a POST or PUT body's fields into sc and checks the result per
 // granularity. The published patterns of the time fields are unanchored alternations that
 // accept "75"; the real ranges are checked here. A field the granularity does not use may
-// be absent or "*" (what actoolkit sends); it is stored, and answered, as absent. When a
-// PUT changes the granularity, fields the new one does not use are dropped (the
-// simulator's assumption: the service does not document it).
+// be absent, "*" (what actoolkit sends) or null (what its copy command sends); it is
+// stored, and answered, as absent.
 func applyScheduleBody(sc *schedule, b *body) *apiProblem {
 	for _, f := range []struct {
 		name string
@@ -182,7 +181,7 @@ func (s *Sim) checkScheduleRules(sc *schedule) *apiProblem {
 	}
 	for _, other := range s.st.schedulesOf(sc.AppID) {
 		if other.ID != sc.ID && other.Granularity == sc.Granularity && sc.Granularity != "custom" {
-			return invalidFields(10, fieldReason{"granularity", "the app already has a " + sc.Granularity + " schedule (" + other.Name + ")"})
+			return invalidFields(132, fieldReason{"granularity", "the app already has a " + sc.Granularity + " schedule (" + other.Name + ")"})
 		}
 	}
 	return nil
@@ -205,7 +204,8 @@ func (s *Sim) postSchedule(q *request) *reply {
 	if a.State != "ready" {
 		return fail(problem(154))
 	}
-	sc := &schedule{Seq: s.st.nextSeq(), AppID: a.ID, Version: b.version,
+	// A schedule POSTed at 1.2 is answered at 1.3 (NetApp's toolkit docs): the release's newest.
+	sc := &schedule{Seq: s.st.nextSeq(), AppID: a.ID, Version: s.newest[apispec.Schedule],
 		Meta: meta{Labels: []label{}, Created: q.now, Modified: q.now, CreatedBy: q.user.userID}}
 	sc.ID = derivedUUID4(s.opts.Seed, "object/"+itoa(sc.Seq))
 	if p := applyScheduleBody(sc, b); p != nil {
@@ -221,12 +221,16 @@ func (s *Sim) postSchedule(q *request) *reply {
 	return created(q, s.schedulePath(sc), apispec.Schedule, sc.Version, s.renderSchedule(sc))
 }
 
+// putSchedule replaces a schedule with the body (replaceOnPut says how): a bucketID left
+// out lets the service choose the bucket again, labels left out go, enabled left out is
+// "true" as on a POST. The simulator's assumption, as for a POST: the answer names the
+// release's newest schedule version whatever version the body named.
 func (s *Sim) putSchedule(q *request) *reply {
 	sc, p := s.lookupSchedule(q)
 	if p != nil {
 		return fail(p)
 	}
-	if p := checkIfMatch(q.r, s.renderSchedule(sc)); p != nil {
+	if p := s.checkIfMatch(q.r, s.renderSchedule(sc)); p != nil {
 		return fail(p)
 	}
 	b, p := s.readBody(q, apispec.Schedule, apispec.PutRequest)
@@ -236,20 +240,19 @@ func (s *Sim) putSchedule(q *request) *reply {
 	if v, _ := b.str("replicate"); v == "true" {
 		return fail(problem(153))
 	}
-	next := *sc
+	next := schedule{Seq: sc.Seq, ID: sc.ID, AppID: sc.AppID, Version: s.newest[apispec.Schedule], Meta: sc.Meta,
+		Name: sc.Name, Granularity: sc.Granularity} // what a schedule cannot do without is kept when left out
 	if p := applyScheduleBody(&next, b); p != nil {
 		return fail(p)
 	}
 	if p := s.checkScheduleRules(&next); p != nil {
 		return fail(p)
 	}
-	if labels, ok := labelsOf(b); ok {
-		next.Meta.Labels = mergeLabels(next.Meta.Labels, labels)
-	}
-	next.Version = b.version
+	labels, _ := labelsOf(b)
+	next.Meta.Labels = mergeLabels(next.Meta.Labels, labels)
 	touch(&next.Meta, q)
 	*sc = next
-	return s.updated(apispec.Schedule, sc.Version, s.renderSchedule(sc))
+	return s.updated(q, apispec.Schedule, sc.Version, s.renderSchedule(sc))
 }
 
 func (s *Sim) deleteSchedule(q *request) *reply {
@@ -257,7 +260,7 @@ func (s *Sim) deleteSchedule(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
-	if p := checkIfMatch(q.r, s.renderSchedule(sc)); p != nil {
+	if p := s.checkIfMatch(q.r, s.renderSchedule(sc)); p != nil {
 		return fail(p)
 	}
 	delete(s.st.Schedules, sc.ID)

@@ -116,6 +116,7 @@ type request struct {
 	params map[string]string
 	user   principal
 	now    time.Time
+	fields map[string]any // the body readBody decoded, for PutEcho
 }
 
 // ServeHTTP answers one API request: counting, faults, authentication, the account,

@@ -76,6 +76,10 @@ type lostCreate[T any] struct {
 	settle time.Duration
 }
 
+// searchBound is how long the whole search may take: the settle window, and the last look
+// started in it (a request, at most the settle window again).
+func (l lostCreate[T]) searchBound() time.Duration { return 2 * l.settle }
+
 // lookAgainEvery is how often the search repeats while it settles: ten looks at most.
 func (l lostCreate[T]) lookAgainEvery() time.Duration {
 	return max(l.settle/10, 10*time.Millisecond)

@@ -14,8 +14,8 @@ type appValues struct {
 	ID                       types.String `tfsdk:"id"`
 	Name                     types.String `tfsdk:"name"`
 	ClusterID                types.String `tfsdk:"cluster_id"`
-	NamespaceScopedResources types.List   `tfsdk:"namespace_scoped_resources"`
-	ClusterScopedResources   types.List   `tfsdk:"cluster_scoped_resources"`
+	NamespaceScopedResources types.Set    `tfsdk:"namespace_scoped_resources"`
+	ClusterScopedResources   types.Set    `tfsdk:"cluster_scoped_resources"`
 	Labels                   types.Map    `tfsdk:"labels"`
 	State                    types.String `tfsdk:"state"`
 	StateDetails             types.List   `tfsdk:"state_details"`
@@ -60,25 +60,25 @@ func appFrom(a *astra.App, prior appValues) appValues {
 	}
 }
 
-func selectorsValue(sels []string) types.List {
+func selectorsValue(sels []string) types.Set {
 	elems := make([]attr.Value, 0, len(sels))
 	for _, s := range sels {
 		elems = append(elems, types.StringValue(s))
 	}
-	return types.ListValueMust(types.StringType, elems)
+	return types.SetValueMust(types.StringType, elems)
 }
 
-func appNamespacesValue(in []astra.NamespaceScope) types.List {
+func appNamespacesValue(in []astra.NamespaceScope) types.Set {
 	elems := make([]attr.Value, 0, len(in))
 	for _, r := range in {
 		elems = append(elems, types.ObjectValueMust(appNamespaceAttrTypes, map[string]attr.Value{
 			"namespace": types.StringValue(r.Namespace), "label_selectors": selectorsValue(r.LabelSelectors),
 		}))
 	}
-	return types.ListValueMust(types.ObjectType{AttrTypes: appNamespaceAttrTypes}, elems)
+	return types.SetValueMust(types.ObjectType{AttrTypes: appNamespaceAttrTypes}, elems)
 }
 
-func appClusterScopeValue(in []astra.ClusterScope) types.List {
+func appClusterScopeValue(in []astra.ClusterScope) types.Set {
 	elems := make([]attr.Value, 0, len(in))
 	for _, r := range in {
 		elems = append(elems, types.ObjectValueMust(appClusterScopeAttrTypes, map[string]attr.Value{
@@ -86,24 +86,26 @@ func appClusterScopeValue(in []astra.ClusterScope) types.List {
 			"kind": types.StringValue(r.GVK.Kind), "label_selectors": selectorsValue(r.LabelSelectors),
 		}))
 	}
-	return types.ListValueMust(types.ObjectType{AttrTypes: appClusterScopeAttrTypes}, elems)
+	return types.SetValueMust(types.ObjectType{AttrTypes: appClusterScopeAttrTypes}, elems)
 }
 
-// objectStrings reads a list of strings of a scope entry; nil when null or unknown.
+// objectStrings reads a set of strings of a scope entry, sorted (a stable request); nil
+// when null or unknown.
 func objectStrings(o types.Object, name string) []string {
-	l, ok := o.Attributes()[name].(types.List)
-	if !ok || l.IsNull() || l.IsUnknown() {
+	s, ok := o.Attributes()[name].(types.Set)
+	if !ok || s.IsNull() || s.IsUnknown() {
 		return nil
 	}
-	return attrs.Strings(l)
+	return sortedStrings(s)
 }
 
-func listObjects(l types.List) []types.Object {
-	if l.IsNull() || l.IsUnknown() {
+// setObjects are the objects of a set of nested objects, in the set's order.
+func setObjects(s types.Set) []types.Object {
+	if s.IsNull() || s.IsUnknown() {
 		return nil
 	}
-	out := make([]types.Object, 0, len(l.Elements()))
-	for _, e := range l.Elements() {
+	out := make([]types.Object, 0, len(s.Elements()))
+	for _, e := range s.Elements() {
 		if o, ok := e.(types.Object); ok {
 			out = append(out, o)
 		}
@@ -112,9 +114,9 @@ func listObjects(l types.List) []types.Object {
 }
 
 // appNamespaceScopes reads namespace_scoped_resources.
-func appNamespaceScopes(l types.List) []astra.NamespaceScope {
+func appNamespaceScopes(s types.Set) []astra.NamespaceScope {
 	var out []astra.NamespaceScope
-	for _, o := range listObjects(l) {
+	for _, o := range setObjects(s) {
 		out = append(out, astra.NamespaceScope{Namespace: objectString(o, "namespace"), LabelSelectors: objectStrings(o, "label_selectors")})
 	}
 	return out
@@ -123,7 +125,7 @@ func appNamespaceScopes(l types.List) []astra.NamespaceScope {
 // appCreateRequest is the POST body of a planned app.
 func appCreateRequest(plan appValues) astra.AppCreate {
 	var cs []astra.ClusterScope
-	for _, o := range listObjects(plan.ClusterScopedResources) {
+	for _, o := range setObjects(plan.ClusterScopedResources) {
 		cs = append(cs, astra.ClusterScope{
 			GVK:            astra.GVK{Group: objectString(o, "group"), Version: objectString(o, "version"), Kind: objectString(o, "kind")},
 			LabelSelectors: objectStrings(o, "label_selectors"),
@@ -136,8 +138,12 @@ func appCreateRequest(plan appValues) astra.AppCreate {
 	}
 }
 
-// applyAppPlan is the PUT of an update: the planned name and user labels, the read-only
-// labels as read from the service (a fresh GET, so an If-Match can be added).
-func applyAppPlan(current *astra.App, plan appValues) astra.AppUpdate {
-	return astra.AppUpdate{Name: plan.Name.ValueString(), Labels: attrs.MergeLabels(current.Metadata.Labels, attrs.LabelsFromMap(plan.Labels))}
+// applyAppPlan sets, on the app as just read, what the plan changes (planForFreshCopy: an
+// unknown value keeps the read one): its name and user labels. Everything else goes back
+// as read.
+func applyAppPlan(current *astra.App, plan appValues) {
+	if isSet(plan.Name) {
+		current.Name = plan.Name.ValueString()
+	}
+	current.Metadata.Labels = attrs.ApplyLabels(current.Metadata.Labels, plan.Labels)
 }

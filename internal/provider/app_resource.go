@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -84,7 +85,7 @@ func (r *appResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequ
 }
 
 // checkAppNamespaces adds an error on each namespace the managed cluster does not have.
-func checkAppNamespaces(clusterID string, namespaces []astra.Namespace, scope types.List, diags *diag.Diagnostics) {
+func checkAppNamespaces(clusterID string, namespaces []astra.Namespace, scope types.Set, diags *diag.Diagnostics) {
 	have := map[string]bool{}
 	var names []string
 	for _, n := range namespaces {
@@ -94,12 +95,12 @@ func checkAppNamespaces(clusterID string, namespaces []astra.Namespace, scope ty
 		}
 	}
 	sort.Strings(names)
-	for i, o := range listObjects(scope) {
+	for _, o := range setObjects(scope) {
 		ns, ok := o.Attributes()["namespace"].(types.String)
 		if !ok || !isSet(ns) || have[ns.ValueString()] {
 			continue
 		}
-		diags.AddAttributeError(path.Root("namespace_scoped_resources").AtListIndex(i).AtName("namespace"), "Unknown namespace",
+		diags.AddAttributeError(path.Root("namespace_scoped_resources").AtSetValue(o).AtName("namespace"), "Unknown namespace",
 			fmt.Sprintf("Managed cluster %s has no namespace %q; its namespaces are: %s. Set namespace to one of them "+
 				"(create the namespace on the cluster first if it is new).", clusterID, ns.ValueString(), strings.Join(names, ", ")))
 	}
@@ -149,7 +150,8 @@ func (r *appResource) Read(ctx context.Context, req resource.ReadRequest, resp *
 	r.recordAnswer(ctx, &state, app, &resp.State, &resp.Diagnostics)
 }
 
-// Update renames the app or changes its labels: a fresh GET, the plan applied, one PUT.
+// Update renames the app or changes its labels: a fresh GET, what the plan changes applied
+// to it, one PUT of the whole app, within timeouts.update.
 func (r *appResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan appModel
 	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
@@ -162,22 +164,31 @@ func (r *appResource) Update(ctx context.Context, req resource.UpdateRequest, re
 		resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 		return
 	}
+	timeout, d := plan.Timeouts.Update(ctx, appTimeouts.Update)
+	resp.Diagnostics.Append(d...)
+	var change appModel
+	resp.Diagnostics.Append(planForFreshCopy(ctx, req, &resp.Diagnostics, appPutArgs...).Get(ctx, &change)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	id := plan.ID.ValueString()
-	app, err := astra.UpdateConditionally(ctx, "app "+id,
-		func(ctx context.Context) (*astra.App, error) { return client.GetApp(ctx, id) }, nil,
-		func(ctx context.Context, current *astra.App) (*astra.App, error) {
-			return client.UpdateApp(ctx, id, applyAppPlan(current, plan.appValues))
-		})
-	if err != nil {
-		addUpdateError(&resp.Diagnostics, "app", err, appAPIFields)
+	app := updateFromFreshCopy(ctx, &resp.Diagnostics, client, "app", id, appAPIFields,
+		func(ctx context.Context) (*astra.App, error) { return client.GetApp(ctx, id) },
+		func(a *astra.App) { applyAppPlan(a, change.appValues) },
+		client.UpdateApp)
+	if app == nil {
 		return
 	}
 	r.recordAnswer(ctx, &plan, app, &resp.State, &resp.Diagnostics)
 	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 }
 
-// Delete unmanages the app and waits for a 404. An app still being discovered is refused
-// by the service (409): the request is repeated until it is accepted or the timeout ends.
+// Delete unmanages the app and waits for a 404. While the service says the app is busy
+// (problems 112, not ready, and 164, in an unexpected state: an app being discovered or
+// taking a snapshot), the request is repeated until it is accepted or the timeout ends;
+// any other refusal fails at once with the service's reasons.
 func (r *appResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state appModel
 	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
@@ -199,11 +210,16 @@ func (r *appResource) Delete(ctx context.Context, req resource.DeleteRequest, re
 		switch {
 		case err == nil || astra.IsNotFound(err):
 			return true, nil
-		case astra.IsConflict(err):
-			return false, nil // not ready yet, or busy: ask again
+		case appBusy(err):
+			return false, nil // ask again
 		}
 		return false, err
 	}, func(done bool) (bool, error) { return done, nil }); err != nil {
+		var apiErr *astra.APIError
+		if errors.As(err, &apiErr) { // refused for a reason that does not pass by itself
+			resp.Diagnostics.AddError("Cannot unmanage the app", "Astra Control refused to unmanage app "+id+": "+apiErr.Error()+"\n\n"+aftermath)
+			return
+		}
 		addWaitError(&resp.Diagnostics, "Cannot unmanage the app", err, timeout, aftermath)
 		return
 	}
@@ -233,6 +249,18 @@ func (r *appResource) recordAndWait(ctx context.Context, client *astra.Client, t
 	id := m.ID.ValueString()
 	waitAndRecord(ctx, r.waitSchedule(), timeout, answer, func(ctx context.Context) (*astra.App, error) { return client.GetApp(ctx, id) },
 		astra.AppReady, func(a *astra.App) { r.recordAnswer(ctx, m, a, state, diags) }, diags, "App did not become ready", aftermath)
+}
+
+// Problems of an app that is busy for a while: a DELETE is asked again until they pass.
+const (
+	problemAppNotReady        = 112
+	problemUnexpectedAppState = 164
+)
+
+// appBusy reports a refusal that passes by itself.
+func appBusy(err error) bool {
+	n := astra.ProblemNumber(err)
+	return astra.IsConflict(err) && (n == problemAppNotReady || n == problemUnexpectedAppState)
 }
 
 // appGone reads the app, nil once it is gone (a 404).

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -111,20 +112,31 @@ func TestAccApp_protect(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{expectString(appAddr, "protection_state", "protected")},
 			},
 			{
+				// Another granularity replaces the policy: no source shows the service changing a
+				// schedule's granularity in place.
 				PreConfig: func() { a.markCounts(&counts) },
 				Config:    daily,
-				ConfigPlanChecks: prePlan(plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionUpdate), plancheck.ExpectResourceAction(appAddr, plancheck.ResourceActionNoop),
-					expectUnknownExactly(policyAddr, putMetadata...)),
+				ConfigPlanChecks: prePlan(plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionDestroyBeforeCreate),
+					plancheck.ExpectResourceAction(appAddr, plancheck.ResourceActionNoop)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					expectString(policyAddr, "granularity", "daily"),
 					statecheck.ExpectKnownValue(policyAddr, tfjsonpath.New("hour"), knownvalue.Int64Exact(2)),
 				},
+				Check: a.simCheck("the schedule deleted and posted again, never PUT", func(sim *astrasim.Sim) error {
+					return expectCounts(counts.since(sim, "DELETE "+routeSchedule), 1, counts.since(sim, "POST "+routeSchedules), 1,
+						counts.since(sim, "PUT "+routeSchedule), 0, counts.since(sim, "PUT "+routeApp), 0)
+				}),
+			},
+			{
+				PreConfig: func() { a.markCounts(&counts) },
+				Config:    disabled,
+				ConfigPlanChecks: prePlan(plancheck.ExpectResourceAction(policyAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(appAddr, plancheck.ResourceActionNoop), expectUnknownExactly(policyAddr, putMetadata...)),
 				Check: a.simCheck("one PUT of the policy, nothing posted", func(sim *astrasim.Sim) error {
 					return expectCounts(counts.since(sim, "PUT "+routeSchedule), 1, counts.since(sim, "POST "+routeSchedules), 0,
 						counts.since(sim, "PUT "+routeApp), 0)
 				}),
 			},
-			{Config: disabled, ConfigPlanChecks: planned(policyAddr, plancheck.ResourceActionUpdate)},
 			{
 				// Every policy disabled: the app is only partially protected.
 				Config:            disabled,
@@ -305,6 +317,54 @@ func TestAccApp_identity(t *testing.T) {
 			}},
 			{Config: cfg, ResourceName: appAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
 			{Config: cfg, ResourceName: policyAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+		},
+	})
+}
+
+// TestAccApp_deleteRefusals: unmanaging is asked again only while the service says the app
+// is busy (problems 112 and 164); any other refusal (157, a disruptive backup in progress)
+// fails at once with the service's reasons instead of asking until the timeout.
+func TestAccApp_deleteRefusals(t *testing.T) {
+	a := newAccTarget(t)
+	a.requireSim("injects the service's refusals")
+	cred := a.kubeconfigCredential("kube-app-delete", "app-delete")
+	base := a.config(privateManagedHCL(a.cloudID(), cred, `local.storage_classes["ontap-gold"]`, true))
+	withApp := a.config(privateManagedHCL(a.cloudID(), cred, `local.storage_classes["ontap-gold"]`, true),
+		appHCL(a.name("web"), "default", `  timeouts = { delete = "20s" }`))
+	deletes := 0
+	refuse := func(problem, times int) func() {
+		return func() {
+			a.sim.ClearFaults()
+			a.sim.AddFault(astrasim.Fault{Method: http.MethodDelete, Route: routeApp, Kind: astrasim.FaultRetryLater, Problem: problem, Times: times})
+			deletes = a.sim.Count(http.MethodDelete, routeApp)
+		}
+	}
+	deletesSince := func(want int) error {
+		if n := a.sim.Count(http.MethodDelete, routeApp) - deletes; n != want {
+			return fmt.Errorf("%d DELETEs of the app, want %d", n, want)
+		}
+		return nil
+	}
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkAppsDestroyed,
+		Steps: []resource.TestStep{
+			{Config: withApp},
+			{
+				PreConfig:   refuse(157, 0),
+				Config:      base,
+				ExpectError: errorPhrases("Cannot unmanage the app", "(problem 157)", "The app stays in state"),
+			},
+			{
+				PreConfig: func() {
+					if err := deletesSince(1); err != nil {
+						t.Fatal(err)
+					}
+					refuse(164, 2)()
+				},
+				Config:           base,
+				ConfigPlanChecks: planned(appAddr, plancheck.ResourceActionDestroy),
+				Check:            func(*terraform.State) error { return deletesSince(3) },
+			},
 		},
 	})
 }

@@ -3,12 +3,12 @@ package provider
 import (
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -26,30 +26,33 @@ var appPutArgs = []string{"name", "labels"}
 
 const appSchemaVersion = 0
 
-// labelSelectorsAttribute is the optional list of Kubernetes label selectors of a scope entry.
-func labelSelectorsAttribute(what string) schema.ListAttribute {
-	return schema.ListAttribute{
+// labelSelectorsAttribute is the optional set of Kubernetes label selectors of a scope entry.
+func labelSelectorsAttribute(what string) schema.SetAttribute {
+	return schema.SetAttribute{
 		Optional:    true,
 		Computed:    true,
 		ElementType: types.StringType,
-		Default:     listdefault.StaticValue(types.ListValueMust(types.StringType, []attr.Value{})),
+		Default:     setdefault.StaticValue(types.SetValueMust(types.StringType, []attr.Value{})),
 		MarkdownDescription: "Kubernetes label selectors (`app=mysql`, `tier in (prod,staging)`, `!canary`) choosing the " +
-			what + "'s resources that belong to the app. Empty (the default): all of them. Each must parse as a " +
-			"Kubernetes selector; the plan fails otherwise.",
-		Validators: []validator.List{listvalidator.ValueStringsAre(validate.LabelSelector())},
+			what + "'s resources that belong to the app; a resource matching any of them belongs to it. Empty (the " +
+			"default): all of them. Each must parse as a Kubernetes selector; the plan fails otherwise. A set: their " +
+			"order is not a change.",
+		Validators: []validator.Set{setvalidator.ValueStringsAre(validate.LabelSelector())},
 	}
 }
 
-// appNamespaceAttrTypes and appClusterScopeAttrTypes are the object types of the scope lists.
+// appNamespaceAttrTypes and appClusterScopeAttrTypes are the object types of the scope sets.
 var (
-	appNamespaceAttrTypes    = map[string]attr.Type{"namespace": types.StringType, "label_selectors": types.ListType{ElemType: types.StringType}}
+	appNamespaceAttrTypes    = map[string]attr.Type{"namespace": types.StringType, "label_selectors": types.SetType{ElemType: types.StringType}}
 	appClusterScopeAttrTypes = map[string]attr.Type{"group": types.StringType, "version": types.StringType, "kind": types.StringType,
-		"label_selectors": types.ListType{ElemType: types.StringType}}
+		"label_selectors": types.SetType{ElemType: types.StringType}}
 )
 
-// appAttributes are astra_app's attributes except `timeouts` and `wait_for_ready`.
+// appAttributes are astra_app's attributes except `timeouts` and `wait_for_ready`. The
+// scope is sets: the order in which a configuration lists namespaces, selectors or kinds
+// is not a change, so reordering them never replaces (unmanages) the app.
 func appAttributes() map[string]schema.Attribute {
-	replace := []planmodifier.List{listplanmodifier.RequiresReplace()}
+	replace := []planmodifier.Set{setplanmodifier.RequiresReplace()}
 	return map[string]schema.Attribute{
 		"id": attrs.Kept(computedString("ID of the app in Astra Control.")),
 		"name": schema.StringAttribute{
@@ -64,11 +67,12 @@ func appAttributes() map[string]schema.Attribute {
 			Validators:    []validator.String{validate.UUID()},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		},
-		"namespace_scoped_resources": schema.ListNestedAttribute{
+		"namespace_scoped_resources": schema.SetNestedAttribute{
 			Required: true,
 			MarkdownDescription: "The namespaces the app spans, at least one, each with optional label selectors. Each " +
-				"namespace must exist on the managed cluster: the plan checks it when the cluster is known." + forcesReplacement,
-			Validators:    []validator.List{listvalidator.SizeAtLeast(1)},
+				"namespace must exist on the managed cluster: the plan checks it when the cluster is known. A set: the " +
+				"order of its entries is not a change." + forcesReplacement,
+			Validators:    []validator.Set{setvalidator.SizeAtLeast(1)},
 			PlanModifiers: replace,
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"namespace": schema.StringAttribute{
@@ -79,12 +83,12 @@ func appAttributes() map[string]schema.Attribute {
 				"label_selectors": labelSelectorsAttribute("namespace"),
 			}},
 		},
-		"cluster_scoped_resources": schema.ListNestedAttribute{
+		"cluster_scoped_resources": schema.SetNestedAttribute{
 			Optional: true,
 			Computed: true,
-			Default:  listdefault.StaticValue(types.ListValueMust(types.ObjectType{AttrTypes: appClusterScopeAttrTypes}, []attr.Value{})),
+			Default:  setdefault.StaticValue(types.SetValueMust(types.ObjectType{AttrTypes: appClusterScopeAttrTypes}, []attr.Value{})),
 			MarkdownDescription: "Cluster-scoped resources that belong to the app (ClusterRoles, CRDs, ...), by group, " +
-				"version and kind. Empty by default." + forcesReplacement,
+				"version and kind. Empty by default. A set: the order of its entries is not a change." + forcesReplacement,
 			PlanModifiers: replace,
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"group": schema.StringAttribute{

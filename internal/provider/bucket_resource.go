@@ -123,13 +123,17 @@ func (r *bucketResource) Update(ctx context.Context, req resource.UpdateRequest,
 		resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 		return
 	}
+	var change bucketModel
+	resp.Diagnostics.Append(planForFreshCopy(ctx, req, &resp.Diagnostics, bucketPutArgs...).Get(ctx, &change)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	id := plan.ID.ValueString()
-	bucket, err := astra.UpdateConditionally(ctx, "bucket "+id,
+	bucket := updateFromFreshCopy(ctx, &resp.Diagnostics, client, "bucket", id, bucketAPIFields,
 		func(ctx context.Context) (*astra.Bucket, error) { return client.GetBucket(ctx, id) },
-		func(b *astra.Bucket) { applyBucketPlan(b, plan.bucketValues) },
+		func(b *astra.Bucket) { applyBucketPlan(b, change.bucketValues) },
 		client.UpdateBucket)
-	if err != nil {
-		addUpdateError(&resp.Diagnostics, "bucket", err, bucketAPIFields)
+	if bucket == nil {
 		return
 	}
 	r.recordAndWait(ctx, client, timeout, &plan, bucket, &resp.State, resp.Private, &resp.Diagnostics,

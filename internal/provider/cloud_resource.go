@@ -123,12 +123,11 @@ func (r *cloudResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		return
 	}
 	id := plan.ID.ValueString()
-	cloud, err := astra.UpdateConditionally(ctx, "cloud "+id,
+	cloud := updateFromFreshCopy(ctx, &resp.Diagnostics, client, "cloud", id, cloudAPIFields,
 		func(ctx context.Context) (*astra.Cloud, error) { return client.GetCloud(ctx, id) },
 		func(c *astra.Cloud) { applyCloudPlan(c, change.cloudValues) },
 		client.UpdateCloud)
-	if err != nil {
-		addUpdateError(&resp.Diagnostics, "cloud", err, cloudAPIFields)
+	if cloud == nil {
 		return
 	}
 	r.recordAndWait(ctx, timeout, &plan, cloud, &resp.State, resp.Private, &resp.Diagnostics,

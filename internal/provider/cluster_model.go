@@ -57,9 +57,10 @@ func clusterCreateRequest(plan clusterValues) astra.ClusterCreate {
 	}
 }
 
-// applyClusterPlan changes, on the object read from the service, only the fields the
-// resource manages, so the PUT sends everything else back as it was read (read-only
-// labels and fields the provider does not know included).
+// applyClusterPlan changes, on the object read from the service, only the fields the plan
+// changes (an unknown value, planForFreshCopy, keeps the read one), so the PUT sends
+// everything else back as it was read (read-only labels and fields the provider does not
+// know included).
 func applyClusterPlan(current *astra.Cluster, plan clusterValues) {
 	// An argument left out of the configuration plans the value read before, so what is
 	// sent is what the cluster has; an unknown (never expected at apply) sends it unchanged.
@@ -82,7 +83,7 @@ func applyClusterPlan(current *astra.Cluster, plan clusterValues) {
 	if !plan.AccHost.IsUnknown() {
 		current.AccHost = accHostRequest(plan.AccHost)
 	}
-	current.Metadata.Labels = attrs.MergeLabels(current.Metadata.Labels, attrs.LabelsFromMap(plan.Labels))
+	current.Metadata.Labels = attrs.ApplyLabels(current.Metadata.Labels, plan.Labels)
 }
 
 // clusterFrom converts the service's cluster for state. prior is what the state or

@@ -151,9 +151,9 @@ func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, re
 	warnUnreachable(&resp.Diagnostics, "astra_cluster", cluster.Name, cluster.ID, cluster.ClusterStatus)
 }
 
-// Update changes the managed arguments on the object as read and PUTs all of it back, so
-// fields set elsewhere (read-only labels, members the provider does not know) survive; the
-// PUT is conditional on that read (astra.UpdateConditionally), so no concurrent write is lost.
+// Update changes what the plan changes on the object as read and PUTs all of it back, so
+// fields set elsewhere (read-only labels, members the provider does not know, whatever
+// another writer changed since the plan) survive (updateFromFreshCopy).
 func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, prior clusterModel
 	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
@@ -182,7 +182,7 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	cloudID, id := prior.CloudID.ValueString(), prior.ID.ValueString()
 	ready := astra.ClusterRunning
-	updated, err := astra.UpdateConditionally(opCtx, "cluster "+id,
+	updated := updateFromFreshCopy(opCtx, &resp.Diagnostics, client, "cluster", id, clusterAPIFields,
 		func(ctx context.Context) (*astra.Cluster, error) { return client.GetCluster(ctx, cloudID, id) },
 		func(c *astra.Cluster) {
 			// A cluster removed before the change (a credential being repaired) stays removed
@@ -194,10 +194,10 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 			applyClusterPlan(c, change.clusterValues)
 		},
 		func(ctx context.Context, c *astra.Cluster) (*astra.Cluster, error) {
-			return client.UpdateCluster(ctx, cloudID, c)
+			updated, err := client.UpdateCluster(ctx, cloudID, c)
+			return updated, client.ExplainVersion(ctx, err)
 		})
-	if err != nil {
-		addUpdateError(&resp.Diagnostics, "cluster", client.ExplainVersion(ctx, err), clusterAPIFields)
+	if updated == nil {
 		return
 	}
 	// A new credential makes Astra Control collect the cluster again.

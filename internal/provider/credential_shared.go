@@ -274,25 +274,24 @@ func (h *clientHolder) createCredential(ctx context.Context, client *astra.Clien
 }
 
 // rotateCredential replaces credential id's content with body in one conditional PUT
-// (astra.UpdateConditionally): a fresh GET of the credential itself (never a listing), the
-// plan applied to what it returned (the labels the service set are kept, members this
-// client does not model sent back unchanged), then the PUT with If-Match; a concurrent write
-// re-reads and re-applies. nil when it added an error.
-func rotateCredential(ctx context.Context, client *astra.Client, id string, body astra.CredentialCreate, what string,
+// (updateFromFreshCopy): a fresh GET of the credential itself (never a listing), the plan
+// applied to what it returned (the labels the service set are kept, members this client
+// does not model sent back unchanged, the name as read unless the plan renames it), then
+// the PUT with If-Match; a concurrent write re-reads and re-applies. The key store, which
+// the service never returns, is always sent. nil when it added an error.
+func rotateCredential(ctx context.Context, client *astra.Client, id string, body astra.CredentialCreate, renamed bool, what string,
 	fields map[string]string, diags *diag.Diagnostics) *astra.Credential {
-	cred, err := astra.UpdateConditionally(ctx, what+" "+id,
+	return updateFromFreshCopy(ctx, diags, client, what, id, fields,
 		func(ctx context.Context) (*astra.Credential, error) { return client.GetCredential(ctx, id) }, nil,
 		func(ctx context.Context, current *astra.Credential) (*astra.Credential, error) {
 			fresh := body
+			if !renamed {
+				fresh.Name = current.Name
+			}
 			fresh.Labels = mergeCredentialLabels(current.Metadata.Labels, body.Labels)
 			fresh.Extra = current.Extra // what a newer Astra Control stores, sent back unchanged
 			return client.UpdateCredential(ctx, id, fresh)
 		})
-	if err != nil {
-		addUpdateError(diags, what, err, fields)
-		return nil
-	}
-	return cred
 }
 
 // readCredential refreshes a credential resource; nil when it is gone (removed from state)
@@ -413,7 +412,9 @@ func (r *credentialResource[M]) Update(ctx context.Context, req resource.UpdateR
 	if !ok {
 		return
 	}
-	cred := rotateCredential(ctx, client, r.spec.id(plan), body, r.spec.what, r.spec.fields, &resp.Diagnostics)
+	renamed, d := attrs.MayChange(ctx, req.State, req.Plan, req.Config, "name")
+	resp.Diagnostics.Append(d...)
+	cred := rotateCredential(ctx, client, r.spec.id(plan), body, renamed, r.spec.what, r.spec.fields, &resp.Diagnostics)
 	if cred == nil {
 		return
 	}

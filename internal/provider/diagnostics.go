@@ -80,13 +80,11 @@ func addUnknownOutcome(diags *diag.Diagnostics, what string, err error, afterwar
 func createdOrAdopted[T any](ctx context.Context, diags *diag.Diagnostics, what, summary string, fields map[string]string,
 	obj *T, err error, lost lostCreate[T]) *T {
 	if astra.IsUnknownOutcome(err) {
-		// An interrupt (the CLI's Ctrl-C cancels every request) may have cut the POST after
-		// it reached the server: the search still runs, for the settle window at most, so
-		// an object the POST made is recorded (tainted) rather than orphaned.
-		findCtx, cancel := ctx, context.CancelFunc(func() {})
-		if ctx.Err() != nil {
-			findCtx, cancel = context.WithTimeout(context.WithoutCancel(ctx), lost.settle)
-		}
+		// An interrupt (the CLI's Ctrl-C cancels every request) may cut the POST after it
+		// reached the server, or come while the search runs: the search always runs under a
+		// context of its own, which no interrupt cancels, bounded by the settle window and one
+		// more request, so an object the POST made is recorded (tainted) rather than orphaned.
+		findCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lost.searchBound())
 		defer cancel()
 		found, findErr := lost.find(findCtx)
 		for settled := time.Now().Add(lost.settle); found == nil && findErr == nil && time.Now().Before(settled); {

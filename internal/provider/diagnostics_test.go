@@ -210,6 +210,39 @@ func TestCreatedOrAdoptedAfterInterrupt(t *testing.T) {
 	}
 }
 
+// TestCreatedOrAdoptedInterruptedWhileSearching: the interrupt comes while the search is
+// settling (the first looks find nothing, the object appears later): the search goes on
+// under its own bounded context and adopts it, instead of ending with the interrupt and
+// orphaning the object.
+func TestCreatedOrAdoptedInterruptedWhileSearching(t *testing.T) {
+	ctx, interrupt := context.WithCancel(context.Background())
+	defer interrupt()
+	lost := &astra.UnknownOutcomeError{Method: "POST", Path: "/topology/v1/clouds", Err: errors.New("504")}
+	sent := time.Now()
+	made := &astra.Cloud{ID: "made", Metadata: astra.Metadata{CreationTimestamp: sent.UTC().Format(time.RFC3339Nano)}}
+	var diags diag.Diagnostics
+	looks, interruptedAt := 0, 0
+	got := createdOrAdopted(ctx, &diags, "cloud x", "Cannot create the cloud", nil, nil, lost,
+		lostCreate[astra.Cloud]{sent: sent, claims: newClaimSet(), stamp: cloudStamp, settle: 2 * time.Second,
+			find: func(ctx context.Context) (*astra.Cloud, error) {
+				looks++
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				if looks == 2 {
+					interrupt() // Ctrl-C while the search settles
+					interruptedAt = looks
+				}
+				if looks < 4 {
+					return nil, nil
+				}
+				return made, nil
+			}})
+	if got != made || diags.HasError() || interruptedAt != 2 {
+		t.Fatalf("got %v after %d looks, interrupted at look %d (%v); want the object adopted after the interrupt", got, looks, interruptedAt, diags)
+	}
+}
+
 func TestClaimsAreKeyedByKind(t *testing.T) {
 	claims := newClaimSet()
 	claims.claim(clusterStamp(&astra.Cluster{ID: "same"}))

@@ -187,12 +187,14 @@ func (r *managedClusterResource) Update(ctx context.Context, req resource.Update
 		return
 	}
 	id := plan.ID.ValueString()
-	mc, err := astra.UpdateConditionally(ctx, "managed cluster "+id,
+	mc := updateFromFreshCopy(ctx, &resp.Diagnostics, client, "managed cluster", id, managedClusterAPIFields,
 		func(ctx context.Context) (*astra.ManagedCluster, error) { return client.GetManagedCluster(ctx, id) },
 		func(m *astra.ManagedCluster) { applyManagedClusterPlan(m, change.managedClusterValues) },
-		client.UpdateManagedCluster)
-	if err != nil {
-		addUpdateError(&resp.Diagnostics, "managed cluster", client.ExplainVersion(ctx, err), managedClusterAPIFields)
+		func(ctx context.Context, m *astra.ManagedCluster) (*astra.ManagedCluster, error) {
+			updated, err := client.UpdateManagedCluster(ctx, m)
+			return updated, client.ExplainVersion(ctx, err)
+		})
+	if mc == nil {
 		return
 	}
 	r.recordAndWait(ctx, client, timeout, &plan, mc, &resp.State, resp.Private, &resp.Diagnostics,

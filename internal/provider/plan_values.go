@@ -5,7 +5,6 @@ import (
 	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -50,27 +49,29 @@ func providerSideOnly(ctx context.Context, req resource.UpdateRequest, diags *di
 	return !changes && !d.HasError()
 }
 
-// planForFreshCopy is the plan an update applies to the object it has just read: a put
-// argument the configuration leaves unset (an optional, computed one, whose plan only
-// repeats the value last read) and the plan does not change becomes unknown, which the
-// apply<Obj>Plan functions leave as the fresh copy has it. The fields the configuration
-// sets are Terraform's; everything else is whoever wrote it last (a concurrent writer
-// included, astra.UpdateConditionally). Arguments whose null means something (labels:
-// none) are configuration-owned even when unset, as they are not computed.
+// planForFreshCopy is the plan an update applies to the object it has just read: only what
+// the plan changes. A put argument whose planned value equals its prior value becomes
+// unknown, which the apply<Obj>Plan functions leave as the fresh copy has it. So whatever
+// someone else wrote after the plan (a label, another bucket, a new name) stays on the
+// object, the update's recordPlanned keeps the state the plan promised, and the next
+// refresh shows the other writer's change as drift, where the user sees it; a concurrent
+// write during the update itself is caught by astra.UpdateConditionally.
 func planForFreshCopy(ctx context.Context, req resource.UpdateRequest, diags *diag.Diagnostics, putArgs ...string) tfsdk.Plan {
-	var planned, prior, config map[string]tftypes.Value
-	if req.Plan.Raw.As(&planned) != nil || req.State.Raw.As(&prior) != nil || req.Config.Raw.As(&config) != nil {
-		diags.AddError("Cannot read the plan", "The plan, state or configuration is not an object. This is a bug in the provider; please report it.")
+	var planned, prior map[string]tftypes.Value
+	if req.Plan.Raw.As(&planned) != nil || req.State.Raw.As(&prior) != nil {
+		diags.AddError("Cannot read the plan", "The plan or the state is not an object. This is a bug in the provider; please report it.")
 		return req.Plan
 	}
 	planned = maps.Clone(planned) // As shares the value's own map: req.Plan must stay as it is
 	for _, name := range putArgs {
-		a, d := req.Plan.Schema.AttributeAtPath(ctx, path.Root(name))
-		diags.Append(d...)
-		if d.HasError() || !a.IsComputed() || !config[name].IsNull() || !planned[name].Equal(prior[name]) {
+		v, ok := planned[name]
+		if !ok {
+			diags.AddError("Cannot read the plan", "The plan has no attribute "+name+". This is a bug in the provider; please report it.")
 			continue
 		}
-		planned[name] = tftypes.NewValue(planned[name].Type(), tftypes.UnknownValue)
+		if v.Equal(prior[name]) {
+			planned[name] = tftypes.NewValue(v.Type(), tftypes.UnknownValue)
+		}
 	}
 	out := req.Plan
 	out.Raw = tftypes.NewValue(req.Plan.Raw.Type(), planned)

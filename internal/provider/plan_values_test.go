@@ -49,9 +49,9 @@ func TestRecordPlanned(t *testing.T) {
 	}
 }
 
-// planForFreshCopy sends what the configuration sets and what the plan changes; an optional
-// computed argument left unset and unchanged becomes unknown (the fresh copy's value is
-// kept); a non-computed one left unset (labels: none) stays the configuration's.
+// planForFreshCopy sends only what the plan changes: every other put argument, set in the
+// configuration or not, computed or not, becomes unknown, so the fresh copy's value is kept
+// (whatever another writer set after the plan). A change to null (labels removed) is sent.
 func TestPlanForFreshCopy(t *testing.T) {
 	ctx := context.Background()
 	s := schema.Schema{Attributes: map[string]schema.Attribute{
@@ -59,25 +59,39 @@ func TestPlanForFreshCopy(t *testing.T) {
 		"unset":   schema.StringAttribute{Optional: true, Computed: true},
 		"changed": schema.StringAttribute{Optional: true, Computed: true},
 		"labels":  schema.MapAttribute{Optional: true, ElementType: types.StringType},
+		"removed": schema.MapAttribute{Optional: true, ElementType: types.StringType},
+		"other":   schema.StringAttribute{Optional: true},
 	}}
 	typ := s.Type().TerraformType(ctx)
 	str := func(v any) tftypes.Value { return tftypes.NewValue(tftypes.String, v) }
-	noLabels := tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil)
-	obj := func(set, unset, changed tftypes.Value) tftypes.Value {
-		return tftypes.NewValue(typ, map[string]tftypes.Value{"set": set, "unset": unset, "changed": changed, "labels": noLabels})
+	labels := func(v any) tftypes.Value {
+		if m, ok := v.(map[string]string); ok {
+			vals := map[string]tftypes.Value{}
+			for k, x := range m {
+				vals[k] = str(x)
+			}
+			v = vals
+		}
+		return tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, v)
 	}
+	obj := func(set, unset, changed, lbl, removed, other tftypes.Value) tftypes.Value {
+		return tftypes.NewValue(typ, map[string]tftypes.Value{"set": set, "unset": unset, "changed": changed, "labels": lbl,
+			"removed": removed, "other": other})
+	}
+	team := map[string]string{"team": "a"}
 	req := resource.UpdateRequest{
-		Config: tfsdk.Config{Schema: s, Raw: obj(str("a"), str(nil), str(nil))},
-		Plan:   tfsdk.Plan{Schema: s, Raw: obj(str("a"), str("read"), str("new"))},
-		State:  tfsdk.State{Schema: s, Raw: obj(str("a"), str("read"), str("old"))},
+		Config: tfsdk.Config{Schema: s, Raw: obj(str("a"), str(nil), str("new"), labels(team), labels(nil), str("x"))},
+		Plan:   tfsdk.Plan{Schema: s, Raw: obj(str("a"), str("read"), str("new"), labels(team), labels(nil), str("x"))},
+		State:  tfsdk.State{Schema: s, Raw: obj(str("a"), str("read"), str("old"), labels(team), labels(team), str("y"))},
 	}
 	var diags diag.Diagnostics
-	got := planForFreshCopy(ctx, req, &diags, "set", "unset", "changed", "labels")
+	got := planForFreshCopy(ctx, req, &diags, "set", "unset", "changed", "labels", "removed")
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
 	for name, want := range map[string]types.String{
-		"set": types.StringValue("a"), "unset": types.StringUnknown(), "changed": types.StringValue("new"),
+		"set": types.StringUnknown(), "unset": types.StringUnknown(), "changed": types.StringValue("new"),
+		"other": types.StringValue("x"), // not a put argument: as planned
 	} {
 		var v types.String
 		got.GetAttribute(ctx, path.Root(name), &v)
@@ -85,10 +99,11 @@ func TestPlanForFreshCopy(t *testing.T) {
 			t.Errorf("%s = %v, want %v", name, v, want)
 		}
 	}
-	var labels types.Map
-	got.GetAttribute(ctx, path.Root("labels"), &labels)
-	if !labels.IsNull() {
-		t.Errorf("labels = %v, want null (the configuration's: no labels)", labels)
+	var unchanged, removed types.Map
+	got.GetAttribute(ctx, path.Root("labels"), &unchanged)
+	got.GetAttribute(ctx, path.Root("removed"), &removed)
+	if !unchanged.IsUnknown() || !removed.IsNull() {
+		t.Errorf("labels = %v (want unknown: unchanged), removed = %v (want null: the change is sent)", unchanged, removed)
 	}
 	var planned types.String
 	req.Plan.GetAttribute(ctx, path.Root("unset"), &planned)

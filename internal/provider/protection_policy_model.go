@@ -113,7 +113,7 @@ func number(v types.Int64) string {
 	return strconv.FormatInt(v.ValueInt64(), 10)
 }
 
-// protectionPolicyRequest is the POST or PUT body of a planned policy: the numbers as the
+// protectionPolicyRequest is the POST body of a planned policy: the numbers as the
 // strings the API wants, and only the fields the granularity uses.
 func protectionPolicyRequest(plan protectionPolicyModel) astra.AppScheduleFields {
 	g := plan.Granularity.ValueString()
@@ -133,6 +133,33 @@ func protectionPolicyRequest(plan protectionPolicyModel) astra.AppScheduleFields
 		Hour: only("hour", plan.Hour), DayOfWeek: only("day_of_week", plan.DayOfWeek), DayOfMonth: only("day_of_month", plan.DayOfMonth),
 		SnapshotRetention: number(plan.SnapshotRetention), BackupRetention: number(plan.BackupRetention),
 		BucketID: attrs.StringOrEmpty(plan.BucketID),
+	}
+}
+
+// applyProtectionPolicyPlan sets, on the schedule as just read, what the plan changes
+// (planForFreshCopy: an unknown value keeps the read one). A number the granularity does
+// not use is null in a valid plan and is sent absent.
+func applyProtectionPolicyPlan(current *astra.AppSchedule, plan protectionPolicyModel) {
+	setString := func(dst *string, v types.String) {
+		if !v.IsUnknown() {
+			*dst = attrs.StringOrEmpty(v)
+		}
+	}
+	setNumber := func(dst *string, v types.Int64) {
+		if !v.IsUnknown() {
+			*dst = number(v)
+		}
+	}
+	setString(&current.Name, plan.Name)
+	setNumber(&current.Minute, plan.Minute)
+	setNumber(&current.Hour, plan.Hour)
+	setNumber(&current.DayOfWeek, plan.DayOfWeek)
+	setNumber(&current.DayOfMonth, plan.DayOfMonth)
+	setNumber(&current.SnapshotRetention, plan.SnapshotRetention)
+	setNumber(&current.BackupRetention, plan.BackupRetention)
+	setString(&current.BucketID, plan.BucketID)
+	if !plan.Enabled.IsUnknown() {
+		current.Enabled = attrs.APIBool(plan.Enabled)
 	}
 }
 

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"strings"
 	"testing"
 
@@ -82,8 +83,36 @@ func TestAppConverters(t *testing.T) {
 		len(req.Labels) != 1 || req.Labels[0].Name != "team" {
 		t.Errorf("appCreateRequest: %+v", req)
 	}
-	up := applyAppPlan(a, v)
-	if len(up.Labels) != 2 || up.Name != "web" {
-		t.Errorf("applyAppPlan keeps the read-only labels and sets the user's: %+v", up)
+	v.Name = types.StringValue("web-2")
+	v.Labels = types.MapValueMust(types.StringType, map[string]attr.Value{"team": types.StringValue("b")})
+	applyAppPlan(a, v)
+	if len(a.Metadata.Labels) != 2 || a.Metadata.Labels[1] != (astra.Label{Name: "team", Value: "b"}) || a.Name != "web-2" ||
+		len(a.NamespaceScopedResources) != 1 {
+		t.Errorf("applyAppPlan keeps the read-only labels and the scope and sets the planned name and labels: %+v", a)
+	}
+	// Unknown (not changed by the plan): the app keeps what it was read with.
+	a.Metadata.Labels = append(a.Metadata.Labels, astra.Label{Name: "writer", Value: "w"})
+	applyAppPlan(a, appValues{Name: types.StringUnknown(), Labels: types.MapUnknown(types.StringType)})
+	if len(a.Metadata.Labels) != 3 || a.Name != "web-2" {
+		t.Errorf("applyAppPlan with nothing planned changed the app: %+v", a)
+	}
+}
+
+// applyProtectionPolicyPlan changes what the plan changes and keeps the rest of the
+// schedule as read: its labels, replicate, unknown members, and the fields the plan leaves
+// unknown (bucket_id left out of the configuration).
+func TestApplyProtectionPolicyPlan(t *testing.T) {
+	s := &astra.AppSchedule{ID: "s", Name: "p", Granularity: "daily", Minute: "0", Hour: "2", SnapshotRetention: "7",
+		BackupRetention: "3", BucketID: "moved-by-someone", Replicate: astra.BoolPtr(false),
+		Metadata: astra.Metadata{Labels: []astra.Label{{Name: "owner", Value: "ops"}}}}
+	plan := protectionPolicyModel{
+		Name: types.StringUnknown(), Minute: types.Int64Unknown(), Hour: types.Int64Value(4), DayOfWeek: types.Int64Unknown(),
+		DayOfMonth: types.Int64Unknown(), SnapshotRetention: types.Int64Value(9), BackupRetention: types.Int64Unknown(),
+		BucketID: types.StringUnknown(), Enabled: types.BoolValue(false),
+	}
+	applyProtectionPolicyPlan(s, plan)
+	if s.Name != "p" || s.Minute != "0" || s.Hour != "4" || s.SnapshotRetention != "9" || s.BackupRetention != "3" ||
+		s.BucketID != "moved-by-someone" || s.Enabled == nil || s.Enabled.Value() || len(s.Metadata.Labels) != 1 || s.Replicate == nil {
+		t.Errorf("schedule after the plan: %+v", s)
 	}
 }

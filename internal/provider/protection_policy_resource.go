@@ -154,26 +154,33 @@ func (r *protectionPolicyResource) Read(ctx context.Context, req resource.ReadRe
 	r.record(ctx, appID, s, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
-// Update changes every argument but app_id in place: a fresh GET, then one PUT of the plan.
+// Update changes every argument but app_id and granularity in place: a fresh GET of the
+// schedule, what the plan changes applied to it (an argument the plan leaves as it was,
+// bucket_id left out of the configuration included, keeps whatever the schedule holds
+// now), one PUT of the whole schedule, then a read (its PUT answer is an echo).
 func (r *protectionPolicyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan protectionPolicyModel
+	var plan, change protectionPolicyModel
 	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
 	client := r.client(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	resp.Diagnostics.Append(planForFreshCopy(ctx, req, &resp.Diagnostics, protectionPolicyPutArgs...).Get(ctx, &change)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	appID, id := plan.AppID.ValueString(), plan.ID.ValueString()
-	// Every field of a schedule is the configuration's: the fresh copy only carries the ETag.
-	s, err := astra.UpdateConditionally(ctx, "protection policy "+id,
-		func(ctx context.Context) (*astra.AppSchedule, error) { return client.GetAppSchedule(ctx, appID, id) }, nil,
-		func(ctx context.Context, _ *astra.AppSchedule) (*astra.AppSchedule, error) {
-			return client.UpdateAppSchedule(ctx, appID, id, protectionPolicyRequest(plan))
+	s := updateFromFreshCopy(ctx, &resp.Diagnostics, client, "protection policy", id, protectionPolicyAPIFields,
+		func(ctx context.Context) (*astra.AppSchedule, error) { return client.GetAppSchedule(ctx, appID, id) },
+		func(s *astra.AppSchedule) { applyProtectionPolicyPlan(s, change) },
+		func(ctx context.Context, s *astra.AppSchedule) (*astra.AppSchedule, error) {
+			return client.UpdateAppSchedule(ctx, appID, s)
 		})
-	if err != nil {
-		addUpdateError(&resp.Diagnostics, "protection policy", err, protectionPolicyAPIFields)
+	if s == nil {
 		return
 	}
 	r.record(ctx, appID, s, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 }
 
 func (r *protectionPolicyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

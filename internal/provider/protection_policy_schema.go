@@ -16,8 +16,9 @@ import (
 
 const protectionPolicySchemaVersion = 0
 
-// protectionPolicyPutArgs: every argument but app_id is updated in place, with one PUT.
-var protectionPolicyPutArgs = []string{"name", "granularity", "minute", "hour", "day_of_week", "day_of_month",
+// protectionPolicyPutArgs: every argument but app_id and granularity is updated in place,
+// with one PUT.
+var protectionPolicyPutArgs = []string{"name", "minute", "hour", "day_of_week", "day_of_month",
 	"snapshot_retention", "backup_retention", "bucket_id", "enabled"}
 
 func optionalNumber(desc string, lowest, highest int64) schema.Int64Attribute {
@@ -55,8 +56,11 @@ func protectionPolicyAttributes() map[string]schema.Attribute {
 			Required: true,
 			MarkdownDescription: "How often the policy runs: `hourly` (at `minute`), `daily` (at `hour`:`minute`), " +
 				"`weekly` (on `day_of_week` at `hour`:`minute`) or `monthly` (on `day_of_month` at `hour`:`minute`). Times " +
-				"are UTC." + updatedInPlace,
-			Validators: []validator.String{stringvalidator.OneOf("hourly", "daily", "weekly", "monthly")},
+				"are UTC. Changing it replaces the policy (the schedule is deleted, then a new one made): no source shows " +
+				"Astra Control changing a schedule's granularity in place (NetApp's toolkit always sends the existing one), " +
+				"so the provider does not ask it to." + forcesReplacement,
+			Validators:    []validator.String{stringvalidator.OneOf("hourly", "daily", "weekly", "monthly")},
+			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		},
 		"minute": schema.Int64Attribute{
 			Optional:            true,

@@ -125,6 +125,9 @@ type matrixFault struct {
 	fired   func(*cliHarness) error             // the fault happened
 	perPost int                                 // with fails: faults per route, each costing one failed apply at most
 	inPlace bool                                // the faults hit updates: everything is created first, then changed in place
+	// kept, for in-place rows, checks after the faulted apply what the faults wrote is still
+	// there, given the simulator's objects before the updates.
+	kept    func(h *cliHarness, before writerView) error
 	serial  bool                                // the faulted applies leave a failed create in state: see serialFaultedApply
 }
 
@@ -246,7 +249,8 @@ func matrixFaults() []matrixFault {
 		// (If-Match) fails with 412, the update reads again, re-applies its change and wins.
 		{name: "concurrent writer during updates", inPlace: true,
 			inject: onEach("PUT", updateRoutes, astrasim.Fault{Kind: astrasim.FaultConcurrentWrite, Times: 1}),
-			fired:  firedOnEachConditionalPut(astrasim.FaultConcurrentWrite, 1)},
+			fired:  firedOnEachConditionalPut(astrasim.FaultConcurrentWrite, 1),
+			kept:   writersKept},
 		{name: "cluster goes failed", opts: discovering, serial: true,
 			during: func(h *cliHarness) func(*os.Process) {
 				return func(*os.Process) {
@@ -333,11 +337,13 @@ func runMatrixCase(t *testing.T, h *cliHarness, f matrixFault) {
 		invariantChecks.Add(1)
 	}
 	h.write(matrixHCL(h, h.prefix, false))
+	var before writerView
 	if f.inPlace {
 		if r := h.apply(); r.err != nil {
 			t.Fatalf("the apply before the updates failed: %v\n%s", r.err, r.out)
 		}
 		check("the apply before the updates")
+		before = h.writerView()
 		h.write(matrixHCL(h, h.prefix, true))
 	}
 	if f.inject != nil {
@@ -376,6 +382,11 @@ func runMatrixCase(t *testing.T, h *cliHarness, f matrixFault) {
 	if err := f.fired(h); err != nil {
 		t.Fatal(err)
 	}
+	if f.kept != nil {
+		if err := f.kept(h, before); err != nil {
+			t.Fatal(err)
+		}
+	}
 	h.sim().ClearFaults()
 	if r := h.apply(); r.err != nil {
 		t.Fatalf("the apply after the faults does not converge: %v\n%s", r.err, r.out)
@@ -399,6 +410,96 @@ func runMatrixCase(t *testing.T, h *cliHarness, f matrixFault) {
 	}
 	check("destroy")
 	t.Logf("so far in this package run: %d faulted applies, %d invariant checks held", faultedApplies.Load(), invariantChecks.Load())
+}
+
+// writerView is what the concurrent writer changes, per object of the simulator.
+type writerView struct {
+	labelled     map[string]bool   // "kind/ID" -> carries the concurrent-writer label
+	storageClass map[string]string // cluster ID -> its default storage class
+	buckets      map[string]string // schedule ID -> its bucket
+}
+
+func (h *cliHarness) writerView() writerView {
+	raw, err := h.sim().Snapshot()
+	if err != nil {
+		h.t.Fatalf("snapshot: %v", err)
+	}
+	type labelled struct {
+		Metadata struct{ Labels []struct{ Name string } } `json:"metadata"`
+	}
+	var view struct {
+		Credentials, Clouds, Buckets, Apps map[string]labelled
+		Schedules                          map[string]struct {
+			labelled
+			BucketID string `json:"bucketID"`
+		}
+		Clusters map[string]struct {
+			DefaultStorageClass string `json:"defaultStorageClass"`
+		}
+	}
+	if err := json.Unmarshal(raw, &view); err != nil {
+		h.t.Fatalf("decoding the snapshot: %v", err)
+	}
+	out := writerView{labelled: map[string]bool{}, storageClass: map[string]string{}, buckets: map[string]string{}}
+	mark := func(kind string, objs map[string]labelled) {
+		for id, o := range objs {
+			for _, l := range o.Metadata.Labels {
+				if l.Name == "concurrent-writer" {
+					out.labelled[kind+"/"+id] = true
+				}
+			}
+		}
+	}
+	mark("credential", view.Credentials)
+	mark("cloud", view.Clouds)
+	mark("bucket", view.Buckets)
+	mark("app", view.Apps)
+	schedules := map[string]labelled{}
+	for id, s := range view.Schedules {
+		schedules[id], out.buckets[id] = s.labelled, s.BucketID
+	}
+	mark("schedule", schedules)
+	for id, c := range view.Clusters {
+		out.storageClass[id] = c.DefaultStorageClass
+	}
+	return out
+}
+
+// writersKept: after Terraform's updates, what the concurrent writer changed on each update
+// route's object (concurrent.go) is still there, as no plan here changes it: the label on
+// the credential, cloud, bucket, app and schedule; the schedule's bucket; the managed
+// cluster's default storage class. (The cluster's writer flips Trident's desired state,
+// which this configuration's managed cluster changes on purpose: not checked.)
+func writersKept(h *cliHarness, before writerView) error {
+	after := h.writerView()
+	var lost []string
+	for _, o := range h.state() {
+		kind := kindOfType[o.Type]
+		switch kind {
+		case "credential":
+			if o.Type != "astra_kubeconfig_credential" {
+				continue // the credential route's writer fires once, on the first PUT: the kubeconfig's
+			}
+		case "cloud", "bucket", "app", "schedule":
+		case "managed":
+			if after.storageClass[o.ID] == before.storageClass[o.ID] {
+				lost = append(lost, "the managed cluster's default storage class")
+			}
+			continue
+		default:
+			continue
+		}
+		if !after.labelled[kind+"/"+o.ID] {
+			lost = append(lost, "the "+kind+"'s label")
+		}
+		if kind == "schedule" && after.buckets[o.ID] == before.buckets[o.ID] {
+			lost = append(lost, "the schedule's bucket")
+		}
+	}
+	if len(lost) > 0 {
+		return fmt.Errorf("the concurrent writer's changes were lost by Terraform's update: %s", strings.Join(lost, ", "))
+	}
+	return nil
 }
 
 // clusterID is the ID of the cluster named name in the simulator, "" if none.

@@ -32,6 +32,10 @@ type lostUpdateRow struct {
 	// read reads the object id: that argument's value, and the field the concurrent writer
 	// changes (concurrent.go), which the configuration does not set.
 	read func(a *accTarget, id string) (planned, writer string, err error)
+	// drifts: the writer's field is one the configuration owns although it leaves it unset
+	// (an app's labels: none). The update keeps the writer's change (it did not plan to change
+	// labels); the next plan shows it as drift and removes it, where the user sees it.
+	drifts bool
 }
 
 // writerLabel reads the label the concurrent writer sets on clouds and credentials.
@@ -48,6 +52,20 @@ func lostUpdateRows() []lostUpdateRow {
 	}
 	trident := []string{"managed", "unmanaged", "managed"}
 	var bucketKey string // the bucket row's s3 credential, made outside Terraform
+	// The app and policy rows run on a managed cluster of their own, whose credential (and,
+	// for the policy, two buckets the concurrent writer moves the backups between) are made
+	// outside Terraform on the first configuration.
+	protected := map[string]string{}
+	protectedBase := func(a *accTarget, row string) string {
+		if protected[row] == "" {
+			protected[row] = a.kubeconfigCredential("nlu-"+row, "nlu-"+row)
+			if row == "policy" {
+				a.bucket("nlu-policy-first")
+				a.bucket("nlu-policy-second")
+			}
+		}
+		return privateManagedHCL(a.cloudID(), protected[row], `local.storage_classes["ontap-gold"]`, true)
+	}
 	variant := func(prefix string) func(int) string {
 		return func(v int) string { return fmt.Sprintf("%sv%d", prefix, v) }
 	}
@@ -130,6 +148,48 @@ func lostUpdateRows() []lostUpdateRow {
 			read: readCredentialName,
 		},
 		{
+			// The writer labels the app; the configuration sets no labels, and a rename keeps them.
+			name: "app", addr: appAddr, route: routeApp, want: variant("nlu-app-"), drifts: true,
+			hcl: func(a *accTarget, v int) string {
+				return protectedBase(a, "app") + appHCL(fmt.Sprintf("nlu-app-v%d", v), "default")
+			},
+			read: func(a *accTarget, id string) (string, string, error) {
+				app, err := a.client.GetApp(testContext(), id)
+				if err != nil {
+					return "", "", err
+				}
+				return app.Name, writerLabel(app.Metadata.Labels), nil
+			},
+		},
+		{
+			// The writer labels the schedule and moves its backups to another bucket; the
+			// configuration sets neither (bucket_id left to the service), and a change of
+			// retention keeps both.
+			name: "protection policy", addr: policyAddr, route: routeSchedule, want: func(v int) string { return fmt.Sprint(v + 1) },
+			hcl: func(a *accTarget, v int) string {
+				return protectedBase(a, "policy") + appHCL(a.name("nlu-policy-app"), "default") + fmt.Sprintf(`
+resource "astra_protection_policy" "test" {
+  app_id             = astra_app.test.id
+  name               = "nlu-policy"
+  granularity        = "hourly"
+  snapshot_retention = %d
+  backup_retention   = 1
+}
+`, v+1)
+			},
+			read: func(a *accTarget, id string) (string, string, error) {
+				apps, err := a.client.ListApps(testContext(), astra.ListOptions{Filters: []astra.Filter{astra.Eq("name", a.name("nlu-policy-app"))}})
+				if err != nil || len(apps) != 1 {
+					return "", "", fmt.Errorf("the policy's app: %d found, %v", len(apps), err)
+				}
+				s, err := a.client.GetAppSchedule(testContext(), apps[0].ID, id)
+				if err != nil {
+					return "", "", err
+				}
+				return s.SnapshotRetention, s.BucketID + "|" + writerLabel(s.Metadata.Labels), nil
+			},
+		},
+		{
 			name: "bucket", addr: bucketAddr, route: routeBucket, want: variant("nlu-bucket-"),
 			hcl: func(a *accTarget, v int) string {
 				if bucketKey == "" {
@@ -175,6 +235,16 @@ func TestAccNoLostUpdate(t *testing.T) {
 			runLostUpdateRow(a, row)
 		})
 	}
+}
+
+// afterTheWriter is the step after the concurrent write: an empty plan, or for a row whose
+// writer's change drifts, an update that removes it.
+func afterTheWriter(a *accTarget, row lostUpdateRow) resource.TestStep {
+	step := resource.TestStep{Config: a.config(row.hcl(a, 2)), ConfigPlanChecks: emptyPlan()}
+	if row.drifts {
+		step.ConfigPlanChecks = planned(row.addr, plancheck.ResourceActionUpdate)
+	}
+	return step
 }
 
 func runLostUpdateRow(a *accTarget, row lostUpdateRow) {
@@ -242,12 +312,13 @@ func runLostUpdateRow(a *accTarget, row lostUpdateRow) {
 			{
 				// Another client writes between the GET and the PUT: a 412, a fresh GET, the
 				// planned change applied again, a second PUT. Both changes are on the object.
-				PreConfig:        fault(1),
-				Config:           a.config(row.hcl(a, 2)),
-				ConfigPlanChecks: planned(row.addr, plancheck.ResourceActionUpdate),
-				Check:            resource.ComposeAggregateTestCheckFunc(fired(1), putsSince(2), holds(2), writerKept),
+				PreConfig:          fault(1),
+				Config:             a.config(row.hcl(a, 2)),
+				ConfigPlanChecks:   planned(row.addr, plancheck.ResourceActionUpdate),
+				Check:              resource.ComposeAggregateTestCheckFunc(fired(1), putsSince(2), holds(2), writerKept),
+				ExpectNonEmptyPlan: row.drifts,
 			},
-			{Config: a.config(row.hcl(a, 2)), ConfigPlanChecks: emptyPlan()},
+			afterTheWriter(a, row),
 			{
 				// The writer never stops: the apply gives up, naming the object; nothing it
 				// wrote is overwritten.

@@ -106,6 +106,9 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs.BoolVar(&lenient, "lenient", false, "also accept the undocumented fields real clients send (connectorInstall, cloudID...), and store and answer back members no release has, as a newer server would")
 	fs.BoolVar(&cfg.opts.PutReturnsBody, "put-returns-body", false, "answer PUT with 200 and the resource instead of 204")
 	fs.BoolVar(&cfg.opts.NoETag, "no-etag", false, "answer without ETag headers, as older releases and some proxies do (If-Match is still honoured)")
+	fs.BoolVar(&cfg.opts.PutEcho, "put-echo", false, "answer PUT with 200 and the request body plus the id, as the service answers a schedule PUT (NetApp's toolkit docs): a client must read the object back")
+	fs.BoolVar(&cfg.opts.WeakETag, "weak-etag", false, "answer weak ETags (W/\"...\"), as a compressing proxy makes them; If-Match compares strongly, so they never match")
+	fs.BoolVar(&cfg.opts.ETagNeverMatches, "etag-never-matches", false, "refuse every If-Match but \"*\" with 412, as a service or proxy that issues tags it never matches")
 	fs.Int64Var(&cfg.opts.Seed, "seed", 0, "`seed` of generated IDs and fault probabilities")
 	// A bad flag is returned (main prints it once, on stderr), not followed by the usage.
 	fs.SetOutput(io.Discard)

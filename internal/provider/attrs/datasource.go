@@ -49,6 +49,9 @@ func computedAttribute(a rschema.Attribute) dschema.Attribute {
 	case rschema.ListNestedAttribute:
 		return dschema.ListNestedAttribute{Computed: true, Sensitive: sensitive, MarkdownDescription: desc,
 			NestedObject: dschema.NestedAttributeObject{Attributes: ComputedForDataSource(v.NestedObject.Attributes)}}
+	case rschema.SetNestedAttribute:
+		return dschema.SetNestedAttribute{Computed: true, Sensitive: sensitive, MarkdownDescription: desc,
+			NestedObject: dschema.NestedAttributeObject{Attributes: ComputedForDataSource(v.NestedObject.Attributes)}}
 	default:
 		// A new attribute kind in a resource must be taught here; failing loudly in every
 		// schema test beats a data source silently missing an attribute.

@@ -198,6 +198,9 @@ func Kept(a schema.Attribute, args ...string) schema.Attribute {
 	case schema.ListNestedAttribute:
 		v.PlanModifiers = append(v.PlanModifiers, k)
 		return v
+	case schema.SetNestedAttribute:
+		v.PlanModifiers = append(v.PlanModifiers, k)
+		return v
 	case schema.ObjectAttribute:
 		v.PlanModifiers = append(v.PlanModifiers, k)
 		return v

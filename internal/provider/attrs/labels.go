@@ -68,6 +68,16 @@ func LabelsFromMap(v types.Map) []astra.Label {
 	return out
 }
 
+// ApplyLabels is the labels a PUT sends for planned user labels: unknown (the plan leaves
+// them as they are, planForFreshCopy) keeps read as it is, user labels of whoever wrote
+// them included; otherwise MergeLabels.
+func ApplyLabels(read []astra.Label, planned types.Map) []astra.Label {
+	if planned.IsUnknown() {
+		return read
+	}
+	return MergeLabels(read, LabelsFromMap(planned))
+}
+
 // MergeLabels is what a PUT sends: the read-only labels read from the service, unchanged,
 // plus the user's labels from configuration (which replace every user label read).
 func MergeLabels(read []astra.Label, user []astra.Label) []astra.Label {

@@ -106,6 +106,9 @@ func Resolve(m Model, getenv func(string) string, readFile func(string) ([]byte,
 	}
 
 	c.AllowPlaintext = flag(m.AllowPlaintext, "allow_plaintext_endpoint", EnvAllowPlaintext)
+	// Conditional writes are on unless the argument or its variable says false.
+	c.NoConditionalWrites = (!m.ConditionalWrites.IsNull() || strings.TrimSpace(getenv(EnvConditionalWrites)) != "") &&
+		!flag(m.ConditionalWrites, "conditional_writes", EnvConditionalWrites)
 	checkPlaintext(&diags, c.Endpoint, m.Endpoint.IsNull(), c.AllowPlaintext)
 
 	caPEM := str(m.CACertificate, "ca_certificate", EnvCACertificate, "", validate.CheckPEMBundle)
@@ -213,5 +216,6 @@ func checkAPIVersion(s string) error {
 func (m Model) HasUnknown() bool {
 	return m.Endpoint.IsUnknown() || m.AccountID.IsUnknown() || m.APIToken.IsUnknown() ||
 		m.CACertificate.IsUnknown() || m.CACertificateFile.IsUnknown() || m.InsecureSkipVerify.IsUnknown() || m.AllowPlaintext.IsUnknown() ||
-		m.APIVersion.IsUnknown() || m.RequestTimeout.IsUnknown() || m.MaxRetries.IsUnknown() || m.ReadMaxAge.IsUnknown()
+		m.APIVersion.IsUnknown() || m.RequestTimeout.IsUnknown() || m.MaxRetries.IsUnknown() || m.ReadMaxAge.IsUnknown() ||
+		m.ConditionalWrites.IsUnknown()
 }

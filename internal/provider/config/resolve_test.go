@@ -18,7 +18,39 @@ func nullModel() Model {
 		Endpoint: types.StringNull(), AccountID: types.StringNull(), APIToken: types.StringNull(),
 		CACertificate: types.StringNull(), CACertificateFile: types.StringNull(), InsecureSkipVerify: types.BoolNull(),
 		APIVersion: types.StringNull(), RequestTimeout: types.StringNull(), MaxRetries: types.Int64Null(),
-		ReadMaxAge: types.StringNull(),
+		ReadMaxAge: types.StringNull(), ConditionalWrites: types.BoolNull(),
+	}
+}
+
+// conditional_writes is on by default, off by the argument or the variable (the argument
+// wins), and a variable that is not a boolean is an error naming it.
+func TestResolveConditionalWrites(t *testing.T) {
+	off, on := types.BoolValue(false), types.BoolValue(true)
+	for _, c := range []struct {
+		name    string
+		hcl     types.Bool
+		env     string
+		wantOff bool
+		wantErr string
+	}{
+		{"default", types.BoolNull(), "", false, ""},
+		{"argument false", off, "", true, ""},
+		{"variable false", types.BoolNull(), "false", true, ""},
+		{"variable true", types.BoolNull(), "TRUE", false, ""},
+		{"the argument wins", on, "false", false, ""},
+		{"a variable that is no boolean", types.BoolNull(), "sometimes", false, "Invalid ASTRA_CONDITIONAL_WRITES"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := nullModel()
+			m.ConditionalWrites = c.hcl
+			r, d := Resolve(m, envOf(map[string]string{EnvConditionalWrites: c.env}), noFile)
+			if got := diagText(d); (c.wantErr == "") != !d.HasError() || !strings.Contains(got, c.wantErr) {
+				t.Fatalf("diagnostics %q, want one containing %q", got, c.wantErr)
+			}
+			if !d.HasError() && r.Client.NoConditionalWrites != c.wantOff {
+				t.Errorf("NoConditionalWrites = %v, want %v", r.Client.NoConditionalWrites, c.wantOff)
+			}
+		})
 	}
 }
 

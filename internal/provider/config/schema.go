@@ -26,6 +26,7 @@ type Model struct {
 	RequestTimeout     types.String `tfsdk:"request_timeout"`
 	MaxRetries         types.Int64  `tfsdk:"max_retries"`
 	ReadMaxAge         types.String `tfsdk:"read_max_age"`
+	ConditionalWrites  types.Bool   `tfsdk:"conditional_writes"`
 }
 
 // Environment variables, one per argument.
@@ -41,6 +42,7 @@ const (
 	EnvRequestTimeout     = "ASTRA_REQUEST_TIMEOUT"
 	EnvMaxRetries         = "ASTRA_MAX_RETRIES"
 	EnvReadMaxAge         = "ASTRA_READ_MAX_AGE"
+	EnvConditionalWrites  = "ASTRA_CONDITIONAL_WRITES"
 )
 
 // Defaults applied when neither the argument nor its variable is set.
@@ -144,6 +146,17 @@ func Schema() schema.Schema {
 					DefaultReadMaxAge + "`; `0s` turns sharing off (every read is its own request). Environment: `" +
 					EnvReadMaxAge + "`.",
 				Validators: []validator.String{validate.NonNegativeDuration()},
+			},
+			"conditional_writes": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Whether an update is sent with `If-Match`, the ETag of the read it was built from, so " +
+					"that a change someone else made in between is never overwritten (the update reads again and retries " +
+					"instead). Defaults to `true`. The provider already goes without the condition where it cannot work: " +
+					"when the service answers no ETag or a weak one (a compressing proxy), and, with a warning, for an object " +
+					"whose service refuses the very ETag it has just answered. Set `false` only when a proxy in front of " +
+					"Astra Control mangles `If-Match` or ETags in another way that makes every update fail with \"changed " +
+					"during the apply\": updates then overwrite whatever another writer changed between the provider's " +
+					"read and its write. Environment: `" + EnvConditionalWrites + "`.",
 			},
 		},
 	}
