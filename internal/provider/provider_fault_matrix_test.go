@@ -127,8 +127,8 @@ type matrixFault struct {
 	inPlace bool                                // the faults hit updates: everything is created first, then changed in place
 	// kept, for in-place rows, checks after the faulted apply what the faults wrote is still
 	// there, given the simulator's objects before the updates.
-	kept    func(h *cliHarness, before writerView) error
-	serial  bool                                // the faulted applies leave a failed create in state: see serialFaultedApply
+	kept   func(h *cliHarness, before writerView) error
+	serial bool // the faulted applies leave a failed create in state: see serialFaultedApply
 }
 
 // serialFaultedApply: Terraform 1.16 (1.16.3; 1.16.4 has the same code) stores a create
