@@ -1,6 +1,7 @@
 // Package apispec holds NetApp's published Astra Control OpenAPI documents (five releases,
 // trimmed to the paths this provider uses: clusters and their clouds, credentials, storage
-// classes, buckets, apps, their schedules and a managed cluster's namespaces) and validates JSON bodies against them.
+// classes, buckets, apps, their schedules, snapshots and backups, execution hooks and hook
+// sources, and a managed cluster's namespaces) and validates JSON bodies against them.
 //
 // Both the simulator and the client's tests use it, so neither has to trust the other:
 // a body is right when the published schema says so.
@@ -38,6 +39,10 @@ const (
 	App            = "app"
 	Schedule       = "schedule"
 	Namespace      = "namespace"
+	AppSnap        = "appSnap"
+	AppBackup      = "appBackup"
+	ExecutionHook  = "executionHook"
+	HookSource     = "hookSource"
 )
 
 // Body kinds, the suffix of every schema name.

@@ -18,6 +18,15 @@ func TestNewestVersionPerRelease(t *testing.T) {
 		{"23.07", Cloud, "1.1"},
 		{"23.07", Credential, "1.1"},
 		{"23.07", StorageClass, "1.1"},
+		// The third cut (shared/spec/README.md's table): day-two objects.
+		{"22.11", AppSnap, "1.1"},
+		{"23.05", AppSnap, "1.2"},
+		{"24.02", AppSnap, "1.3"},
+		{"22.11", AppBackup, "1.1"},
+		{"24.02", AppBackup, "1.2"},
+		{"23.05", ExecutionHook, "1.2"},
+		{"23.07", ExecutionHook, "1.3"},
+		{"24.02", HookSource, "1.0"},
 	}
 	for _, c := range cases {
 		got, err := NewestVersion(c.release, c.resource)

@@ -27,6 +27,8 @@ type request struct {
 	query    string // already encoded
 	resource string // "cluster", "managedCluster", ...: names the media type
 	body     any    // encoded as JSON when non-nil
+
+	header http.Header // extra request headers, e.g. Force-Delete
 }
 
 // response is a successful answer, its body fully read.
@@ -70,6 +72,9 @@ func (c *Client) do(ctx context.Context, r request) (*response, error) {
 	req.Header.Set("User-Agent", c.userAgent)
 	if payload != nil {
 		req.Header.Set("Content-Type", mediaType(r.resource)+"+json")
+	}
+	for name, values := range r.header {
+		req.Header[name] = values
 	}
 	if tag := ifMatch(ctx, r.method); tag != "" {
 		req.Header.Set("If-Match", tag)

@@ -90,26 +90,9 @@ func canSnapshot(sc *storageClass) bool {
 	return sc != nil && strings.Contains(sc.Provisioner, "csi")
 }
 
-// protection derives an app's protectionState and its details: atRisk when the cluster's
-// default storage class cannot snapshot (whatever the policies), none without a policy,
-// protected with an enabled policy whose bucket is available, partial otherwise.
+// protection derives an app's protectionState and its details (protectionstate.go).
 func (s *Sim) protection(a *app) (string, []stateDetail) {
-	c := s.st.Clusters[a.ClusterID]
-	if c != nil && !canSnapshot(s.st.StorageClasses[c.DefaultStorageClass]) {
-		return "atRisk", []stateDetail{{Type: "https://astra.netapp.io/stateDetails/atRisk", Title: "Storage class can't snapshot",
-			Detail: "The cluster's default storage class doesn't support volume snapshots."}}
-	}
-	scheds := s.st.schedulesOf(a.ID)
-	if len(scheds) == 0 {
-		return "none", []stateDetail{}
-	}
-	for _, sc := range scheds {
-		if sc.Enabled == "true" && (sc.BucketID == "" || sc.BackupRetention == "0" || s.st.bucketAvailable(sc.BucketID)) {
-			return "protected", []stateDetail{}
-		}
-	}
-	return "partial", []stateDetail{{Type: "https://astra.netapp.io/stateDetails/partial", Title: "No active protection policy",
-		Detail: "Every protection policy of the application is disabled or backs up into a bucket that isn't available."}}
+	return protectionOf(s.protectionFactsOf(a))
 }
 
 func renderDetails(ds []stateDetail) []any {
@@ -411,8 +394,8 @@ func sameStrings(x, y []string) bool {
 	return true
 }
 
-// deleteApp unmanages an app (its workloads stay on the cluster) with its schedules.
-// An app still being discovered is problem 112.
+// deleteApp unmanages an app (its workloads stay on the cluster) with its schedules and
+// what unmanage.go says goes with it. An app still being discovered is problem 112.
 func (s *Sim) deleteApp(q *request) *reply {
 	a, p := s.lookupApp(q)
 	if p != nil {
@@ -424,6 +407,10 @@ func (s *Sim) deleteApp(q *request) *reply {
 	if a.State == "pending" || a.State == "discovering" {
 		return fail(problem(112))
 	}
+	if p := s.unmanageBlocked(a); p != nil {
+		return fail(p)
+	}
+	s.forgetAppData(a)
 	for _, sc := range s.st.schedulesOf(a.ID) {
 		delete(s.st.Schedules, sc.ID)
 	}

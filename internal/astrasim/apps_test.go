@@ -116,13 +116,13 @@ func TestProtectionStateFollowsSchedules(t *testing.T) {
 	sched := "/k8s/v1/apps/" + appID + "/schedules"
 	state := func() string { return e.get("/k8s/v2/apps/" + appID).str("protectionState") }
 	schedID := e.post(sched, scheduleBody("daily", map[string]any{"minute": "15", "hour": "2"})).expect(201).str("id")
-	if got := state(); got != "protected" {
-		t.Fatalf("with an enabled policy: %q", got)
+	if got := state(); got != "partial" {
+		t.Fatalf("with an enabled policy and no backup yet: %q", got)
 	}
 	e.put(sched+"/"+schedID, map[string]any{"type": "application/astra-schedule", "version": "1.3", "enabled": "false",
 		"minute": "15", "hour": "2", "snapshotRetention": "7", "backupRetention": "3"}).expect(204)
-	if got := state(); got != "partial" {
-		t.Fatalf("with every policy disabled: %q", got)
+	if got := state(); got != "none" {
+		t.Fatalf("with every policy disabled and nothing taken: %q", got)
 	}
 	e.del(sched + "/" + schedID).expect(204)
 	if got := state(); got != "none" {
@@ -264,7 +264,7 @@ func TestAppsSurviveTheStateFile(t *testing.T) {
 	if err := e.sim.LoadState(path); err != nil {
 		t.Fatal(err)
 	}
-	if got := e.get("/k8s/v2/apps/" + appID).expect(200).str("protectionState"); got != "protected" {
+	if got := e.get("/k8s/v2/apps/" + appID).expect(200).str("protectionState"); got != "partial" {
 		t.Fatalf("after reload: %q", got)
 	}
 	if got := e.get("/topology/v1/managedClusters/" + id).str("inUse"); got != "true" {
@@ -273,7 +273,7 @@ func TestAppsSurviveTheStateFile(t *testing.T) {
 }
 
 // TestPoliciesFollowTheirBucket: a schedule names a bucket of the account (problem 9
-// otherwise), and its app is "protected" only while that bucket is available.
+// otherwise), and its app is "protected" only once a backup into it has completed.
 func TestPoliciesFollowTheirBucket(t *testing.T) {
 	clock := newClock()
 	e := newEnv(t, Options{Now: clock.Now, Delays: Delays{Bucket: time.Minute}})
@@ -295,7 +295,11 @@ func TestPoliciesFollowTheirBucket(t *testing.T) {
 	if got := e.get("/topology/v1/buckets/" + bucketID).str("state"); got != "available" {
 		t.Fatalf("the bucket is %q after its delay", got)
 	}
+	if got := state(); got != "partial" {
+		t.Errorf("before the policy's first backup: %q, want partial", got)
+	}
+	clock.advance(15 * time.Hour) // past 02:00: the daily policy backs up
 	if got := state(); got != "protected" {
-		t.Errorf("backing up into an available bucket: %q, want protected", got)
+		t.Errorf("after a backup into an available bucket: %q, want protected", got)
 	}
 }

@@ -200,7 +200,8 @@ func (s *Sim) putBucket(q *request) *reply {
 }
 
 // deleteBucket forgets a bucket; a cloud's or a managed cluster's default bucket is refused
-// (problems 84 and 175), with the detail naming who uses it.
+// (problems 84 and 175), and so is a bucket in use (problem 83, bucketuse.go), with the
+// detail naming who uses it.
 func (s *Sim) deleteBucket(q *request) *reply {
 	b, p := s.lookupBucket(q)
 	if p != nil {
@@ -222,6 +223,9 @@ func (s *Sim) deleteBucket(q *request) *reply {
 			p.Detail = "The bucket is the default bucket of managed cluster " + c.Name + " (" + c.ID + ") and can't be removed."
 			return fail(p)
 		}
+	}
+	if p := s.bucketInUse(b); p != nil {
+		return fail(p)
 	}
 	delete(s.st.Buckets, b.ID)
 	return noContent()

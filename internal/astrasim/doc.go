@@ -1,7 +1,8 @@
 // Package astrasim is an in-memory NetApp Astra Control that speaks the REST API of the
-// cluster-related paths (clouds, clusters, managedClusters, credentials, storageClasses)
-// for one published API release, so the provider can be tested, demonstrated and run in
-// CI without a real Astra Control.
+// paths the provider uses (clouds, clusters, managedClusters, credentials, storageClasses,
+// buckets, apps and their protection policies, snapshots and backups, execution hooks and
+// hook sources) for one published API release, so the provider can be tested,
+// demonstrated and run in CI without a real Astra Control.
 //
 // It is written from the published OpenAPI documents (internal/apispec) and the research
 // notes on the real service, never from the client package: the two check each other.
@@ -48,7 +49,53 @@
 //   - The 22.11 document's problem schemas require a "description" member (the later ones
 //     "detail"); on 22.11 problems carry both, with the same text.
 //
-// Transitions (discover, manage, unmanage, remove, recollect) happen at once unless a
-// delay is configured; delayed transitions are applied lazily when a request or snapshot
-// observes the clock (Options.Now), so tests with a fake clock are deterministic.
+// Day-two objects (snapshots, backups, hooks; each decision is in the file named, and tested):
+//   - A snapshot answers "discovering" first, a backup "pending" (what the service answered
+//     in NetApp's toolkit examples); both are "running" half way through Delays.Snapshot or
+//     Delays.Backup and end "completed" or "failed" (runs.go). Only one snapshot and one
+//     backup of an app run at a time: a POST meanwhile is 409 problem 148 (snapshot) or 107
+//     (backup), a policy's firing skips it.
+//   - Refusals: an app not ready 409/112; an app at risk (its storage cannot snapshot)
+//     409/149 (snapshot) or 409/131 (backup); a duplicate name 409/176 or 409/143; a
+//     backup's snapshotID of another app or none 400/9, not completed 409/111.
+//   - A backup names no bucket: the managed cluster's default bucket, the cloud's, then the
+//     oldest available bucket; none is 400 problem 170 (bucketuse.go). A backup into a
+//     bucket that is not available or is in Options.UnreachableBuckets is accepted, then
+//     fails. Snapshots carry a bucketID only at appSnap 1.3 on neptuneV1 clusters (else 177).
+//   - DELETE of a running backup is 409/128; of a failed one, 409/142 unless the header
+//     Force-Delete: true is sent; of a snapshot being taken 409/148, of one a running
+//     backup is taken from 409/144. Deleting a bucket that holds backups or that a policy
+//     names is 409/83 naming them.
+//   - Unmanaging an app deletes its snapshots, backups and hooks (unmanage.go: Astra
+//     Control Center's documentation, the safe reading of two that disagree); a run in
+//     progress refuses it, 409/157 (backup) or 409/148 (snapshot).
+//   - Hook sources: a duplicate name is 400/9 (NetApp's toolkit docs say 400); the base64
+//     source is at most 131072 characters (the schema's encoded bound) and its script holds
+//     no NUL, no invalid UTF-8 and no carriage return (400/9 naming source);
+//     sourceMD5Checksum is the MD5 of the base64 text as sent (as a real answer shows); a
+//     source a hook uses is 403/72, the problem the spec lists.
+//   - Hook sources' and hooks' PUTs replace, as apps' and schedules' do (replaceOnPut): what
+//     the object cannot do without is kept when left out, the rest left out goes.
+//   - Execution hooks: a "netapp" hook is 403/73; a name taken 409/10; a PUT may change
+//     everything but appID and hookType (409/10); restore and failover hooks are post only;
+//     failover needs executionHook 1.3. matchingContainers come from a modelled set of
+//     containers, one per namespace scope entry (containers.go). Problems 162 and 168 are
+//     never answered (no replication, hooks always enabled).
+//   - Hook runs (hookruns.go): pre-backup, pre-snapshot, post-snapshot, post-backup; a
+//     backup taking its own snapshot runs the snapshot hooks too; a failing hook (its source
+//     in Options.FailHookSources) leaves the run completing with hookState "failed".
+//   - Policies fire on a schedule clock Options.ScheduleSpeed times faster than real time
+//     (scheduleclock.go, schedulerun.go), in UTC, taking a snapshot (snapshotRetention > 0)
+//     and a backup from it (backupRetention > 0), named "<policy>-xxxxx" and created by the
+//     null UUID; retention deletes the oldest completed ones; failed runs are kept; missed
+//     firings are caught up at the next request, the last 64 at most. Options.PausePolicies
+//     stops that clock for tests that assert exact object sets on the real clock.
+//   - protectionState (protectionstate.go): atRisk, else protected with an enabled backup
+//     policy and a completed backup less than 7 days old (schedule clock), else partial with
+//     an enabled backup or snapshot policy or any completed snapshot or backup, else none.
+//
+// Transitions (discover, manage, unmanage, remove, recollect, snapshots, backups, policy
+// firings) happen at once unless a delay is configured; delayed transitions are applied
+// lazily when a request or snapshot observes the clock (Options.Now), so tests with a fake
+// clock are deterministic. No goroutine changes the state in the background.
 package astrasim

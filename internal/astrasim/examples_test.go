@@ -87,13 +87,24 @@ func (e *env) bind(ex specExample) (string, map[string]any) {
 		id := e.managedCluster("apps")
 		e.sim.st.Clusters[id].Namespaces = append(e.sim.st.Clusters[id].Namespaces, "production")
 		body["clusterID"] = id
-	case strings.HasPrefix(ex.template, "/k8s/"):
+	case strings.HasPrefix(ex.template, "/k8s/"), strings.HasPrefix(ex.template, "/core/v1/executionHooks"):
 		id := e.managedCluster("apps")
 		appID := e.post("/k8s/v2/apps", appBody("example", id, "default")).expect(201).str("id")
 		set("app_id", appID)
-		if strings.HasSuffix(ex.template, "{schedule_id}") {
+		switch {
+		case strings.HasSuffix(ex.template, "{schedule_id}"):
 			set("schedule_id", e.post("/k8s/v1/apps/"+appID+"/schedules", scheduleBody("monthly", map[string]any{"hour": "1", "dayOfMonth": "1"})).expect(201).str("id"))
+		case strings.HasSuffix(ex.template, "/appBackups"):
+			// The example names no bucket: the account needs one to fall back on.
+			e.post("/topology/v1/buckets", s3BucketBody("backups", e.s3Credential("key"), "backups")).expect(201)
+		case strings.HasSuffix(ex.template, "/executionHooks"):
+			body["appID"] = appID
+			body["hookSourceID"] = e.hookSource("example")
+		case strings.HasSuffix(ex.template, "{executionHook_id}"):
+			set("executionHook_id", e.post("/k8s/v1/apps/"+appID+"/executionHooks", hookBody("example", appID, e.hookSource("example"))).expect(201).str("id"))
 		}
+	case ex.template == "/core/v1/hookSources/{hookSource_id}":
+		set("hookSource_id", e.hookSource("to-update"))
 	}
 	return path, body
 }
@@ -116,8 +127,8 @@ func TestSpecExamplesAreAccepted(t *testing.T) {
 			total++
 		}
 	}
-	if total != 5*15 {
-		t.Errorf("walked %d examples, want 75 (15 per document)", total)
+	if total != 5*23 {
+		t.Errorf("walked %d examples, want 115 (23 per document)", total)
 	}
 }
 

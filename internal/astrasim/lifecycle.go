@@ -74,6 +74,7 @@ func (s *Sim) advance(now time.Time) {
 		s.applyTransition(d.cluster, kind, at)
 	}
 	s.advanceApps(now)
+	s.advanceProtection(now)
 }
 
 func (s *Sim) applyTransition(c *cluster, kind string, at time.Time) {

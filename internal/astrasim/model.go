@@ -19,7 +19,14 @@ type state struct {
 	Buckets        map[string]*bucket       `json:"buckets"`
 	Apps           map[string]*app          `json:"apps"`
 	Schedules      map[string]*schedule     `json:"schedules"`
-	Seeds          Seeds                    `json:"seeds"`
+	Snapshots      map[string]*appSnap      `json:"snapshots"`
+	Backups        map[string]*appBackup    `json:"backups"`
+	HookSources    map[string]*hookSource   `json:"hookSources"`
+	Hooks          map[string]*execHook     `json:"executionHooks"`
+	// Clock and ScheduleCursors are the schedule clock's bookkeeping (scheduleclock.go).
+	Clock           scheduleClock        `json:"scheduleClock"`
+	ScheduleCursors map[string]time.Time `json:"scheduleCursors"`
+	Seeds           Seeds                `json:"seeds"`
 }
 
 type label struct {

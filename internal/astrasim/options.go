@@ -2,6 +2,7 @@ package astrasim
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -51,6 +52,20 @@ type Options struct {
 	// UnreachableBuckets are object-store bucket names the simulator cannot reach: a bucket
 	// record for one goes to state failed, with stateDetails saying so.
 	UnreachableBuckets []string
+	// ScheduleSpeed runs the clock protection policies fire on faster than real time: N
+	// simulated seconds per real second (3600: an hourly policy fires every real second).
+	// 0 means 1, real time. Delays are never scaled.
+	ScheduleSpeed float64
+	// PausePolicies stops the schedule clock: protection policies never fire. For tests that
+	// assert the exact snapshots and backups an app has while running on the real clock
+	// (an hourly policy at minute 0 would otherwise fire when a test crosses the hour).
+	PausePolicies bool
+	// FailHookSources are hook source names whose execution hooks fail whenever they run:
+	// the snapshot or backup they run for reports hookState "failed" (hookruns.go).
+	FailHookSources []string
+	// FailNext makes the next snapshot or backup of an app fail (failnext.go); Sim.FailNext
+	// adds more while it runs.
+	FailNext []FailNext
 
 	// OnResponseViolation, when set, checks every response body against the release's
 	// published response schema and reports each violation. Tests set it to fail;
@@ -59,7 +74,8 @@ type Options struct {
 }
 
 // Delays are the durations of the asynchronous transitions. -delay NAME=DURATION of the
-// program maps NAME (discover, manage, unmanage, remove, recollect, app) to these fields.
+// program maps NAME (discover, manage, unmanage, remove, recollect, bucket, app, snapshot,
+// backup) to these fields.
 type Delays struct {
 	Discover  time.Duration // POST cluster (kubeconfig): discovering/pending -> running/unmanaged; new cloud pending -> running
 	Manage    time.Duration // POST managedClusters: managing/pending -> managed/running
@@ -68,6 +84,8 @@ type Delays struct {
 	Recollect time.Duration // a repaired credential: removed -> running
 	Bucket    time.Duration // POST bucket, or a PUT with a new credential: pending -> available or failed
 	App       time.Duration // POST apps: pending -> discovering (half way) -> ready
+	Snapshot  time.Duration // a snapshot: discovering -> running (half way) -> completed or failed
+	Backup    time.Duration // a backup: pending -> running (half way) -> completed or failed
 }
 
 // SetDelay sets one delay by its program name.
@@ -90,8 +108,12 @@ func (d *Delays) SetDelay(name string, v time.Duration) error {
 		d.Bucket = v
 	case "app":
 		d.App = v
+	case "snapshot":
+		d.Snapshot = v
+	case "backup":
+		d.Backup = v
 	default:
-		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect, bucket, app", name)
+		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect, bucket, app, snapshot, backup", name)
 	}
 	return nil
 }
@@ -126,6 +148,17 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.ScheduleSpeed < 0 || math.IsNaN(o.ScheduleSpeed) || math.IsInf(o.ScheduleSpeed, 0) {
+		return o, fmt.Errorf("the schedule speed must be a positive number of simulated seconds per second")
+	}
+	if o.ScheduleSpeed == 0 {
+		o.ScheduleSpeed = 1
+	}
+	for _, f := range o.FailNext {
+		if err := f.validate(); err != nil {
+			return o, err
+		}
 	}
 	return o, nil
 }

@@ -33,7 +33,10 @@ func (s *Sim) Snapshot() ([]byte, error) {
 		return nil, err
 	}
 	delete(view, "nextID")
-	for _, family := range []string{"clouds", "clusters", "credentials", "storageClasses", "buckets", "apps", "schedules"} {
+	delete(view, "scheduleClock") // the schedule clock moves with every request
+	delete(view, "scheduleCursors")
+	for _, family := range []string{"clouds", "clusters", "credentials", "storageClasses", "buckets", "apps", "schedules",
+		"snapshots", "backups", "hookSources", "executionHooks"} {
 		objs, _ := view[family].(map[string]any)
 		for _, o := range objs {
 			obj, _ := o.(map[string]any)
@@ -119,6 +122,7 @@ func (s *Sim) LoadState(path string) error {
 	if st.Schedules == nil {
 		st.Schedules = map[string]*schedule{}
 	}
+	st.initDayTwo(s.opts.Now())
 	if st.Seeds.StorageClasses == nil {
 		st.Seeds.StorageClasses = map[string][]string{}
 	}

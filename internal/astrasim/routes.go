@@ -57,6 +57,18 @@ func routeTable() []*route {
 		{"/k8s/v2/apps/{app_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getApp, http.MethodPut: (*Sim).putApp, http.MethodDelete: (*Sim).deleteApp}},
 		{"/k8s/v1/apps/{app_id}/schedules", map[string]handlerFunc{http.MethodGet: (*Sim).listSchedules, http.MethodPost: (*Sim).postSchedule}},
 		{"/k8s/v1/apps/{app_id}/schedules/{schedule_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getSchedule, http.MethodPut: (*Sim).putSchedule, http.MethodDelete: (*Sim).deleteSchedule}},
+		{"/k8s/v1/apps/{app_id}/appSnaps", map[string]handlerFunc{http.MethodGet: (*Sim).listSnapshots, http.MethodPost: (*Sim).postSnapshot}},
+		{"/k8s/v1/apps/{app_id}/appSnaps/{appSnap_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getSnapshot, http.MethodDelete: (*Sim).deleteSnapshot}},
+		{"/k8s/v1/apps/{app_id}/appBackups", map[string]handlerFunc{http.MethodGet: (*Sim).listBackups, http.MethodPost: (*Sim).postBackup}},
+		{"/k8s/v1/apps/{app_id}/appBackups/{appBackup_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getBackup, http.MethodDelete: (*Sim).deleteBackup}},
+		{"/topology/v1/appBackups", map[string]handlerFunc{http.MethodGet: (*Sim).listBackups}},
+		{"/topology/v1/appBackups/{appBackup_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getBackup, http.MethodDelete: (*Sim).deleteBackup}},
+		{"/k8s/v1/apps/{app_id}/executionHooks", map[string]handlerFunc{http.MethodGet: (*Sim).listHooks, http.MethodPost: (*Sim).postHook}},
+		{"/k8s/v1/apps/{app_id}/executionHooks/{executionHook_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getHook, http.MethodPut: (*Sim).putHook, http.MethodDelete: (*Sim).deleteHook}},
+		{"/core/v1/executionHooks", map[string]handlerFunc{http.MethodGet: (*Sim).listHooks, http.MethodPost: (*Sim).postHook}},
+		{"/core/v1/executionHooks/{executionHook_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getHook, http.MethodPut: (*Sim).putHook, http.MethodDelete: (*Sim).deleteHook}},
+		{"/core/v1/hookSources", map[string]handlerFunc{http.MethodGet: (*Sim).listHookSources, http.MethodPost: (*Sim).postHookSource}},
+		{"/core/v1/hookSources/{hookSource_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getHookSource, http.MethodPut: (*Sim).putHookSource, http.MethodDelete: (*Sim).deleteHookSource}},
 	}
 	out := make([]*route, 0, len(table))
 	for _, t := range table {

@@ -71,6 +71,7 @@ func (s *Sim) seed() *state {
 		Schedules:      map[string]*schedule{},
 		Seeds:          Seeds{TridentVersion: tridentVersions[s.opts.Release], StorageClasses: map[string][]string{}},
 	}
+	st.initDayTwo(s.opts.Now())
 	sysMeta := func(labels ...label) meta {
 		if labels == nil {
 			labels = []label{}

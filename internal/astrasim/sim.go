@@ -24,9 +24,10 @@ type Sim struct {
 	// beside "detail"), so problems carry both.
 	problemDescription bool
 
-	mu               sync.Mutex // guards st and concurrentWrites
+	mu               sync.Mutex // guards st, concurrentWrites and failNext
 	st               *state
-	concurrentWrites int // by the concurrent-write fault (concurrent.go)
+	concurrentWrites int        // by the concurrent-write fault (concurrent.go)
+	failNext         []FailNext // queued injected failures (failnext.go)
 
 	correlations atomic.Int64
 	counters     counters
@@ -58,7 +59,7 @@ func New(opts Options) (*Sim, error) {
 		users:       map[string]principal{},
 	}
 	for _, res := range []string{apispec.Cloud, apispec.Cluster, apispec.ManagedCluster, apispec.Credential, apispec.StorageClass, apispec.Bucket,
-		apispec.App, apispec.Schedule, apispec.Namespace} {
+		apispec.App, apispec.Schedule, apispec.Namespace, apispec.AppSnap, apispec.AppBackup, apispec.ExecutionHook, apispec.HookSource} {
 		v, err := apispec.NewestVersion(opts.Release, res)
 		if err != nil {
 			return nil, err
@@ -92,6 +93,7 @@ func New(opts Options) (*Sim, error) {
 		s.users[tok] = principal{role: opts.Tokens[tok], userID: derivedUUID4(opts.Seed, fmt.Sprintf("user/%d", i))}
 	}
 	s.faults.init(opts.Seed)
+	s.failNext = append([]FailNext(nil), opts.FailNext...)
 	s.st = s.seed()
 	return s, nil
 }

@@ -24,8 +24,8 @@ func TestRoutesAreTheSpecPaths(t *testing.T) {
 		if got := strings.Join(sim.Routes(), "\n"); got != strings.Join(ops, "\n") {
 			t.Errorf("%s: routes differ from the document:\n%s\nvs\n%s", release, got, strings.Join(ops, "\n"))
 		}
-		if len(doc.Paths.Map()) != 24 {
-			t.Errorf("%s has %d paths, want 24", release, len(doc.Paths.Map()))
+		if len(doc.Paths.Map()) != 36 {
+			t.Errorf("%s has %d paths, want 36", release, len(doc.Paths.Map()))
 		}
 	}
 }
@@ -142,5 +142,6 @@ func (e *env) tourApps(clusterID string) {
 	e.get(sched + "/" + schedID).expect(200)
 	e.put(sched+"/"+schedID, map[string]any{"type": "application/astra-schedule", "version": "1.3", "enabled": "false", "snapshotRetention": "7", "backupRetention": "3"}).expect(200)
 	e.del(sched + "/" + schedID).expect(204)
+	e.tourDayTwo(appID)
 	e.del("/k8s/v2/apps/" + appID).expect(204)
 }

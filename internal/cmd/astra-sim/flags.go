@@ -38,7 +38,8 @@ func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 const usageHeader = `astra-sim runs a simulated NetApp Astra Control (the REST API of clouds, clusters,
-managedClusters, credentials and storageClasses) for demos and CI.
+managedClusters, credentials, storageClasses, buckets, apps, their protection policies,
+snapshots and backups, execution hooks and hook sources) for demos and CI.
 
 Usage: astra-sim [flags]
 
@@ -61,6 +62,18 @@ const usageFooter = `
   recollect  a repaired credential: removed -> running
   bucket     a new bucket (or a bucket's new credential): pending -> available or failed
   app        POST apps: pending -> discovering (half way) -> ready
+  snapshot   a snapshot: discovering -> running (half way) -> completed or failed
+  backup     a backup: pending -> running (half way) -> completed or failed
+
+Protection policies fire on a schedule clock (UTC) that -schedule-speed N runs N times
+faster than real time: at 3600 an hourly policy fires every second, a daily one every 24
+seconds. Missed firings are taken when the next request arrives (the last 64 at most).
+
+-fail-next-snapshot APP[=REASON] and -fail-next-backup APP[=REASON] (repeatable) make the
+next snapshot or backup of the app named APP (or with ID APP; it may be managed later) fail
+with REASON, however it is taken (a POST or a policy). -fail-hook-source NAME (repeatable)
+makes every run of the execution hooks of hook source NAME fail: the snapshot or backup
+still completes, with hookState "failed" (hook failures are soft in Astra Control).
 
 -fault SPEC (repeatable) injects failures: METHOD:ROUTE:KIND[:OPTION...]
   METHOD   GET, POST, PUT, DELETE or *
@@ -88,7 +101,7 @@ const usageFooter = `
 func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("astra-sim", flag.ContinueOnError)
 	cfg := &config{}
-	var tokens, delays, faults, unreachable listFlag
+	var tokens, delays, faults, unreachable, failHooks, failSnapshots, failBackups listFlag
 	var strict, lenient bool
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "listen `address` (port 0 picks a free port)")
 	fs.StringVar(&cfg.opts.AccountID, "account-id", astrasim.DefaultAccountID, "the account `UUID` served")
@@ -102,6 +115,10 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs.Var(&delays, "delay", "transition delay `NAME=DURATION`; repeatable (see below)")
 	fs.Var(&unreachable, "unreachable-bucket", "an object-store bucket `name` the simulator cannot reach: a bucket record for it goes to state failed; repeatable")
 	fs.Var(&faults, "fault", "inject a fault, `SPEC`; repeatable (see below)")
+	fs.Float64Var(&cfg.opts.ScheduleSpeed, "schedule-speed", 1, "run the protection policies' clock `N` times faster than real time (3600: an hourly policy fires every second)")
+	fs.Var(&failSnapshots, "fail-next-snapshot", "make the next snapshot of an app fail, `APP[=REASON]` (app name or ID); repeatable")
+	fs.Var(&failBackups, "fail-next-backup", "make the next backup of an app fail, `APP[=REASON]` (app name or ID); repeatable")
+	fs.Var(&failHooks, "fail-hook-source", "a hook source `name` whose execution hooks fail whenever they run; repeatable")
 	fs.BoolVar(&strict, "strict", false, "validate request bodies strictly against the published schema (the default)")
 	fs.BoolVar(&lenient, "lenient", false, "also accept the undocumented fields real clients send (connectorInstall, cloudID...), and store and answer back members no release has, as a newer server would")
 	fs.BoolVar(&cfg.opts.PutReturnsBody, "put-returns-body", false, "answer PUT with 200 and the resource instead of 204")
@@ -176,6 +193,27 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 			return nil, fmt.Errorf("-unreachable-bucket: the bucket name must not be empty")
 		}
 		cfg.opts.UnreachableBuckets = append(cfg.opts.UnreachableBuckets, name)
+	}
+	if cfg.opts.ScheduleSpeed <= 0 {
+		return nil, fmt.Errorf("-schedule-speed %v: must be a positive number", cfg.opts.ScheduleSpeed)
+	}
+	for _, name := range failHooks {
+		if name == "" {
+			return nil, fmt.Errorf("-fail-hook-source: the hook source name must not be empty")
+		}
+		cfg.opts.FailHookSources = append(cfg.opts.FailHookSources, name)
+	}
+	for _, f := range []struct {
+		kind  string
+		specs listFlag
+	}{{astrasim.FailSnapshot, failSnapshots}, {astrasim.FailBackup, failBackups}} {
+		for _, spec := range f.specs {
+			fn, err := astrasim.ParseFailNext(f.kind, spec)
+			if err != nil {
+				return nil, fmt.Errorf("-fail-next-%s %q: %w", f.kind, spec, err)
+			}
+			cfg.opts.FailNext = append(cfg.opts.FailNext, fn)
+		}
 	}
 	for _, spec := range faults {
 		f, err := astrasim.ParseFault(spec)

@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -64,6 +65,28 @@ func TestParseFlags(t *testing.T) {
 	}
 }
 
+func TestParseDayTwoFlags(t *testing.T) {
+	cfg, err := parseFlags([]string{"-delay", "snapshot=3s", "-delay", "backup=1m", "-schedule-speed", "3600",
+		"-fail-next-snapshot", "web", "-fail-next-backup", "web=the bucket is full", "-fail-next-backup", "db",
+		"-fail-hook-source", "freeze", "-fail-hook-source", "thaw"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.opts.Delays.Snapshot != 3*time.Second || cfg.opts.Delays.Backup != time.Minute || cfg.opts.ScheduleSpeed != 3600 {
+		t.Errorf("delays %+v, speed %v", cfg.opts.Delays, cfg.opts.ScheduleSpeed)
+	}
+	want := []astrasim.FailNext{{Kind: "snapshot", App: "web"}, {Kind: "backup", App: "web", Reasons: []string{"the bucket is full"}}, {Kind: "backup", App: "db"}}
+	if fmt.Sprint(cfg.opts.FailNext) != fmt.Sprint(want) {
+		t.Errorf("fail-next: %+v", cfg.opts.FailNext)
+	}
+	if strings.Join(cfg.opts.FailHookSources, ",") != "freeze,thaw" {
+		t.Errorf("fail-hook-source: %v", cfg.opts.FailHookSources)
+	}
+	if def, _ := parseFlags(nil, io.Discard); def.opts.ScheduleSpeed != 1 {
+		t.Errorf("default schedule speed %v", def.opts.ScheduleSpeed)
+	}
+}
+
 func TestParseFlagsErrors(t *testing.T) {
 	cases := map[string][]string{
 		"exclude each other": {"-strict", "-lenient"},
@@ -77,6 +100,11 @@ func TestParseFlagsErrors(t *testing.T) {
 		"unknown fault kind": {"-fault", "GET:*:418"},
 		"known releases":     {"-release", "21.01"},
 		"unexpected":         {"extra"},
+		"-schedule-speed":    {"-schedule-speed", "0"},
+		"positive number":    {"-schedule-speed", "-5"},
+		"-fail-next-backup":  {"-fail-next-backup", "=why"},
+		"snapshot":           {"-fail-next-snapshot", ""},
+		"-fail-hook-source":  {"-fail-hook-source", ""},
 	}
 	for want, args := range cases {
 		if _, err := parseFlags(args, io.Discard); err == nil || !strings.Contains(err.Error(), want) {
@@ -87,7 +115,9 @@ func TestParseFlagsErrors(t *testing.T) {
 	if _, err := parseFlags([]string{"-help"}, &out); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("-help: %v", err)
 	}
-	for _, want := range []string{"-fault SPEC", "METHOD:ROUTE:KIND", "retry-after", "recollect", "-state-file"} {
+	for _, want := range []string{"-fault SPEC", "METHOD:ROUTE:KIND", "retry-after", "recollect", "-state-file",
+		"snapshot   a snapshot", "backup     a backup", "-schedule-speed N", "-fail-next-snapshot APP[=REASON]", "-fail-next-backup APP[=REASON]",
+		"-fail-hook-source name", "execution hooks and hook sources"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("-help does not mention %q", want)
 		}
