@@ -1,0 +1,38 @@
+// Package echo is the fleet benchmark's echo floor: the fastest provider that could exist
+// for the provider's schemas and values. Written on terraform-plugin-go alone (no
+// framework), it serves the schemas `providers schema -json` printed for the real provider
+// and answers every plan, apply and read with the values a real apply recorded (`show
+// -json`), doing no other work: no API, no waiting, no validation.
+//
+// Requests carry no resource address, so a create, an apply or a data source read finds
+// its recorded instance by what its configuration sets: the key is the set of top-level
+// attributes the config gives a non-null value (leaving out write-only attributes, which
+// state never holds, and nested attributes, whose recorded values carry computed parts the
+// config lacks), with their values in a canonical form (map keys and set elements sorted).
+// A recorded instance has the same values there, since a provider keeps what the config
+// sets. The first request of a type with a given set of attribute names indexes that
+// type's recorded instances by it, once; every later request is one map lookup. Of two
+// recorded instances with the same key, the first in `show -json` order answers. The
+// recorded state is read on the first request that needs it, so runs that never create
+// (a refresh and a plan of an existing state) never read it.
+//
+// What each RPC answers (see resource.go and datasource.go):
+//   - PlanResourceChange: a create gets the proposed new state with every null computed
+//     attribute set to the recorded value (unknown if the key has unknown values, as a
+//     real provider leaves them); an update, a no-op or a destroy gets the proposed new
+//     state itself, which Terraform built from the config and prior state and which is
+//     the prior state when nothing changed.
+//   - ApplyResourceChange: the planned state, its unknown values (if any) set to the
+//     recorded ones; the recorded identity.
+//   - ReadResource: the current state, private data and identity, unchanged.
+//   - UpgradeResourceState and UpgradeResourceIdentity: the raw JSON as is (the protocol
+//     takes JSON as well as msgpack).
+//   - ImportResourceState: the recorded instance with that `id`, or whose state
+//     attributes match the identity given.
+//   - ReadDataSource: the config with every null computed attribute set to the recorded
+//     value.
+//
+// Each answer is legal for Terraform and OpenTofu: configured values are kept as they
+// are, only computed attributes the config leaves null are filled, and an apply keeps
+// every known planned value.
+package echo
