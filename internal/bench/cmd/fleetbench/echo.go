@@ -1,0 +1,47 @@
+package main
+
+import (
+	"bytes"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// The echo floor (internal/bench/echo) answers with what astra's own apply of the same
+// configuration recorded under the same CLI: the schemas `providers schema -json` prints
+// and the state `show -json` prints, taken from astra's working directory once its runs
+// are done. Each CLI records its own, so the floor serves exactly what that CLI saw.
+
+// echoVariant is the echo floor answering with the record of astra's working directory
+// dir under cli; the record is written beside dir.
+func (b *bench) echoVariant(cli, dir string) *variant {
+	ours := b.variants["ours"]
+	record := dir + "-echo-record"
+	if err := os.MkdirAll(record, 0o755); err != nil {
+		log.Fatal(err)
+	}
+	schema, state := filepath.Join(record, "schema.json"), filepath.Join(record, "state.json")
+	for file, args := range map[string][]string{schema: {"providers", "schema", "-json"}, state: {"show", "-json"}} {
+		if err := os.WriteFile(file, b.output(cli, ours, dir, args...), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	v := *b.variants["echo"]
+	v.env = append(slices.Clone(v.env), "FLOOR_ECHO_SCHEMA="+schema, "FLOOR_ECHO_STATE="+state)
+	return &v
+}
+
+// output is what cli prints on stdout in dir with provider v (not measured).
+func (b *bench) output(cli string, v *variant, dir string, args ...string) []byte {
+	cmd := exec.Command(cli, args...)
+	var stderr bytes.Buffer
+	cmd.Dir, cmd.Env, cmd.Stderr = dir, b.env(v), &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		log.Fatalf("%s %s in %s: %v\n%s", cli, strings.Join(args, " "), dir, err, stderr.String())
+	}
+	return out
+}
