@@ -23,13 +23,16 @@ func fillObject(attrs []*tfprotov6.SchemaAttribute, blocks []*tfprotov6.SchemaNe
 		return proposed, err
 	}
 	r := fields(rec)
-	attrTypes := proposed.Type().(tftypes.Object).AttributeTypes
+	obj, ok := proposed.Type().(tftypes.Object)
+	if !ok {
+		return proposed, nil
+	}
 	var err error
 	for _, a := range attrs {
 		pv := p[a.Name]
 		switch {
 		case pv.IsKnown() && pv.IsNull() && a.Computed:
-			p[a.Name] = recordedOr(r[a.Name], attrTypes[a.Name])
+			p[a.Name] = recordedOr(r[a.Name], obj.AttributeTypes[a.Name])
 		case a.NestedType != nil:
 			single := a.NestedType.Nesting == tfprotov6.SchemaObjectNestingModeSingle
 			if p[a.Name], err = fillNested(a.NestedType.Attributes, nil, single, pv, r[a.Name]); err != nil {
@@ -127,7 +130,7 @@ func fillUnknown(planned, rec tftypes.Value) (tftypes.Value, error) {
 // derivedIdentity is an identity of type t made of the same-named attributes of state: a
 // resource's identity when the recorded state holds none (the CLI printed none).
 func derivedIdentity(t tftypes.Type, state map[string]tftypes.Value) tftypes.Value {
-	obj := t.(tftypes.Object)
+	obj, _ := t.(tftypes.Object) // an identity schema's type is an object (ResourceIdentitySchema.ValueType)
 	vals := make(map[string]tftypes.Value, len(obj.AttributeTypes))
 	for name, at := range obj.AttributeTypes {
 		if v, ok := state[name]; ok && v.IsFullyKnown() && v.Type().UsableAs(at) {

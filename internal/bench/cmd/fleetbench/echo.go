@@ -16,21 +16,31 @@ import (
 // are done. Each CLI records its own, so the floor serves exactly what that CLI saw.
 
 // echoVariant is the echo floor answering with the record of astra's working directory
-// dir under cli; the record is written beside dir.
+// dir under cli (recordEcho).
 func (b *bench) echoVariant(cli, dir string) *variant {
-	ours := b.variants["ours"]
+	return b.echoFor(b.recordEcho(cli, dir))
+}
+
+// recordEcho writes the schemas and the state of astra's working directory dir, as cli
+// prints them, into a directory beside it, and returns that directory.
+func (b *bench) recordEcho(cli, dir string) string {
 	record := dir + "-echo-record"
 	if err := os.MkdirAll(record, 0o755); err != nil {
 		log.Fatal(err)
 	}
-	schema, state := filepath.Join(record, "schema.json"), filepath.Join(record, "state.json")
-	for file, args := range map[string][]string{schema: {"providers", "schema", "-json"}, state: {"show", "-json"}} {
-		if err := os.WriteFile(file, b.output(cli, ours, dir, args...), 0o644); err != nil {
+	for file, args := range map[string][]string{"schema.json": {"providers", "schema", "-json"}, "state.json": {"show", "-json"}} {
+		if err := os.WriteFile(filepath.Join(record, file), b.output(cli, b.variants["ours"], dir, args...), 0o644); err != nil {
 			log.Fatal(err)
 		}
 	}
+	return record
+}
+
+// echoFor is the echo floor answering with the record in directory record.
+func (b *bench) echoFor(record string) *variant {
 	v := *b.variants["echo"]
-	v.env = append(slices.Clone(v.env), "FLOOR_ECHO_SCHEMA="+schema, "FLOOR_ECHO_STATE="+state)
+	v.env = append(slices.Clone(v.env), "FLOOR_ECHO_SCHEMA="+filepath.Join(record, "schema.json"),
+		"FLOOR_ECHO_STATE="+filepath.Join(record, "state.json"))
 	return &v
 }
 
