@@ -27,7 +27,10 @@ func (s *Server) ReadDataSource(_ context.Context, req *tfprotov6.ReadDataSource
 	if err != nil {
 		return &tfprotov6.ReadDataSourceResponse{Diagnostics: errorf("data source %s: config: %v", req.TypeName, err)}, nil
 	}
-	rec, found, _, shape := recs.lookup(false, req.TypeName, s.dataSourceKeys[req.TypeName], config)
+	rec, found, _, shape, err := recs.lookup(false, req.TypeName, typ, s.dataSourceKeys[req.TypeName], config)
+	if err != nil {
+		return &tfprotov6.ReadDataSourceResponse{Diagnostics: errorf("%v", err)}, nil
+	}
 	if !found {
 		return &tfprotov6.ReadDataSourceResponse{Diagnostics: notRecorded("data source "+req.TypeName, shape)}, nil
 	}

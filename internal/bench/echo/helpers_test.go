@@ -16,23 +16,42 @@ import (
 // credential, the cluster with three labels, its management each) and a data source
 // reading the first cluster, against the simulator.
 
-// testServer is the echo floor on the fixtures; reads counts the reads of the state.
+// testServer is the echo floor on the fixtures (the state as `show -json` printed it);
+// reads counts the reads of the state.
 func testServer(t *testing.T) (s *Server, reads *int) {
+	t.Helper()
+	return testServerOn(t, false)
+}
+
+// testServerOn is testServer on the state compiled by Compile, if compiled.
+func testServerOn(t *testing.T, compiled bool) (s *Server, reads *int) {
 	t.Helper()
 	schemaJSON, err := os.ReadFile("testdata/schema.json")
 	if err != nil {
 		t.Fatal(err)
 	}
+	state, err := os.ReadFile("testdata/state.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if compiled {
+		if state, err = Compile(schemaJSON, "", state); err != nil {
+			t.Fatal(err)
+		}
+	}
 	reads = new(int)
 	s, err = New(schemaJSON, "", func() ([]byte, error) {
 		*reads++
-		return os.ReadFile("testdata/state.json")
+		return state, nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s, reads
 }
+
+// forms are the two forms of the recorded state New takes.
+var forms = map[string]bool{"show -json": false, "compiled": true}
 
 // fixture is a recorded object of the fixture state, read by address.
 type fixture struct {

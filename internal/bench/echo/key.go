@@ -10,13 +10,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// keyAttributes are the attributes of block that may key an instance: top-level, neither
-// write-only (state holds null for them) nor nested (their state holds computed parts
-// the config lacks). Sorted, as block's attributes are.
+// keyAttributes are the attributes of block that may key an instance: top-level ones a
+// configuration may set, neither write-only (state holds null for them) nor nested (their
+// state holds computed parts the config lacks). Sorted, as block's attributes are.
 func keyAttributes(block *tfprotov6.SchemaBlock) []string {
 	var names []string
 	for _, a := range block.Attributes {
-		if !a.WriteOnly && a.NestedType == nil {
+		if (a.Required || a.Optional) && !a.WriteOnly && a.NestedType == nil {
 			names = append(names, a.Name)
 		}
 	}

@@ -1,8 +1,8 @@
 package echo
 
 import (
-	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -18,30 +18,21 @@ type recorded struct {
 
 // recordedType is the recorded instances of one type, indexed lazily by key shape.
 type recordedType struct {
-	instances []recorded
-	mu        sync.Mutex
-	byShape   map[string]map[string]int // shape -> key -> first instance with it
+	*compiledType
+	position map[string]int // of each of KeyNames
+	mu       sync.Mutex
+	byShape  map[string]map[string]int // shape -> key -> first instance with it
 }
 
 // find is the first recorded instance whose values of names have the canonical form key.
-// The first call for a shape indexes every instance by it; later ones are a map lookup.
-func (t *recordedType) find(shape string, names []string, key string) (recorded, bool) {
+// The first call for a shape indexes every instance by it (joining the compiled canonical
+// forms); later ones are a map lookup.
+func (t *recordedType) find(shape string, names []string, key string) (compiledInstance, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	index, ok := t.byShape[shape]
 	if !ok {
-		index = make(map[string]int, len(t.instances))
-		for i, r := range t.instances {
-			var obj map[string]tftypes.Value
-			if r.value.As(&obj) != nil {
-				continue
-			}
-			if k, known := keyOf(names, obj); known {
-				if _, dup := index[k]; !dup {
-					index[k] = i
-				}
-			}
-		}
+		index = t.index(names)
 		if t.byShape == nil {
 			t.byShape = map[string]map[string]int{}
 		}
@@ -49,9 +40,36 @@ func (t *recordedType) find(shape string, names []string, key string) (recorded,
 	}
 	i, ok := index[key]
 	if !ok {
-		return recorded{}, false
+		return compiledInstance{}, false
 	}
-	return t.instances[i], true
+	return t.Instances[i], true
+}
+
+// index maps each instance's key of names (as keyOf writes it) to the instance.
+func (t *recordedType) index(names []string) map[string]int {
+	positions := make([]int, len(names))
+	for i, name := range names {
+		p, ok := t.position[name]
+		if !ok {
+			return map[string]int{} // an attribute no instance can be matched on
+		}
+		positions[i] = p
+	}
+	index := make(map[string]int, len(t.Instances))
+	var b strings.Builder
+	for i, inst := range t.Instances {
+		b.Reset()
+		for j, name := range names {
+			b.WriteString(name)
+			b.WriteByte('=')
+			b.WriteString(inst.Keys[positions[j]])
+			b.WriteByte(';')
+		}
+		if _, dup := index[b.String()]; !dup {
+			index[b.String()] = i
+		}
+	}
+	return index
 }
 
 // records is the recorded state, read once, when first needed.
@@ -62,99 +80,48 @@ type records struct {
 	managed, data map[string]*recordedType
 }
 
-// The JSON of `show -json` (only what the echo floor uses).
-type (
-	stateJSON struct {
-		Values *struct {
-			RootModule moduleJSON `json:"root_module"`
-		} `json:"values"`
-	}
-	moduleJSON struct {
-		Resources    []resourceJSON `json:"resources"`
-		ChildModules []moduleJSON   `json:"child_modules"`
-	}
-	resourceJSON struct {
-		Mode     string          `json:"mode"`
-		Type     string          `json:"type"`
-		Values   json.RawMessage `json:"values"`
-		Identity json.RawMessage `json:"identity"`
-	}
-)
-
-// get loads the records on first use.
+// get loads the records on first use: Compile's output, or `show -json`'s compiled here.
 func (r *records) get(s *schemas) (*records, error) {
-	r.once.Do(func() { r.err = r.load(s) })
+	r.once.Do(func() {
+		data, err := r.read()
+		if err != nil {
+			r.err = fmt.Errorf("recorded state: %w", err)
+			return
+		}
+		var c *compiled
+		if isCompiled(data) {
+			c, err = decodeCompiled(data)
+		} else {
+			c, err = compileState(s, data)
+		}
+		if err != nil {
+			r.err = err
+			return
+		}
+		r.managed, r.data = byType(c.Managed), byType(c.Data)
+	})
 	return r, r.err
 }
 
-func (r *records) load(s *schemas) error {
-	data, err := r.read()
-	if err != nil {
-		return fmt.Errorf("recorded state: %w", err)
-	}
-	var doc stateJSON
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return fmt.Errorf("recorded state: %w", err)
-	}
-	r.managed, r.data = map[string]*recordedType{}, map[string]*recordedType{}
-	if doc.Values == nil {
-		return nil // an empty state
-	}
-	var walk func(m moduleJSON) error
-	walk = func(m moduleJSON) error {
-		for _, res := range m.Resources {
-			if err := r.add(s, res); err != nil {
-				return err
-			}
+func byType(m map[string]*compiledType) map[string]*recordedType {
+	out := make(map[string]*recordedType, len(m))
+	for name, t := range m {
+		rt := &recordedType{compiledType: t, position: make(map[string]int, len(t.KeyNames))}
+		for i, n := range t.KeyNames {
+			rt.position[n] = i
 		}
-		for _, child := range m.ChildModules {
-			if err := walk(child); err != nil {
-				return err
-			}
-		}
-		return nil
+		out[name] = rt
 	}
-	return walk(doc.Values.RootModule)
-}
-
-// add records one instance; those of types the schemas lack (another provider's) are skipped.
-func (r *records) add(s *schemas, res resourceJSON) error {
-	types, into := s.resourceTypes, r.managed
-	if res.Mode == "data" {
-		types, into = s.dataSourceTypes, r.data
-	}
-	typ, ok := types[res.Type]
-	if !ok {
-		return nil
-	}
-	value, err := tfprotov6.RawState{JSON: res.Values}.Unmarshal(typ)
-	if err != nil {
-		return fmt.Errorf("recorded state: %s: %w", res.Type, err)
-	}
-	rec := recorded{value: value}
-	if idType, ok := s.identityTypes[res.Type]; ok && len(res.Identity) > 0 && res.Mode != "data" {
-		id, err := tfprotov6.RawState{JSON: res.Identity}.Unmarshal(idType)
-		if err != nil {
-			return fmt.Errorf("recorded state: identity of %s: %w", res.Type, err)
-		}
-		if rec.identity, err = identityData(idType, id); err != nil {
-			return err
-		}
-	}
-	if into[res.Type] == nil {
-		into[res.Type] = &recordedType{}
-	}
-	into[res.Type].instances = append(into[res.Type].instances, rec)
-	return nil
+	return out
 }
 
 // lookup finds the recorded instance of typeName (in the managed or data records) that
-// config's key names. known is false when the key has unknown values (nothing is looked
-// up); shape names the key's attributes, for messages.
-func (r *records) lookup(managed bool, typeName string, candidates []string, config map[string]tftypes.Value) (rec recorded, found, known bool, shape string) {
+// config's key names, and decodes it as typ. known is false when the key has unknown
+// values (nothing is looked up); shape names the key's attributes, for messages.
+func (r *records) lookup(managed bool, typeName string, typ tftypes.Type, candidates []string, config map[string]tftypes.Value) (rec recorded, found, known bool, shape string, err error) {
 	names, shape, key, known := configKey(candidates, config)
 	if !known {
-		return recorded{}, false, false, shape
+		return recorded{}, false, false, shape, nil
 	}
 	byType := r.data
 	if managed {
@@ -162,10 +129,19 @@ func (r *records) lookup(managed bool, typeName string, candidates []string, con
 	}
 	t := byType[typeName]
 	if t == nil {
-		return recorded{}, false, true, shape
+		return recorded{}, false, true, shape, nil
 	}
-	rec, found = t.find(shape, names, key)
-	return rec, found, true, shape
+	inst, found := t.find(shape, names, key)
+	if !found {
+		return recorded{}, false, true, shape, nil
+	}
+	if rec.value, err = (&tfprotov6.DynamicValue{MsgPack: inst.Value}).Unmarshal(typ); err != nil {
+		return recorded{}, false, true, shape, fmt.Errorf("recorded %s: %w", typeName, err)
+	}
+	if inst.Identity != nil {
+		rec.identity = &tfprotov6.ResourceIdentityData{IdentityData: &tfprotov6.DynamicValue{MsgPack: inst.Identity}}
+	}
+	return rec, true, true, shape, nil
 }
 
 func identityData(typ tftypes.Type, v tftypes.Value) (*tfprotov6.ResourceIdentityData, error) {

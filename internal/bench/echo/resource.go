@@ -65,7 +65,10 @@ func (s *Server) planCreate(req *tfprotov6.PlanResourceChangeRequest) *tfprotov6
 	}
 	// With an unknown key (a configured value another resource will know) rec stays
 	// absent, and the computed attributes unknown until the apply, whose config is known.
-	rec, found, known, shape := recs.lookup(true, req.TypeName, s.resourceKeys[req.TypeName], config)
+	rec, found, known, shape, err := recs.lookup(true, req.TypeName, typ, s.resourceKeys[req.TypeName], config)
+	if err != nil {
+		return &tfprotov6.PlanResourceChangeResponse{Diagnostics: errorf("%v", err)}
+	}
 	if known && !found {
 		return &tfprotov6.PlanResourceChangeResponse{Diagnostics: notRecorded(req.TypeName, shape)}
 	}
@@ -112,7 +115,11 @@ func (s *Server) ApplyResourceChange(_ context.Context, req *tfprotov6.ApplyReso
 		resp.Diagnostics = errorf("%s: config: %v", req.TypeName, err)
 		return resp, nil
 	}
-	rec, found, _, shape := recs.lookup(true, req.TypeName, s.resourceKeys[req.TypeName], config)
+	rec, found, _, shape, err := recs.lookup(true, req.TypeName, typ, s.resourceKeys[req.TypeName], config)
+	if err != nil {
+		resp.Diagnostics = errorf("%v", err)
+		return resp, nil
+	}
 	if !planned.IsFullyKnown() {
 		if !found {
 			resp.Diagnostics = notRecorded(req.TypeName, shape)
@@ -165,7 +172,10 @@ func (s *Server) ImportResourceState(_ context.Context, req *tfprotov6.ImportRes
 			names = append(names, name)
 		}
 	}
-	rec, found, _, shape := recs.lookup(true, req.TypeName, names, by)
+	rec, found, _, shape, err := recs.lookup(true, req.TypeName, typ, names, by)
+	if err != nil {
+		return &tfprotov6.ImportResourceStateResponse{Diagnostics: errorf("%v", err)}, nil
+	}
 	if !found {
 		return &tfprotov6.ImportResourceStateResponse{Diagnostics: notRecorded(req.TypeName, shape)}, nil
 	}

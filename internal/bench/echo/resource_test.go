@@ -15,24 +15,26 @@ var ctx = context.Background()
 // TestCreatePlanIsTheRecordedObject: a create's plan, for each recorded instance, is the
 // recorded object: the configured values and the recorded computed ones.
 func TestCreatePlanIsTheRecordedObject(t *testing.T) {
-	s, _ := testServer(t)
-	for typeName, names := range fleetConfigs {
-		for i := range 2 {
-			address := fmt.Sprintf("%s.%s[%d]", typeName, map[string]string{
-				"astra_kubeconfig_credential": "k", "astra_cluster": "c", "astra_managed_cluster": "m"}[typeName], i)
-			t.Run(address, func(t *testing.T) {
-				f := recordedAt(t, s, address)
-				config := configOf(t, f, names...)
-				resp, err := s.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: typeName,
-					PriorState: dv(t, f.typ, tftypes.NewValue(f.typ, nil)), ProposedNewState: dv(t, f.typ, config), Config: dv(t, f.typ, config)})
-				if err != nil {
-					t.Fatal(err)
-				}
-				noDiags(t, resp.Diagnostics)
-				if got := value(t, f.typ, resp.PlannedState); !got.Equal(f.value) {
-					t.Errorf("planned %v\nwant %v", got, f.value)
-				}
-			})
+	for form, compiled := range forms {
+		s, _ := testServerOn(t, compiled)
+		for typeName, names := range fleetConfigs {
+			for i := range 2 {
+				address := fmt.Sprintf("%s.%s[%d]", typeName, map[string]string{
+					"astra_kubeconfig_credential": "k", "astra_cluster": "c", "astra_managed_cluster": "m"}[typeName], i)
+				t.Run(form+"/"+address, func(t *testing.T) {
+					f := recordedAt(t, s, address)
+					config := configOf(t, f, names...)
+					resp, err := s.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: typeName,
+						PriorState: dv(t, f.typ, tftypes.NewValue(f.typ, nil)), ProposedNewState: dv(t, f.typ, config), Config: dv(t, f.typ, config)})
+					if err != nil {
+						t.Fatal(err)
+					}
+					noDiags(t, resp.Diagnostics)
+					if got := value(t, f.typ, resp.PlannedState); !got.Equal(f.value) {
+						t.Errorf("planned %v\nwant %v", got, f.value)
+					}
+				})
+			}
 		}
 	}
 }
@@ -210,7 +212,13 @@ func TestReadAndUpgradeEchoTheirInput(t *testing.T) {
 
 // TestImportByIDAndByIdentity: an import finds the recorded object by its ID or identity.
 func TestImportByIDAndByIdentity(t *testing.T) {
-	s, _ := testServer(t)
+	for form, compiled := range forms {
+		t.Run(form, func(t *testing.T) { testImport(t, compiled) })
+	}
+}
+
+func testImport(t *testing.T, compiled bool) {
+	s, _ := testServerOn(t, compiled)
 	f := recordedAt(t, s, "astra_cluster.c[1]")
 	var attrs map[string]tftypes.Value
 	_ = f.value.As(&attrs)
@@ -249,7 +257,13 @@ func TestImportByIDAndByIdentity(t *testing.T) {
 
 // TestDataSourceReadIsTheRecordedObject: a data source read answers the recorded object.
 func TestDataSourceReadIsTheRecordedObject(t *testing.T) {
-	s, _ := testServer(t)
+	for form, compiled := range forms {
+		t.Run(form, func(t *testing.T) { testDataSourceRead(t, compiled) })
+	}
+}
+
+func testDataSourceRead(t *testing.T, compiled bool) {
+	s, _ := testServerOn(t, compiled)
 	f := recordedAt(t, s, "data.astra_cluster.first")
 	resp, err := s.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: "astra_cluster", Config: dv(t, f.typ, configOf(t, f, "id"))})
 	if err != nil {

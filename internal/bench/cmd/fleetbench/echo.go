@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/astra-control/terraform-provider-astra/internal/bench/echo"
 )
 
 // The echo floor (internal/bench/echo) answers with what astra's own apply of the same
@@ -22,14 +24,22 @@ func (b *bench) echoVariant(cli, dir string) *variant {
 }
 
 // recordEcho writes the schemas and the state of astra's working directory dir, as cli
-// prints them, into a directory beside it, and returns that directory.
+// prints them, into a directory beside it, with the state compiled for the echo floor
+// (echo.Compile: a provider process then loads it in milliseconds), and returns that
+// directory.
 func (b *bench) recordEcho(cli, dir string) string {
 	record := dir + "-echo-record"
 	if err := os.MkdirAll(record, 0o755); err != nil {
 		log.Fatal(err)
 	}
-	for file, args := range map[string][]string{"schema.json": {"providers", "schema", "-json"}, "state.json": {"show", "-json"}} {
-		if err := os.WriteFile(filepath.Join(record, file), b.output(cli, b.variants["ours"], dir, args...), 0o644); err != nil {
+	schema := b.output(cli, b.variants["ours"], dir, "providers", "schema", "-json")
+	state := b.output(cli, b.variants["ours"], dir, "show", "-json")
+	compiled, err := echo.Compile(schema, "", state)
+	if err != nil {
+		log.Fatalf("compiling the record of %s: %v", dir, err)
+	}
+	for file, data := range map[string][]byte{"schema.json": schema, "state.json": state, "records.gob": compiled} {
+		if err := os.WriteFile(filepath.Join(record, file), data, 0o644); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -40,7 +50,7 @@ func (b *bench) recordEcho(cli, dir string) string {
 func (b *bench) echoFor(record string) *variant {
 	v := *b.variants["echo"]
 	v.env = append(slices.Clone(v.env), "FLOOR_ECHO_SCHEMA="+filepath.Join(record, "schema.json"),
-		"FLOOR_ECHO_STATE="+filepath.Join(record, "state.json"))
+		"FLOOR_ECHO_STATE="+filepath.Join(record, "records.gob"))
 	return &v
 }
 

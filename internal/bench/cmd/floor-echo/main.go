@@ -1,7 +1,8 @@
 // Command floor-echo serves the benchmark's echo floor (see internal/bench/echo): the
 // schemas in $FLOOR_ECHO_SCHEMA (`providers schema -json`'s output) and the values in
-// $FLOOR_ECHO_STATE (`show -json`'s output after a real apply), for the provider
-// $FLOOR_ECHO_PROVIDER names there (optional when the file has one provider).
+// $FLOOR_ECHO_STATE (`show -json`'s output after a real apply, or the same compiled by
+// echo.Compile, which loads faster), for the provider $FLOOR_ECHO_PROVIDER names there
+// (optional when the file has one provider).
 package main
 
 import (
