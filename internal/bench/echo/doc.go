@@ -37,7 +37,11 @@
 //   - ReadDataSource: the config with every null computed attribute set to the recorded
 //     value.
 //
-// Each answer is legal for Terraform and OpenTofu: configured values are kept as they
-// are, only computed attributes the config leaves null are filled, and an apply keeps
-// every known planned value.
+// Each answer passes the checks Terraform (1.5 to 1.16) and OpenTofu make of a provider:
+// a plan keeps every configured value, known or not, and fills only computed attributes
+// the config leaves null (a create may plan anything there); an apply keeps every known
+// planned value and answers only the unknown ones; a data source keeps its config; an
+// identity is wholly known and of the identity schema's type (all Terraform 1.16 checks
+// of one; 1.5 has no identities, and its schema JSON lists none, so none are served); an
+// upgraded state in JSON is decoded by every one of them as msgpack would be.
 package echo

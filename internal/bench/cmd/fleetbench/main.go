@@ -145,7 +145,7 @@ func (b *bench) add(r row) {
 // allVariants are every provider the bench builds.
 var allVariants = []string{"ours", "anchors", "schema", "trivial", "echo"}
 
-// build compiles the providers keys names, each into a directory of its own.
+// build compiles the providers named by keys, each into a directory of its own.
 func (b *bench) build(keys ...string) {
 	b.variants = map[string]*variant{
 		"ours":    {key: "ours", label: "astra"},
