@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"log"
+	"slices"
 	"strings"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
@@ -159,9 +160,14 @@ func (b *bench) fleet(layout string, n int) {
 	for _, c := range b.fleetCLIs() {
 		// A simulator per CLI: the second would otherwise register the same clusters again.
 		stop := b.startSim(astrasim.Options{}, 0)
-		for _, key := range []string{"trivial", "schema", "ours"} {
+		dirs := map[string]string{}
+		for _, key := range b.fleetKeys() {
 			v, k := b.variants[key], key+c.suffix
+			if key == "echo" {
+				v = b.echoVariant(c.cli, dirs["ours"])
+			}
 			dir := b.dirFiles(fmt.Sprintf("fleet-%s-%s-%d%s", layout, key, n, strings.ReplaceAll(c.suffix, "@", "-")), b.fleetFiles(v, layout, n))
+			dirs[key] = dir
 			if layout == "module" {
 				b.runWith(c.cli, v, dir, "get") // installs the local module (init would look for the providers); not counted
 			}
@@ -180,6 +186,18 @@ func (b *bench) fleet(layout string, n int) {
 	b.add(plan)
 }
 
+// fleetKeys are the providers the fleet runs, in order: the echo floor after astra, whose
+// apply it echoes.
+func (b *bench) fleetKeys() []string {
+	var keys []string
+	for _, key := range []string{"trivial", "schema", "ours", "echo"} {
+		if key == "ours" || slices.Contains(b.fleetFloors, key) {
+			keys = append(keys, key)
+		}
+	}
+	return keys
+}
+
 var fleetTitles = map[string]string{
 	"fleet-apply":      "Apply (create)",
 	"fleet-plan-first": "First plan after the create (the state the create wrote)",
@@ -187,7 +205,8 @@ var fleetTitles = map[string]string{
 }
 
 // fleetReport renders the realistic fleet's rows: a table per scenario and layout, a line
-// per N and CLI.
+// per N and CLI. The headline ratio is astra's to the echo floor: what astra costs beyond
+// the fastest provider that could exist for its schemas and values.
 func (b *bench) fleetReport(s *strings.Builder) {
 	for _, layout := range []string{"module", "count"} {
 		for _, scenario := range []string{"fleet-apply", "fleet-plan-first", "fleet-plan"} {
@@ -198,31 +217,63 @@ func (b *bench) fleetReport(s *strings.Builder) {
 				}
 				if !header {
 					fmt.Fprintf(s, "\n## Realistic fleet (%s layout), %s: N clusters, each a kubeconfig credential, the cluster with three labels and its management (3N resources)\n\n", layout, fleetTitles[scenario])
-					s.WriteString("| N | CLI | trivial floor (3N things, same references) | same-schema floor | astra | astra / trivial | astra / same-schema | astra requests | " +
-						"peak RSS: trivial / same-schema / astra | astra RSS / trivial | CPU: trivial / same-schema / astra (provider part) |\n" +
-						"|---|---|---|---|---|---|---|---|---|---|---|\n")
+					s.WriteString("| N | CLI | echo floor | trivial floor (3N things, same references) | same-schema floor | astra | **astra / echo** | astra / trivial | astra / same-schema | astra requests | " +
+						"peak RSS: echo / trivial / same-schema / astra | astra RSS / echo, / trivial | CPU: echo / trivial / same-schema / astra (provider part) | astra CPU / echo (provider part) |\n" +
+						"|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 					header = true
 				}
 				for _, c := range b.fleetCLIs() {
 					res := map[string]result{}
-					for _, key := range []string{"trivial", "schema", "ours"} {
+					for _, key := range fleetReportKeys {
 						res[key] = r.res[key+c.suffix]
 					}
-					fmt.Fprintf(s, "| %d | %s | %s | %s | %s | %s | %s | %d | %d / %d / %d MiB | %s | %s |\n", r.n, b.versionOf(c.cli),
-						secs(res["trivial"].wall), secs(res["schema"].wall), secs(res["ours"].wall),
-						ratio(res["ours"], res["trivial"]), ratio(res["ours"], res["schema"]), res["ours"].requests,
-						res["trivial"].rssKiB/1024, res["schema"].rssKiB/1024, res["ours"].rssKiB/1024, rssRatio(res), cpuSplit(res))
+					o := res["ours"]
+					fmt.Fprintf(s, "| %d | %s | %s | %s | %s | %s | **%s** | %s | %s | %d | %s | %s, %s | %s | %s |\n", r.n, b.versionOf(c.cli),
+						wall(res["echo"]), wall(res["trivial"]), wall(res["schema"]), wall(o),
+						ratio(o, res["echo"]), ratio(o, res["trivial"]), ratio(o, res["schema"]), o.requests,
+						rssList(res, fleetReportKeys), rssRatioTo(o, res["echo"]), rssRatioTo(o, res["trivial"]),
+						cpuSplit(res, fleetReportKeys...), cpuRatio(o, res["echo"]))
 				}
 			}
 		}
 	}
 }
 
-func rssRatio(res map[string]result) string {
-	if res["trivial"].rssKiB <= 0 {
+// fleetReportKeys are the fleet tables' providers, in their columns' order.
+var fleetReportKeys = []string{"echo", "trivial", "schema", "ours"}
+
+func rssRatio(res map[string]result) string { return rssRatioTo(res["ours"], res["trivial"]) }
+
+// rssRatioTo is a's peak RSS as a multiple of b's.
+func rssRatioTo(a, b result) string {
+	if b.rssKiB <= 0 || a.rssKiB <= 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.2fx", float64(res["ours"].rssKiB)/float64(res["trivial"].rssKiB))
+	return fmt.Sprintf("%.2fx", float64(a.rssKiB)/float64(b.rssKiB))
+}
+
+// rssList is each provider's peak RSS, "-" for one not measured.
+func rssList(res map[string]result, keys []string) string {
+	parts := make([]string, len(keys))
+	for i, key := range keys {
+		parts[i] = "-"
+		if res[key].wall > 0 {
+			parts[i] = fmt.Sprint(res[key].rssKiB / 1024)
+		}
+	}
+	return strings.Join(parts, " / ") + " MiB"
+}
+
+// cpuRatio is a's CPU time as a multiple of b's, the providers' parts in parentheses.
+func cpuRatio(a, b result) string {
+	if b.wall <= 0 || a.wall <= 0 || b.cpu <= 0 {
+		return "-"
+	}
+	provider := "-"
+	if b.providerCPU > 0 {
+		provider = fmt.Sprintf("%.2fx", a.providerCPU.Seconds()/b.providerCPU.Seconds())
+	}
+	return fmt.Sprintf("%.2fx (%s)", a.cpu.Seconds()/b.cpu.Seconds(), provider)
 }
 
 // fleetGoals restates the fleet goals of issue 23 with this run's figures, at the largest

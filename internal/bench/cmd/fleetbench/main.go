@@ -1,7 +1,8 @@
 // Command fleetbench measures the provider at fleet scale with a real CLI against the
 // simulator (`make bench`): create latency, apply and plan of N clusters, and the provider's
-// peak memory, beside two do-nothing floors and beside the provider switched to the anchors'
-// strategy (10s polling, one GET per read). It prints a table and writes BENCHMARKS.md with
+// peak memory, beside two do-nothing floors (and, in the realistic fleet, the echo floor,
+// internal/bench/echo) and beside the provider switched to the anchors' strategy (10s
+// polling, one GET per read). It prints a table and writes BENCHMARKS.md with
 // an SVG chart; every figure comes from the one run.
 package main
 
@@ -56,6 +57,8 @@ type bench struct {
 	out      string
 	nextCred int               // credentials are used once: a kubeconfig registers one cluster
 	versions map[string]string // versionOf's answers, by CLI path
+	// fleetFloors are the floors the realistic fleet measures beside astra (-fleet-floors).
+	fleetFloors []string
 }
 
 type row struct {
@@ -77,6 +80,7 @@ func main() {
 	fleetN := flag.String("fleet-n", "100,300,1000", "realistic fleet: cluster counts (a credential, the cluster with three labels and its management each)")
 	fleetLayouts := flag.String("fleet-layout", "module,count", "realistic fleet: layouts (module: a module instance per cluster; count: three resources with count)")
 	fleetCountMax := flag.Int("fleet-count-max", 300, "realistic fleet: the largest N the count layout runs (its CLI cost grows as N squared)")
+	fleetFloors := flag.String("fleet-floors", "echo,trivial,schema", "realistic fleet: the floors measured beside astra (echo, trivial, schema)")
 	repeat := flag.Int("repeat", 3, "how many times each plan runs (the median is reported)")
 	flag.Parse()
 	if *cli == "" {
@@ -94,7 +98,16 @@ func main() {
 	}
 	clis := strings.Split(*cli, ",")
 	b := &bench{cli: clis[0], others: clis[1:], root: root, work: work, repeat: max(*repeat, 1), out: *out}
-	b.build()
+	for _, f := range strings.Split(*fleetFloors, ",") {
+		switch f = strings.TrimSpace(f); f {
+		case "":
+		case "echo", "trivial", "schema":
+			b.fleetFloors = append(b.fleetFloors, f)
+		default:
+			log.Fatalf("-fleet-floors: %q is not echo, trivial or schema", f)
+		}
+	}
+	b.build(allVariants...)
 	for _, t := range durations(*createT) {
 		b.createLatency(t)
 	}
@@ -129,26 +142,32 @@ func (b *bench) add(r row) {
 	b.write()
 }
 
-// build compiles the four providers, each into a directory of its own.
-func (b *bench) build() {
+// allVariants are every provider the bench builds.
+var allVariants = []string{"ours", "anchors", "schema", "trivial", "echo"}
+
+// build compiles the providers named by keys, each into a directory of its own.
+func (b *bench) build(keys ...string) {
 	b.variants = map[string]*variant{
 		"ours":    {key: "ours", label: "astra"},
 		"anchors": {key: "anchors", label: "astra, anchors' strategy", env: []string{"ASTRA_READ_MAX_AGE=0s"}},
 		"schema":  {key: "schema", label: "same-schema floor", floor: true},
 		"trivial": {key: "trivial", label: "trivial floor", floor: true, trivial: true},
+		"echo":    {key: "echo", label: "echo floor", floor: true},
 	}
 	// The floors log as the provider does (main.go): nothing formatted that nobody keeps, so
 	// the ratios compare the work, not the logging.
 	if os.Getenv("TF_LOG") == "" && os.Getenv("TF_LOG_PROVIDER") == "" {
-		for _, key := range []string{"schema", "trivial"} {
+		for _, key := range []string{"schema", "trivial", "echo"} {
 			for _, name := range []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER"} {
 				b.variants[key].env = append(b.variants[key].env, name+"=OFF")
 			}
 		}
 	}
 	pkgs := map[string]string{"ours": ".", "anchors": "./internal/bench/cmd/astra-anchors",
-		"schema": "./internal/bench/cmd/floor-schema", "trivial": "./internal/bench/cmd/floor-trivial"}
-	for key, v := range b.variants {
+		"schema": "./internal/bench/cmd/floor-schema", "trivial": "./internal/bench/cmd/floor-trivial",
+		"echo": "./internal/bench/cmd/floor-echo"}
+	for _, key := range keys {
+		v := b.variants[key]
 		v.dir = filepath.Join(b.work, "bin-"+key)
 		name := "terraform-provider-astra"
 		if v.trivial {
@@ -251,11 +270,7 @@ func (b *bench) run(v *variant, dir string, args ...string) result {
 // runWith is run with another CLI.
 func (b *bench) runWith(cli string, v *variant, dir string, args ...string) result {
 	cmd := exec.Command(cli, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+filepath.Join(v.dir, "cli.tfrc"), "TF_IN_AUTOMATION=1",
-		"CHECKPOINT_DISABLE=1", "ASTRA_ENDPOINT="+b.url, "ASTRA_ACCOUNT_ID="+b.sim.AccountID(),
-		"ASTRA_API_TOKEN="+astrasim.DefaultToken)
-	cmd.Env = append(cmd.Env, v.env...)
+	cmd.Dir, cmd.Env = dir, b.env(v)
 	if dir := os.Getenv("FLEETBENCH_PROFILE"); dir != "" { // OpenTofu's own CPU profile of each run
 		cmd.Env = append(cmd.Env, "TOFU_CPU_PROFILE="+filepath.Join(dir, fmt.Sprintf("%s-%s.pprof", filepath.Base(cmd.Dir), args[0])))
 	}
@@ -299,6 +314,14 @@ func (b *bench) runWith(cli string, v *variant, dir string, args ...string) resu
 			}
 		}
 	}
+}
+
+// env is the environment of a CLI run with provider v: its dev_overrides, the simulator.
+func (b *bench) env(v *variant) []string {
+	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+filepath.Join(v.dir, "cli.tfrc"), "TF_IN_AUTOMATION=1",
+		"CHECKPOINT_DISABLE=1", "ASTRA_ENDPOINT="+b.url, "ASTRA_ACCOUNT_ID="+b.sim.AccountID(),
+		"ASTRA_API_TOKEN="+astrasim.DefaultToken)
+	return append(env, v.env...)
 }
 
 // clockTicks is the unit of /proc/<pid>/stat's CPU times (USER_HZ, 100 on Linux).

@@ -11,6 +11,14 @@ import (
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
 
+// wall is r's wall time, "-" when r was not measured (a floor left out by -fleet-floors).
+func wall(r result) string {
+	if r.wall <= 0 {
+		return "-"
+	}
+	return secs(r.wall)
+}
+
 func ratio(a, b result) string {
 	if b.wall <= 0 || a.wall <= 0 {
 		return "-"
@@ -93,7 +101,10 @@ func (b *bench) report() string {
 		"are, without this provider's answers to unchanged reads and plans and to creates' plans); **same-schema floor** " +
 		"(serves every resource type's schema, taken from the provider at run time with its plan modifiers and validators, " +
 		"calls nothing, answers reads with the prior state); **trivial floor** (one resource with one string; in the realistic fleet, 3N of them " +
-		"referring to each other as the fleet's resources do). Every " +
+		"referring to each other as the fleet's resources do); **echo floor** (realistic fleet only: the fastest provider that could exist for " +
+		"astra's schemas and values, the headline ratio's base. Written on terraform-plugin-go without the framework, it serves the schemas " +
+		"`providers schema -json` printed for astra and answers every plan, apply and read with the values astra's own apply of the same " +
+		"configuration recorded (`show -json`), under the same CLI, doing nothing else; whatever astra costs beyond it is its own). Every " +
 		"provider runs with the SDK, framework and provider log levels OFF, as this provider sets them when neither TF_LOG " +
 		"nor TF_LOG_PROVIDER is set.\n\n")
 
@@ -153,10 +164,18 @@ func (b *bench) has(scenario string) bool {
 	return false
 }
 
-// cpuSplit is each variant's CPU time, with the provider's part in parentheses.
-func cpuSplit(res map[string]result) string {
+// cpuSplit is the CPU time of each of keys' variants (by default the trivial floor, the
+// same-schema floor and astra), with the provider's part in parentheses.
+func cpuSplit(res map[string]result, keys ...string) string {
+	if len(keys) == 0 {
+		keys = []string{"trivial", "schema", "ours"}
+	}
 	var parts []string
-	for _, key := range []string{"trivial", "schema", "ours"} {
+	for _, key := range keys {
+		if res[key].wall <= 0 {
+			parts = append(parts, "-")
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("%s (%s)", secs(res[key].cpu), secs(res[key].providerCPU)))
 	}
 	return strings.Join(parts, " / ")

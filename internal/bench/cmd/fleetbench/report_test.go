@@ -1,0 +1,24 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestFleetReportWithTheEchoFloorOnly: the fleet tables lead with astra / echo, and a
+// floor -fleet-floors left out shows as "-", not as zeros.
+func TestFleetReportWithTheEchoFloorOnly(t *testing.T) {
+	b := &bench{cli: "tofu", versions: map[string]string{"tofu": "OpenTofu v1.12.6"}, repeat: 1, out: "BENCHMARKS-fleet.md",
+		variants: map[string]*variant{"ours": {}, "echo": {}}}
+	b.rows = []row{{scenario: "fleet-plan", layout: "module", n: 100, res: map[string]result{
+		"ours": {wall: 3 * time.Second, rssKiB: 40 << 10, cpu: 3 * time.Second, providerCPU: time.Second, requests: 12},
+		"echo": {wall: 2 * time.Second, rssKiB: 20 << 10, cpu: 2 * time.Second, providerCPU: time.Second / 2},
+	}}}
+	report := b.report()
+	want := "| 100 | OpenTofu v1.12.6 | 2.00s | - | - | 3.00s | **1.50x** | - | - | 12 | 20 / - / - / 40 MiB | 2.00x, - | " +
+		"2.00s (0.50s) / - / - / 3.00s (1.00s) | 1.50x (2.00x) |"
+	if !strings.Contains(report, want) {
+		t.Errorf("the fleet table has no line\n%s\nin\n%s", want, report)
+	}
+}
