@@ -71,9 +71,9 @@ tf apply -input=false -no-color demo.tfplan
 step "outputs"
 tf output
 
-step "the app is protected by its policies"
+step "the app is partially protected by its policies (fully once a backup exists)"
 protection="$(tf output -json app | tr -d ' \n' | sed -n 's/.*"protection_state":"\([A-Za-z]*\)".*/\1/p')"
-[ "$protection" = protected ] || die "the app's protection_state is '$protection', not protected"
+[ "$protection" = partial ] || die "the app's protection_state is '$protection', not partial"
 echo "app protection_state: $protection"
 
 step "a second plan must be empty"

@@ -144,7 +144,9 @@ func realAstra() bool { return os.Getenv(config.EnvEndpoint) != "" }
 // Astra Control of the environment.
 func newAccTarget(t *testing.T, opts ...accOption) *accTarget {
 	t.Helper()
-	var o accOptions
+	// Protection policies never fire on their own in a test (an hourly policy would take a
+	// snapshot whenever a test crosses the hour): a test that needs the schedule clock says so.
+	o := accOptions{sim: astrasim.Options{PausePolicies: true}}
 	for _, opt := range opts {
 		opt(&o)
 	}

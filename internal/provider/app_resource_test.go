@@ -62,8 +62,8 @@ func (a *accTarget) checkAppsDestroyed(s *terraform.State) error {
 }
 
 // TestAccApp_protect manages an app on a managed cluster and protects it: create (waiting
-// for ready through pending and discovering), protection_state following the policy
-// (protected, partial when disabled), in-place updates of both with one PUT each, the
+// for ready through discovering), protection_state following the policy (partial with an
+// active policy and no backup yet, none when disabled), in-place updates of both with one PUT each, the
 // plan-time errors, import by ID, and destroy in order (policy, app, managed cluster).
 func TestAccApp_protect(t *testing.T) {
 	a := newAccTarget(t, withSim(func(o *astrasim.Options) { o.Delays = astrasim.Delays{App: 100 * time.Millisecond} }))
@@ -106,10 +106,11 @@ func TestAccApp_protect(t *testing.T) {
 					})),
 			},
 			{
-				// The policy made the app protected: a refresh shows it, with nothing to change.
+				// An active policy makes the app partially protected (fully only once a backup
+				// under a week old exists): a refresh shows it, with nothing to change.
 				Config:            hourly,
 				ConfigPlanChecks:  emptyPlan(),
-				ConfigStateChecks: []statecheck.StateCheck{expectString(appAddr, "protection_state", "protected")},
+				ConfigStateChecks: []statecheck.StateCheck{expectString(appAddr, "protection_state", "partial")},
 			},
 			{
 				// Another granularity replaces the policy: no source shows the service changing a
@@ -138,10 +139,10 @@ func TestAccApp_protect(t *testing.T) {
 				}),
 			},
 			{
-				// Every policy disabled: the app is only partially protected.
+				// Every policy disabled, and nothing taken yet: the app is not protected.
 				Config:            disabled,
 				ConfigPlanChecks:  emptyPlan(),
-				ConfigStateChecks: []statecheck.StateCheck{expectString(appAddr, "protection_state", "partial")},
+				ConfigStateChecks: []statecheck.StateCheck{expectString(appAddr, "protection_state", "none")},
 			},
 			{
 				PreConfig: func() { a.markCounts(&counts) },

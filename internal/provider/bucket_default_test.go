@@ -83,7 +83,7 @@ func TestAccBucket_defaultBucket(t *testing.T) {
 			{
 				Config: a.defaultBucketHCL(cred, key, nil, "data.astra_bucket.b.id") + byName,
 				ExpectError: errorPhrases("Cannot delete a bucket that is in use", "Astra Control refuses to forget bucket "+a.name("default-b"),
-					"it is the default bucket of astra_managed_cluster", "Set their default_bucket_id to another bucket first",
+					"It is the default bucket of astra_managed_cluster", "set their default_bucket_id to another bucket first",
 					"lifecycle { create_before_destroy = true }"),
 			},
 			{

@@ -2,8 +2,6 @@ package provider
 
 import (
 	"context"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -166,19 +164,6 @@ func (r *bucketResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	}
 }
 
-// bucketInUse reports the service's refusal to forget a bucket that is a default bucket or
-// in use (409, problems 83, 84 and 175).
-func bucketInUse(err error) bool {
-	if !astra.IsConflict(err) {
-		return false
-	}
-	switch astra.ProblemNumber(err) {
-	case 83, 84, 175:
-		return true
-	}
-	return false
-}
-
 func (r *bucketResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
 }
@@ -207,53 +192,4 @@ func (r *bucketResource) recordAndWait(ctx context.Context, client *astra.Client
 	id := m.ID.ValueString()
 	waitAndRecord(ctx, r.waitSchedule(), timeout, answer, func(ctx context.Context) (*astra.Bucket, error) { return client.GetBucket(ctx, id) },
 		astra.BucketAvailable, func(b *astra.Bucket) { r.recordAnswer(ctx, m, b, state, private, diags) }, diags, "Bucket did not become available", aftermath)
-}
-
-// bucketUser is a cloud or managed cluster whose default bucket a bucket is.
-type bucketUser struct{ kind, name, id string }
-
-// bucketUsers finds the clouds and managed clusters whose default bucket is id. A listing
-// that fails leaves its kind out: the error still carries the service's problem.
-func bucketUsers(ctx context.Context, client *astra.Client, id string) []bucketUser {
-	var users []bucketUser
-	if clouds, err := client.ListClouds(ctx, astra.ListOptions{}); err == nil {
-		for _, c := range clouds {
-			if c.DefaultBucketID == id {
-				users = append(users, bucketUser{"astra_cloud", c.Name, c.ID})
-			}
-		}
-	}
-	if managed, err := client.ListManagedClusters(ctx, astra.ListOptions{}); err == nil {
-		for _, m := range managed {
-			if m.DefaultBucketID == id && isManaged(&m) {
-				users = append(users, bucketUser{"astra_managed_cluster", m.Name, m.ID})
-			}
-		}
-	}
-	sort.Slice(users, func(i, j int) bool { return users[i].kind+users[i].id < users[j].kind+users[j].id })
-	return users
-}
-
-// addBucketInUse explains a refused delete (problems 83, 84, 175): who uses the bucket, and
-// what to change.
-func addBucketInUse(ctx context.Context, diags *diag.Diagnostics, client *astra.Client, id, name string, err error) {
-	users := bucketUsers(ctx, client, id)
-	var b strings.Builder
-	b.WriteString("Astra Control refuses to forget bucket " + name + " (" + id + ")")
-	if len(users) == 0 {
-		b.WriteString(": it reports the bucket in use (for example by backups under way). Wait for them to finish, then destroy again.")
-	} else {
-		b.WriteString(": it is the default bucket of ")
-		for i, u := range users {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(u.kind + " " + u.name + " (" + u.id + ")")
-		}
-		b.WriteString(". Set their default_bucket_id to another bucket first, then destroy again. In one configuration, " +
-			"give the bucket lifecycle { create_before_destroy = true }: Terraform then updates the users of a bucket " +
-			"before it destroys the bucket (by default it destroys first), so one apply both moves the default and " +
-			"removes the old bucket.")
-	}
-	diags.AddError("Cannot delete a bucket that is in use", b.String()+"\n\n"+err.Error())
 }

@@ -103,6 +103,7 @@ func newCLIHarness(t *testing.T, opts astrasim.Options, providerExtra string) *c
 		t.Skip("needs the simulator (fault injection, restarts); skipped against a real Astra Control")
 	}
 	testAccPreCheck(t)
+	opts.PausePolicies = true // no test of the harness needs the schedule clock: see newAccTarget
 	if opts.OnResponseViolation == nil {
 		opts.OnResponseViolation = func(method, route string, status int, err error) {
 			t.Errorf("simulator answer to %s %s (%d) breaks the published schema: %v", method, route, status, err)

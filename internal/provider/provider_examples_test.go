@@ -50,7 +50,7 @@ func (a *accTarget) exampleHCL(dir string) string {
 // to a managed cluster with a storage class chosen by data source and an S3 bucket (with
 // its astra_s3_credential) as its default bucket, at API version 1.7 as the example sets it,
 // and one of its namespaces protected by an hourly and a daily policy backing up into that
-// bucket (the app "protected"). A second plan is empty,
+// bucket (the app "partial": fully protected once a backup under a week old exists). A second plan is empty,
 // and destroy (unmanage, remove the cluster, delete the credential, in that order, with no
 // manual step) leaves the simulator exactly as it was before apply.
 func TestAccExampleComplete(t *testing.T) {
@@ -95,7 +95,7 @@ func TestAccExampleComplete(t *testing.T) {
 						knownvalue.StringExact("local-path"), knownvalue.StringExact("ontap-gold"), knownvalue.StringExact("ontap-silver"),
 					})),
 					statecheck.ExpectKnownOutputValue("app", knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"state": knownvalue.StringExact("ready"), "protection_state": knownvalue.StringExact("protected"),
+						"state": knownvalue.StringExact("ready"), "protection_state": knownvalue.StringExact("partial"),
 					})),
 					expectString("astra_protection_policy.daily", "granularity", "daily"),
 					expectNull("astra_protection_policy.hourly", "hour"),
@@ -247,8 +247,8 @@ resource "astra_managed_cluster" %[1]q {
 		t.Fatalf("protection output: %v\n%s", err, out.out)
 	}
 	for name, p := range protection {
-		if p.ProtectionState != "protected" || strings.Join(p.Namespaces, ",") != "default" {
-			t.Errorf("%s: %+v, want protected, namespaces [default]", name, p)
+		if p.ProtectionState != "partial" || strings.Join(p.Namespaces, ",") != "default" {
+			t.Errorf("%s: %+v, want partial (active policies, no backup yet), namespaces [default]", name, p)
 		}
 	}
 	if n := len(h.simObjects()["schedule"]); n != 4 {

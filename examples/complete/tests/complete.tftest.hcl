@@ -45,8 +45,8 @@ run "apply_manages_the_cluster" {
     error_message = "Without storage_class_name, the cluster's Kubernetes default should be chosen, got ${jsonencode(output.default_storage_class)}."
   }
   assert {
-    condition     = output.app.state == "ready" && output.app.protection_state == "protected"
-    error_message = "The app should be ready and protected by its policies, got ${output.app.state}/${output.app.protection_state}."
+    condition     = output.app.state == "ready" && output.app.protection_state == "partial"
+    error_message = "The app should be ready and partially protected by its policies (no backup yet), got ${output.app.state}/${output.app.protection_state}."
   }
 }
 
