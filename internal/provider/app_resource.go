@@ -56,8 +56,9 @@ func (r *appResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp
 	}
 }
 
-// checkPlan (the resource's ModifyPlan, see planChecker) checks, when the managed cluster
-// is known and the scope changes, that every namespace exists on it.
+// checkPlan (the resource's ModifyPlan, see planChecker) warns when the plan replaces the
+// app (warnAppReplacement) and checks, when the managed cluster is known and the scope
+// changes, that every namespace exists on it.
 func (r *appResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
 	var diags diag.Diagnostics
 	client := r.configuredClient()
@@ -66,15 +67,20 @@ func (r *appResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequ
 	}
 	var plan appModel
 	diags.Append(planGet(ctx, req.Plan, &plan)...)
-	if diags.HasError() || !isSet(plan.ClusterID) || plan.NamespaceScopedResources.IsUnknown() {
+	if diags.HasError() {
 		return diags
 	}
 	if !req.State.Raw.IsNull() {
 		var prior appModel
 		diags.Append(stateGet(ctx, req.State, &prior)...)
-		if prior.NamespaceScopedResources.Equal(plan.NamespaceScopedResources) && prior.ClusterID.Equal(plan.ClusterID) {
+		because := appReplacedBy(plan.appValues, prior.appValues)
+		if diags.HasError() || because == nil {
 			return diags // the scope does not change: nothing to check
 		}
+		warnAppReplacement(ctx, client, *because, prior.appValues, &diags)
+	}
+	if !isSet(plan.ClusterID) || plan.NamespaceScopedResources.IsUnknown() {
+		return diags
 	}
 	namespaces, err := client.ListNamespaces(ctx, plan.ClusterID.ValueString())
 	if err != nil {
