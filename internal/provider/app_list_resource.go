@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -49,9 +48,7 @@ func (r *appListResource) List(ctx context.Context, req list.ListRequest, stream
 	}
 	apps, err := client.ListApps(ctx, astra.ListOptions{})
 	if err != nil {
-		var diags diag.Diagnostics
-		addAPIError(&diags, "Cannot list apps", err, nil)
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		stream.Results = list.ListResultsStreamDiagnostics(apiErrorDiagnostics("Cannot list apps", err))
 		return
 	}
 	stream.Results = listResults(ctx, req, apps, func(a astra.App, res *list.ListResult) bool {

@@ -134,6 +134,7 @@ func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataS
 		newBucketDataSource,
 		newBucketsDataSource,
 		newAppsDataSource,
+		newProtectionPoliciesDataSource,
 	}
 }
 
@@ -144,5 +145,6 @@ func (p *astraProvider) ListResources(_ context.Context) []func() list.ListResou
 		newManagedClusterListResource,
 		newBucketListResource,
 		newAppListResource,
+		newProtectionPolicyListResource,
 	}
 }
