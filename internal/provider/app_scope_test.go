@@ -108,7 +108,9 @@ func TestAccApp_scope(t *testing.T) {
 	schedule := astra.Schedule{Min: time.Millisecond, Max: 10 * time.Millisecond, Multiplier: 2}
 	if _, err := astra.Wait(ctx, schedule, func(ctx context.Context) ([]astra.AppBackup, error) {
 		return c.ListAppBackups(ctx, appID, astra.ListOptions{})
-	}, func(b []astra.AppBackup) (bool, error) { return len(b) == 1 && strings.EqualFold(b[0].State, "completed"), nil }); err != nil {
+	}, func(b []astra.AppBackup) (bool, error) {
+		return len(b) == 1 && strings.EqualFold(b[0].State, "completed"), nil
+	}); err != nil {
 		t.Fatal(err)
 	}
 
