@@ -101,17 +101,21 @@ func appAttributes() map[string]schema.Attribute {
 			}},
 		},
 		"labels": attrs.LabelsSchema(),
-		"state": attrs.Kept(computedString("Discovery state of the app: `pending`, `discovering`, then `ready`; " +
-			"`failed`, `unavailable`, ... when something is wrong (see `state_details`).")),
+		"state": attrs.Kept(computedString("State of the app: `pending` (scheduled for discovery), `discovering`, " +
+			"`provisioning`, `ready` (running normally), `restoring` (from a snapshot or a backup), `unavailable` (not " +
+			"accessible now), `failed` (a permanent failure: see `state_details`), `unknown` or `deleting`.")),
 		"state_details": attrs.Kept(attrs.StateDetailsSchema("Explanations of `state`, such as why the app failed.")),
-		"protection_state": attrs.Kept(computedString("How well the app is protected: `none` (no protection policy), " +
-			"`protected` (an enabled policy), `partial` (every policy disabled, or backing up into a bucket that is not " +
-			"available) or `atRisk` (the cluster's default storage class cannot take snapshots). Follows the app's " +
-			"`astra_protection_policy` resources: a refresh shows the change.")),
+		"protection_state": attrs.Kept(computedString("How well the app is protected, as Astra Control defines it: " +
+			"`protected` (an enabled policy that takes backups and a successful backup less than a week old), `partial` " +
+			"(an active snapshot or backup policy, or any successful snapshot or backup), `none`, or `atRisk` (the " +
+			"cluster's default storage class cannot take snapshots). It moves with the app's policies, snapshots and " +
+			"backups, outside this resource: the state holds what the last refresh saw (read it with the `astra_apps` " +
+			"data source after the policies for a current value).")),
 		"protection_state_details": attrs.Kept(attrs.StateDetailsSchema("Explanations of `protection_state`.")),
 		"namespaces":               attrs.Kept(computedStrings("The namespaces the app spans, as the service reports them.")),
-		"app_detected_type":        attrs.Kept(computedString("How Astra Control classified the app (`system`, `acc`), when it did.")),
-		"cluster_name":             attrs.Kept(computedString("Name of the cluster the app runs on.")),
-		"metadata":                 attrs.MetadataSchema(appPutArgs...),
+		"app_detected_type": attrs.Kept(computedString("How Astra Control classified the app, when it did: `system` (part of the Kubernetes " +
+			"environment) or `acc` (an Astra Control Center instance); null for an ordinary app.")),
+		"cluster_name": attrs.Kept(computedString("Name of the cluster the app runs on.")),
+		"metadata":     attrs.MetadataSchema(appPutArgs...),
 	}
 }

@@ -86,8 +86,8 @@ func protectionPolicyAttributes() map[string]schema.Attribute {
 			Optional: true,
 			Computed: true,
 			Default:  booldefault.StaticBool(true),
-			MarkdownDescription: "Whether the policy runs. Defaults to `true`; a disabled policy leaves the app's " +
-				"`protection_state` `partial` when it is the app's only one." + updatedInPlace,
+			MarkdownDescription: "Whether the policy runs. Defaults to `true`; a disabled policy does not count toward " +
+				"the app's `protection_state`." + updatedInPlace,
 		},
 		"metadata": attrs.MetadataSchema(protectionPolicyPutArgs...),
 	}
