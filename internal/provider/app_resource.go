@@ -57,8 +57,8 @@ func (r *appResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp
 }
 
 // checkPlan (the resource's ModifyPlan, see planChecker) warns when the plan replaces the
-// app (warnAppReplacement) and checks, when the managed cluster is known and the scope
-// changes, that every namespace exists on it.
+// app (warnAppReplacement) and checks, when the cluster is known and the scope changes,
+// that Astra Control manages it and that every namespace exists on it.
 func (r *appResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
 	var diags diag.Diagnostics
 	client := r.configuredClient()
@@ -79,7 +79,18 @@ func (r *appResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequ
 		}
 		warnAppReplacement(ctx, client, *because, prior.appValues, &diags)
 	}
-	if !isSet(plan.ClusterID) || plan.NamespaceScopedResources.IsUnknown() {
+	if !isSet(plan.ClusterID) {
+		return diags
+	}
+	if managed, err := client.GetManagedCluster(ctx, plan.ClusterID.ValueString()); astra.IsNotFound(err) || (err == nil && !isManaged(managed)) {
+		diags.AddAttributeError(path.Root("cluster_id"), "Not a managed cluster",
+			fmt.Sprintf("cluster_id %q names no cluster that Astra Control manages now. An app lives on a managed cluster: "+
+				"set cluster_id to an astra_managed_cluster's id (astra_managed_cluster.<name>.id). A managed cluster has its "+
+				"cluster's ID, but only a reference to the astra_managed_cluster makes Terraform bring the cluster under "+
+				"management before it creates the app, and remove the app before it unmanages the cluster.", plan.ClusterID.ValueString()))
+		return diags
+	}
+	if plan.NamespaceScopedResources.IsUnknown() {
 		return diags
 	}
 	namespaces, err := client.ListNamespaces(ctx, plan.ClusterID.ValueString())

@@ -234,7 +234,7 @@ resource "astra_protection_policy" "test" {
 `, body))
 	}
 	steps := []resource.TestStep{
-		{Config: a.config(app), ExpectError: errorPhrases(`Invalid Kubernetes label selector`, `not a Kubernetes label selector: "app in mysql": the values of in must be in parentheses`)},
+		{Config: a.config(app), ExpectError: errorPhrases(`Invalid Kubernetes label selector`, `"app in mysql" is not a Kubernetes label selector: found "mysql" after in; expected '(': the values of in are in parentheses`)},
 		{Config: policy(`granularity = "hourly"
 hour = 3`), ExpectError: errorPhrases(`Argument not used by a hourly policy`, `hour is not used by a hourly policy (it runs every hour at minute). Remove hour, or choose a granularity that uses it.`)},
 		{Config: policy(`granularity = "weekly"

@@ -15,6 +15,12 @@ import (
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 )
 
+// problemAdvice is what to do about a problem whose fix the service does not say, and the
+// argument it is about.
+var problemAdvice = map[int]struct{ attribute, fix string }{
+	problemDefaultBucketNeedsNeptune: {"default_bucket_id", neptuneFix},
+}
+
 // addAPIError reports a failed API call. The server's title, detail and correlation ID go
 // into the message; each invalid field the server names is attached to the attribute it
 // maps to (fields maps API field names such as "credentialID" to attribute names), so the
@@ -32,6 +38,10 @@ func addAPIError(diags *diag.Diagnostics, summary string, err error, fields map[
 	}
 	if !errors.As(err, &apiErr) {
 		diags.AddError(summary, err.Error())
+		return
+	}
+	if advice, ok := problemAdvice[apiErr.Problem]; ok {
+		diags.AddAttributeError(path.Root(advice.attribute), summary, advice.fix+"\n\n"+apiErr.Error())
 		return
 	}
 	attached := false

@@ -59,7 +59,8 @@ func (r *managedClusterResource) Schema(ctx context.Context, _ resource.SchemaRe
 }
 
 // checkPlan (the resource's ModifyPlan, see planChecker) checks, when the values are known, what only the service can tell: the
-// storage class must be one of the cluster's, and default_bucket_id needs api_version 1.7.
+// storage class must be one of the cluster's, and default_bucket_id needs api_version 1.7, a
+// bucket that exists and a cluster with the neptuneV1 capability.
 func (r *managedClusterResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
 	resp := &resource.ModifyPlanResponse{}
 	r.planProblems(ctx, req, resp)
@@ -101,6 +102,9 @@ func (r *managedClusterResource) planProblems(ctx context.Context, req resource.
 		get:      func(ctx context.Context, id string) error { _, err := client.GetCluster(ctx, "", id); return err }}},
 		map[string]types.String{"cluster_id": plan.ClusterID}, map[string]types.String{"cluster_id": priorCluster}); len(problems) > 0 {
 		addProblems(&resp.Diagnostics, problems)
+		return
+	}
+	if defaultBucketProblems(ctx, client, plan.ClusterID, bucket, priorBucket, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	if r.storageClassChanges(ctx, req.State, plan) && isSet(plan.ClusterID) {

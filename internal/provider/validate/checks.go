@@ -178,7 +178,7 @@ func CheckServiceAccountJSON(s, cloudType string) error {
 // CheckLabelSelector accepts what Kubernetes parses as a label selector.
 func CheckLabelSelector(s string) error {
 	if err := labelselector.Validate(s); err != nil {
-		return fmt.Errorf("not a Kubernetes label selector: %w", err)
+		return fmt.Errorf("%q is not a Kubernetes label selector: %w", s, err)
 	}
 	return nil
 }

@@ -1,0 +1,116 @@
+package provider
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+)
+
+// What a new user meets first: references that name nothing, a default bucket the cluster
+// cannot take, an app on a cluster that is not managed yet. Each is refused with an error
+// on the argument that says what to do, before anything is created.
+
+const missingID = "5c1b4ae1-0000-4000-8000-0000000000aa"
+
+// TestAccPlanTimeReferences: a policy's bucket_id and a managed cluster's default_bucket_id
+// that name no bucket are refused at plan, naming the argument; so is an app whose
+// cluster_id names a cluster Astra Control does not manage (an astra_cluster's id, racing
+// the management), with the reference to use instead. No object is created.
+func TestAccPlanTimeReferences(t *testing.T) {
+	a := newAccTarget(t, withAPIVersion("1.7"))
+	a.requireAPIVersion("1.7")
+	cred := a.kubeconfigCredential("kube-references", "references")
+	cluster := clusterHCL(a.cloudID(), arg("credential_id", cred))
+	app := fmt.Sprintf(`
+resource "astra_app" "test" {
+  name                       = "web"
+  cluster_id                 = %q
+  namespace_scoped_resources = [{ namespace = "default" }]
+}
+`, missingID)
+	policy := func(bucket string) string {
+		return fmt.Sprintf(`
+resource "astra_protection_policy" "test" {
+  app_id             = %q
+  name               = "daily"
+  granularity        = "daily"
+  hour               = 2
+  snapshot_retention = 7
+  backup_retention   = 7
+  bucket_id          = %q
+}
+`, missingID, bucket)
+	}
+	a.test(resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				Config: a.config(policy(missingID)), PlanOnly: true,
+				ExpectError: errorPhrases("Unknown bucket", `bucket_id = "`+missingID+`"`, `Astra Control has no bucket with ID "`+missingID+`"`,
+					"Set bucket_id to an astra_bucket's id"),
+			},
+			{
+				Config: a.config(cluster, `
+resource "astra_managed_cluster" "test" {
+  cluster_id        = astra_cluster.test.id
+  default_bucket_id = "`+missingID+`"
+}
+`), PlanOnly: true,
+				ExpectError: errorPhrases("No such bucket", `default_bucket_id "`+missingID+`" names no bucket of this Astra Control account`),
+			},
+			{
+				// The cluster exists but is not managed: an app naming it is refused at plan.
+				Config: a.config(cluster),
+			},
+			{
+				Config: a.config(cluster, `
+resource "astra_app" "test" {
+  name                       = "web"
+  cluster_id                 = astra_cluster.test.id
+  namespace_scoped_resources = [{ namespace = "default" }]
+}
+`),
+				ExpectError: errorPhrases("Not a managed cluster", "names no cluster that Astra Control manages now",
+					"set cluster_id to an astra_managed_cluster's id (astra_managed_cluster.<name>.id)"),
+			},
+			{Config: a.config(app), PlanOnly: true, ExpectError: errorPhrases("Not a managed cluster", `cluster_id "`+missingID+`"`)},
+		},
+		CheckDestroy: func(*terraform.State) error {
+			if n := a.sim.Count("POST", routeApps) + a.sim.Count("POST", routeSchedules) + a.sim.Count("POST", routeManagedClusters); n != 0 {
+				return fmt.Errorf("%d apps, policies or managed clusters were posted; the plan should have stopped each", n)
+			}
+			return nil
+		},
+	})
+}
+
+// TestAccManagedCluster_defaultBucketNeedsNeptune: Astra Control takes a default bucket only
+// for a cluster with the neptuneV1 capability (problem 171). The refusal names
+// default_bucket_id and the fix, connector_capabilities = ["neptuneV1"] on the cluster;
+// with it, the same configuration applies.
+func TestAccManagedCluster_defaultBucketNeedsNeptune(t *testing.T) {
+	a := newAccTarget(t, withAPIVersion("1.7"))
+	a.requireAPIVersion("1.7")
+	a.requireSim("the simulator's default-bucket rule")
+	cred := a.kubeconfigCredential("kube-neptune", "neptune")
+	bucket := a.bucket("neptune")
+	managed := fmt.Sprintf(`
+resource "astra_managed_cluster" "test" {
+  cluster_id        = astra_cluster.test.id
+  default_bucket_id = %q
+}
+`, bucket)
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkClusterDestroyed,
+		Steps: []resource.TestStep{
+			{Config: a.config(clusterHCL(a.cloudID(), arg("credential_id", cred)))},
+			{
+				Config: a.config(clusterHCL(a.cloudID(), arg("credential_id", cred)), managed),
+				ExpectError: errorPhrases("The cluster lacks the neptuneV1 capability", `default_bucket_id = "`+bucket+`"`,
+					`add connector_capabilities = ["neptuneV1"] to the cluster's astra_cluster`, "(problem 171)"),
+			},
+			{Config: a.config(clusterHCL(a.cloudID(), arg("credential_id", cred), `connector_capabilities = ["neptuneV1"]`), managed)},
+		},
+	})
+}
