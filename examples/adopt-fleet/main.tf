@@ -208,7 +208,7 @@ resource "astra_protection_policy" "this" {
   day_of_month       = each.value.day_of_month
   snapshot_retention = each.value.snapshot_retention
   backup_retention   = each.value.backup_retention
-  # Astra Control chose the bucket when a policy names none: null keeps its choice.
+  # A policy that names no bucket backs up where Astra Control chooses: null keeps it so.
   bucket_id = each.value.bucket_id == null ? null : astra_bucket.this[each.value.bucket_id].id
   enabled   = each.value.enabled
 }
