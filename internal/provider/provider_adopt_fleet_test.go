@@ -403,7 +403,8 @@ func seedFleet(a *accTarget) fleet {
 // how many apps and policies it made. The apps differ in what their configuration must carry
 // back: label selectors on two namespaces (web), cluster-scoped resources and labels
 // (operator), nothing but a namespace (db). The policies: one backing up into a seeded bucket
-// of buckets (name -> ID), one naming no bucket, one disabled.
+// of buckets (name -> ID), one naming no bucket, one disabled. One more app, on a managed
+// cluster of another cloud, is not counted: the example adopts one cloud's clusters.
 func seedFleetApps(a *accTarget, managed, buckets map[string]string) (apps, policies int) {
 	t := a.t
 	t.Helper()
@@ -449,6 +450,17 @@ func seedFleetApps(a *accTarget, managed, buckets map[string]string) (apps, poli
 			}
 			policies++
 		}
+	}
+	// An app on a managed cluster of another cloud (the seeded GKE one), with a policy: not
+	// the example's to adopt, so not counted.
+	gke := a.sim.Seeds().GCP.ClusterID
+	if _, err := a.client.CreateManagedCluster(testContext(), astra.ManagedClusterCreate{ID: gke}); err != nil {
+		t.Fatalf("managing the GKE cluster: %v", err)
+	}
+	elsewhere := seedReadyApp(a, astra.AppCreate{Name: "elsewhere", ClusterID: gke, NamespaceScopedResources: []astra.NamespaceScope{{Namespace: "default"}}})
+	if _, err := a.client.CreateAppSchedule(testContext(), elsewhere, astra.AppScheduleFields{
+		Name: "hourly", Granularity: "hourly", Minute: "0", SnapshotRetention: "1", BackupRetention: "0"}); err != nil {
+		t.Fatalf("seeding the policy of the app elsewhere: %v", err)
 	}
 	return apps, policies
 }
