@@ -1,8 +1,8 @@
 # Adopts every cluster of one cloud as it is in Astra Control, with the kubeconfig
 # credentials the clusters use and the management of the managed ones, the service-account
-# credentials of the account's public clouds, the S3 credentials named by s3_credential_ids
-# and the account's buckets: the first plan shows only imports, and the apply sends nothing
-# to Astra Control.
+# credentials of the account's public clouds, the S3 credentials named by s3_credential_ids,
+# the account's buckets, and the apps of the managed clusters with their protection
+# policies: the first plan shows only imports, and the apply sends nothing to Astra Control.
 
 data "astra_cloud" "this" {
   name = var.cloud_name
@@ -137,4 +137,78 @@ resource "astra_bucket" "this" {
   s3              = each.value.s3
   gcp             = each.value.gcp
   azure           = each.value.azure
+}
+
+# The apps of the adopted managed clusters, keyed "<cluster>/<app>" (an app's name is
+# unique on its cluster), so addresses read astra_app.this["prod-east/web"].
+data "astra_apps" "all" {}
+
+locals {
+  managed_names = { for name, c in local.managed : c.id => name }
+  apps = {
+    for a in data.astra_apps.all.apps : "${local.managed_names[a.cluster_id]}/${a.name}" => a
+    if contains(keys(local.managed_names), a.cluster_id)
+  }
+}
+
+import {
+  for_each = local.apps
+  to       = astra_app.this[each.key]
+  id       = each.value.id
+}
+
+# The scope is what Astra Control reports. namespace_scoped_resources,
+# cluster_scoped_resources and their label_selectors are sets: the order Astra Control
+# lists them in is never a change.
+resource "astra_app" "this" {
+  for_each = local.apps
+
+  name                       = each.value.name
+  cluster_id                 = astra_managed_cluster.this[local.managed_names[each.value.cluster_id]].id
+  namespace_scoped_resources = each.value.namespace_scoped_resources
+  cluster_scoped_resources   = each.value.cluster_scoped_resources
+  labels                     = each.value.labels
+}
+
+# Each app's protection policies (its schedules), read by the app's ID: the data source
+# takes nothing Terraform creates, so it is read at plan time and the imports are known.
+data "astra_protection_policies" "this" {
+  for_each = local.apps
+
+  app_id = each.value.id
+}
+
+locals {
+  # Keyed by the import ID "<app_id>/<id>" (policy names need not be unique), with the
+  # app's key beside each. A custom schedule (a recurrence rule, which NetApp's toolkit can
+  # make) has no astra_protection_policy granularity: it is left to Astra Control.
+  policies = merge([
+    for app, p in data.astra_protection_policies.this : {
+      for s in p.policies : "${s.app_id}/${s.id}" => merge(s, { app = app }) if s.granularity != "custom"
+    }
+  ]...)
+}
+
+import {
+  for_each = local.policies
+  to       = astra_protection_policy.this[each.key]
+  id       = each.key
+}
+
+# Every argument as Astra Control reports it; a number the granularity does not use is null.
+resource "astra_protection_policy" "this" {
+  for_each = local.policies
+
+  app_id             = astra_app.this[each.value.app].id
+  name               = each.value.name
+  granularity        = each.value.granularity
+  minute             = each.value.minute
+  hour               = each.value.hour
+  day_of_week        = each.value.day_of_week
+  day_of_month       = each.value.day_of_month
+  snapshot_retention = each.value.snapshot_retention
+  backup_retention   = each.value.backup_retention
+  # A policy that names no bucket backs up where Astra Control chooses: null keeps it so.
+  bucket_id = each.value.bucket_id == null ? null : astra_bucket.this[each.value.bucket_id].id
+  enabled   = each.value.enabled
 }

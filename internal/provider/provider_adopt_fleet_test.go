@@ -289,6 +289,7 @@ func cliSupportsForEachImport(t *testing.T) bool {
 // fleet is what seedFleet created, outside Terraform.
 type fleet struct {
 	clusters, managed, credentials, buckets int
+	apps, policies                          int      // on managed clusters, adopted with them
 	s3Credentials                           []string // IDs, adopted through s3_credential_ids
 	serviceAccounts                         int      // the public clouds' credentials (the simulator seeds three)
 	accHost, connector, shared              string   // cluster names
@@ -301,11 +302,12 @@ const adoptFleetSize = 50
 // adoptFleetSize clusters in the private cloud: every fourth one managed, one hosting Astra
 // Control Center (accHost), one registered through an Astra Connector (a private route,
 // no credential), and two sharing one credential (the second was pointed at the first's);
-// and two buckets.
+// two buckets; and apps with protection policies on three managed clusters (seedFleetApps).
 func seedFleet(a *accTarget) fleet {
 	t, ctx, c := a.t, testContext(), a.client
 	f := fleet{accHost: "acc-host", connector: "edge-connector", shared: "shared-b"}
-	creds := map[string]string{} // cluster name -> credential ID
+	creds := map[string]string{}   // cluster name -> credential ID
+	managed := map[string]string{} // cluster name -> ID, of the managed clusters
 	for i := range adoptFleetSize {
 		name := fmt.Sprintf("cluster-%02d", i)
 		switch i {
@@ -364,6 +366,7 @@ func seedFleet(a *accTarget) fleet {
 				t.Fatalf("managing %s: %v", name, err)
 			}
 			f.managed++
+			managed[name] = cl.ID
 		}
 	}
 	clouds, err := c.ListClouds(ctx, astra.ListOptions{})
@@ -377,18 +380,107 @@ func seedFleet(a *accTarget) fleet {
 	}
 	// Two buckets backups go to: one in Cloud Storage (the GCP cloud's service account), one
 	// S3 bucket with one of the adopted key pairs.
+	buckets := map[string]string{} // name -> ID
 	for _, b := range []astra.BucketCreate{
 		{Name: "gcs-backups", CredentialID: a.sim.Seeds().GCP.CredentialID, Provider: astra.BucketProviderGCP,
 			Parameters: astra.BucketParameters{GCP: &astra.GCPBucketParameters{BucketName: "gcs-backups"}}},
 		{Name: "s3-backups", CredentialID: f.s3Credentials[0], Provider: astra.BucketProviderONTAPS3,
 			Parameters: astra.BucketParameters{S3: &astra.S3BucketParameters{ServerURL: "s3.example.com", BucketName: "backups"}}},
 	} {
-		if _, err := c.CreateBucket(ctx, b); err != nil {
+		created, err := c.CreateBucket(ctx, b)
+		if err != nil {
 			t.Fatalf("seeding bucket %s: %v", b.Name, err)
 		}
+		buckets[b.Name] = created.ID
 		f.buckets++
 	}
+	f.apps, f.policies = seedFleetApps(a, managed, buckets)
 	return f
+}
+
+// seedFleetApps manages, as the web UI would, an app on each of three managed clusters of
+// managed (name -> ID) and gives them protection policies of every granularity, and returns
+// how many apps and policies it made. The apps differ in what their configuration must carry
+// back: label selectors on two namespaces (web), cluster-scoped resources and labels
+// (operator), nothing but a namespace (db). The policies: one backing up into a seeded bucket
+// of buckets (name -> ID), one naming no bucket, one disabled. One more app, on a managed
+// cluster of another cloud, is not counted: the example adopts one cloud's clusters.
+func seedFleetApps(a *accTarget, managed, buckets map[string]string) (apps, policies int) {
+	t := a.t
+	t.Helper()
+	for _, app := range []struct {
+		cluster   string
+		in        astra.AppCreate
+		schedules []astra.AppScheduleFields
+	}{
+		{cluster: "cluster-04", in: astra.AppCreate{Name: "web", NamespaceScopedResources: []astra.NamespaceScope{
+			{Namespace: "default", LabelSelectors: []string{"app=web", "tier in (frontend,backend)"}},
+			{Namespace: "kube-public", LabelSelectors: []string{"!canary"}},
+		}}, schedules: []astra.AppScheduleFields{
+			{Name: "hourly", Granularity: "hourly", Minute: "15", SnapshotRetention: "24", BackupRetention: "0"},
+			{Name: "daily", Granularity: "daily", Minute: "30", Hour: "2", SnapshotRetention: "7", BackupRetention: "7",
+				BucketID: buckets["gcs-backups"]},
+		}},
+		{cluster: "cluster-08", in: astra.AppCreate{Name: "operator",
+			NamespaceScopedResources: []astra.NamespaceScope{{Namespace: "trident"}},
+			ClusterScopedResources: []astra.ClusterScope{
+				{GVK: astra.GVK{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"}, LabelSelectors: []string{"app.kubernetes.io/name=operator"}},
+				{GVK: astra.GVK{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition"}},
+			},
+			Labels: []astra.Label{{Name: "team", Value: "storage"}, {Name: "tier", Value: "gold"}},
+		}, schedules: []astra.AppScheduleFields{
+			{Name: "weekly", Granularity: "weekly", Minute: "0", Hour: "3", DayOfWeek: "0", SnapshotRetention: "4", BackupRetention: "4"},
+		}},
+		{cluster: "cluster-12", in: astra.AppCreate{Name: "db", NamespaceScopedResources: []astra.NamespaceScope{{Namespace: "default"}}},
+			schedules: []astra.AppScheduleFields{
+				{Name: "monthly", Granularity: "monthly", Minute: "45", Hour: "4", DayOfMonth: "1", SnapshotRetention: "12",
+					BackupRetention: "12", BucketID: buckets["s3-backups"], Enabled: astra.BoolPtr(false)},
+			}},
+	} {
+		clusterID, ok := managed[app.cluster]
+		if !ok {
+			t.Fatalf("seeding app %s: %s is not a managed cluster of the fleet", app.in.Name, app.cluster)
+		}
+		app.in.ClusterID = clusterID
+		id := seedReadyApp(a, app.in)
+		apps++
+		for _, s := range app.schedules {
+			if _, err := a.client.CreateAppSchedule(testContext(), id, s); err != nil {
+				t.Fatalf("seeding policy %s of app %s: %v", s.Name, app.in.Name, err)
+			}
+			policies++
+		}
+	}
+	// An app on a managed cluster of another cloud (the seeded GKE one), with a policy: not
+	// the example's to adopt, so not counted.
+	gke := a.sim.Seeds().GCP.ClusterID
+	if _, err := a.client.CreateManagedCluster(testContext(), astra.ManagedClusterCreate{ID: gke}); err != nil {
+		t.Fatalf("managing the GKE cluster: %v", err)
+	}
+	elsewhere := seedReadyApp(a, astra.AppCreate{Name: "elsewhere", ClusterID: gke, NamespaceScopedResources: []astra.NamespaceScope{{Namespace: "default"}}})
+	if _, err := a.client.CreateAppSchedule(testContext(), elsewhere, astra.AppScheduleFields{
+		Name: "hourly", Granularity: "hourly", Minute: "0", SnapshotRetention: "1", BackupRetention: "0"}); err != nil {
+		t.Fatalf("seeding the policy of the app elsewhere: %v", err)
+	}
+	return apps, policies
+}
+
+// seedReadyApp manages an app outside Terraform and waits until Astra Control has
+// discovered it (a new app is answered "discovering", and only a ready app takes policies);
+// it returns the app's ID.
+func seedReadyApp(a *accTarget, in astra.AppCreate) string {
+	t, ctx := a.t, testContext()
+	t.Helper()
+	app, err := a.client.CreateApp(ctx, in)
+	if err != nil {
+		t.Fatalf("seeding app %s: %v", in.Name, err)
+	}
+	if _, err := astra.Wait(ctx, a.waitSchedule(), func(ctx context.Context) (*astra.App, error) {
+		return a.client.GetApp(ctx, app.ID)
+	}, astra.AppReady); err != nil {
+		t.Fatalf("waiting until app %s is ready: %v", in.Name, err)
+	}
+	return app.ID
 }
 
 // s3Vars writes the fleet's S3 credential IDs as s3_credential_ids into dir (an
@@ -401,8 +493,10 @@ func (f fleet) s3Vars(t *testing.T, dir string) {
 	}
 }
 
-// TestAccAdoptFleet adopts a fleet of adoptFleetSize clusters created outside Terraform with
-// examples/adopt-fleet as it ships: import blocks with for_each (CLIs from 1.7), or, with
+// TestAccAdoptFleet adopts a fleet of adoptFleetSize clusters created outside Terraform,
+// with their credentials, the buckets, and the apps of the managed clusters with their
+// protection policies, using examples/adopt-fleet as it ships: import blocks with for_each
+// (CLIs from 1.7), or, with
 // Terraform 1.5 and 1.6, the import blocks examples/adopt-fleet/import-blocks prints and
 // `plan -generate-config-out`. The plan only imports, the apply sends nothing to Astra
 // Control, and the next plan is empty.
@@ -412,8 +506,10 @@ func TestAccAdoptFleet(t *testing.T) {
 	a.requireSim("seeds a fleet and counts the simulator's requests")
 	f := seedFleet(a)
 	want := map[string]int{"astra_cluster": f.clusters, "astra_managed_cluster": f.managed, "astra_kubeconfig_credential": f.credentials,
-		"astra_service_account_credential": f.serviceAccounts, "astra_s3_credential": len(f.s3Credentials), "astra_bucket": f.buckets}
-	if f.clusters != adoptFleetSize || f.managed == 0 || f.credentials >= f.clusters-1 || f.serviceAccounts == 0 || len(f.s3Credentials) == 0 {
+		"astra_service_account_credential": f.serviceAccounts, "astra_s3_credential": len(f.s3Credentials), "astra_bucket": f.buckets,
+		"astra_app": f.apps, "astra_protection_policy": f.policies}
+	if f.clusters != adoptFleetSize || f.managed == 0 || f.credentials >= f.clusters-1 || f.serviceAccounts == 0 || len(f.s3Credentials) == 0 ||
+		f.apps == 0 || f.policies < 4 {
 		t.Fatalf("the seeded fleet is not what this test is about: %+v", f)
 	}
 	w := a.newCLIWork()
@@ -428,7 +524,7 @@ func TestAccAdoptFleet(t *testing.T) {
 	} else {
 		summary = adoptWithGeneratedImports(w, "adopt-fleet/import-blocks", want, f.s3Vars)
 	}
-	total := f.clusters + f.managed + f.credentials + f.serviceAccounts + len(f.s3Credentials) + f.buckets
+	total := f.clusters + f.managed + f.credentials + f.serviceAccounts + len(f.s3Credentials) + f.buckets + f.apps + f.policies
 	if !strings.HasPrefix(summary, fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", total)) {
 		t.Fatalf("plan summary %q", summary)
 	}

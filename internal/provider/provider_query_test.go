@@ -58,6 +58,37 @@ var queryCases = []queryCase{
 		cluster, first := seedApp(a, "q-app-0")
 		return fmt.Sprintf("cluster_id = %q", cluster), map[string]string{"q-app-0": first, "q-app-1": seedAppOn(a, cluster, "q-app-1")}
 	}},
+	{typ: "astra_protection_policy", seed: func(a *accTarget) (string, map[string]string) {
+		seedPolicies(a, "q-elsewhere", "hourly") // another app's: filtered out by app_id
+		app, want := seedPolicies(a, "q-policy", "hourly", "daily")
+		return fmt.Sprintf("app_id = %q", app), want
+	}},
+}
+
+// queryScheduleFields are the policies seedPolicies makes, by granularity.
+var queryScheduleFields = map[string]astra.AppScheduleFields{
+	"hourly": {Granularity: "hourly", Minute: "10", SnapshotRetention: "24", BackupRetention: "0"},
+	"daily":  {Granularity: "daily", Minute: "20", Hour: "1", SnapshotRetention: "7", BackupRetention: "0"},
+}
+
+// seedPolicies manages, outside Terraform, the default namespace of a new managed cluster as
+// the app name, gives it one policy of each granularity, named name-granularity, and returns
+// the app's ID and its policies by name → ID.
+func seedPolicies(a *accTarget, name string, granularities ...string) (appID string, policies map[string]string) {
+	a.t.Helper()
+	cluster := onlyID(a.t, seedClusters(a, name+"-cluster", 1, true))
+	appID = seedReadyApp(a, astra.AppCreate{Name: name, ClusterID: cluster, NamespaceScopedResources: []astra.NamespaceScope{{Namespace: "default"}}})
+	policies = map[string]string{}
+	for _, g := range granularities {
+		fields := queryScheduleFields[g]
+		fields.Name = name + "-" + g
+		s, err := a.client.CreateAppSchedule(testContext(), appID, fields)
+		if err != nil {
+			a.t.Fatalf("seeding policy %s: %v", fields.Name, err)
+		}
+		policies[fields.Name] = s.ID
+	}
+	return appID, policies
 }
 
 // seedClusters registers n clusters named prefix-0 … in the private cloud through the API,
@@ -209,7 +240,8 @@ func TestAccQuery_listResources(t *testing.T) {
 func checkGeneratedImports(t *testing.T, generated, typ string, want map[string]string) {
 	t.Helper()
 	resources := regexp.MustCompile(`(?m)^resource "`+typ+`" "[^"]+" \{`).FindAllString(generated, -1)
-	identities := regexp.MustCompile(`(?s)import \{.*?identity\s*=\s*\{\s*id\s*=\s*"([^"]+)"`).FindAllStringSubmatch(generated, -1)
+	// The identity's id, after its other attributes (a policy's is { app_id, id }).
+	identities := regexp.MustCompile(`(?s)import \{.*?identity\s*=\s*\{(?:\s*[a-z_]+\s*=\s*"[^"]*")*?\s*id\s*=\s*"([^"]+)"`).FindAllStringSubmatch(generated, -1)
 	var ids, wantIDs []string
 	for _, m := range identities {
 		ids = append(ids, m[1])

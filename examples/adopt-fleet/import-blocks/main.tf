@@ -1,7 +1,8 @@
 # Prints an import block for every cluster of one cloud, the kubeconfig credentials they
 # use and the management of the managed ones, the service-account credentials of the
-# account's public clouds, the S3 credentials named by s3_credential_ids and every bucket of
-# the account. Nothing here is written to Astra Control.
+# account's public clouds, the S3 credentials named by s3_credential_ids, every bucket of
+# the account, and the apps of the managed clusters with their protection policies.
+# Nothing here is written to Astra Control.
 
 data "astra_cloud" "this" {
   name = var.cloud_name
@@ -26,6 +27,9 @@ data "astra_clusters" "all" {
 # The account's buckets, where backups go.
 data "astra_buckets" "all" {}
 
+# The account's apps; those of the managed clusters above are adopted.
+data "astra_apps" "all" {}
+
 locals {
   # A resource name per cluster, from its Astra name: letters, digits, "-" and "_", not
   # starting with a digit.
@@ -37,6 +41,15 @@ locals {
   credentials = {
     for c in data.astra_clusters.all.clusters : c.credential_id => local.names[c.id]... if c.credential_id != null
   }
+  managed = { for c in data.astra_clusters.all.clusters : c.id => local.names[c.id] if c.managed_state == "managed" }
+  apps    = { for a in data.astra_apps.all.apps : a.id => a if contains(keys(local.managed), a.cluster_id) }
+}
+
+# Each adopted app's protection policies (its schedules).
+data "astra_protection_policies" "this" {
+  for_each = local.apps
+
+  app_id = each.key
 }
 
 output "import_blocks" {
@@ -44,7 +57,7 @@ output "import_blocks" {
   value = templatefile("${path.module}/imports.tftpl", {
     credentials = { for id, names in local.credentials : id => names[0] }
     clusters    = { for c in data.astra_clusters.all.clusters : c.id => local.names[c.id] }
-    managed     = { for c in data.astra_clusters.all.clusters : c.id => local.names[c.id] if c.managed_state == "managed" }
+    managed     = local.managed
     service_accounts = {
       for c in data.astra_clouds.all.clouds : c.credential_id => "sa_${replace(c.name, "/[^A-Za-z0-9_-]/", "_")}"
       if c.cloud_type != "private" && c.credential_id != null
@@ -52,5 +65,14 @@ output "import_blocks" {
     s3_credentials = { for i, id in sort(var.s3_credential_ids) : id => "s3_${i}" }
     # A bucket's resource name is "bucket_" and its ID (names need not be unique).
     buckets = { for b in data.astra_buckets.all.buckets : b.id => "bucket_${replace(b.id, "-", "_")}" }
+    # An app's is "app_" and its ID; a policy's "policy_" and its ID, imported as
+    # "<app_id>/<id>". A custom schedule (a recurrence rule) has no astra_protection_policy
+    # granularity: it is left to Astra Control.
+    apps = { for id, a in local.apps : id => "app_${replace(id, "-", "_")}" }
+    policies = merge([
+      for p in data.astra_protection_policies.this : {
+        for s in p.policies : "${s.app_id}/${s.id}" => "policy_${replace(s.id, "-", "_")}" if s.granularity != "custom"
+      }
+    ]...)
   })
 }
