@@ -199,7 +199,9 @@ func (rule *applyRule) answer(ctx context.Context, out resource.CreateResponse) 
 	}
 	state := out.State.Raw
 	if !out.Diagnostics.HasError() {
-		if state.Equal(tftypes.NewValue(rule.typ, nil)) || out.Identity.Raw.IsFullyNull() {
+		// The framework's walks over the new state also refuse a set holding one element
+		// twice ("Duplicate Set Element"): such an outcome is the framework's to answer.
+		if state.Equal(tftypes.NewValue(rule.typ, nil)) || out.Identity.Raw.IsFullyNull() || hasDuplicateSetElements(state) {
 			return nil, false
 		}
 		var nulled bool
@@ -221,6 +223,27 @@ func (rule *applyRule) answer(ctx context.Context, out resource.CreateResponse) 
 	}
 	return &tfprotov6.ApplyResourceChangeResponse{NewState: &newState, Private: private, Diagnostics: diags,
 		NewIdentity: &tfprotov6.ResourceIdentityData{IdentityData: &newIdentity}}, true
+}
+
+// hasDuplicateSetElements reports a set anywhere in v with two equal elements.
+func hasDuplicateSetElements(v tftypes.Value) bool {
+	found := false
+	_ = tftypes.Walk(v, func(_ *tftypes.AttributePath, v tftypes.Value) (bool, error) {
+		var elems []tftypes.Value
+		if found || !v.Type().Is(tftypes.Set{}) || !v.IsKnown() || v.IsNull() || v.As(&elems) != nil {
+			return !found, nil
+		}
+		for i := range elems {
+			for j := i + 1; j < len(elems); j++ {
+				if elems[i].Equal(elems[j]) {
+					found = true
+					return false, nil
+				}
+			}
+		}
+		return true, nil
+	})
+	return found
 }
 
 // withNull is object with the named attributes null; false if object is not a known object.

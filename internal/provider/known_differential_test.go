@@ -414,6 +414,21 @@ func (g *requestGen) attribute(name string, typ tftypes.Type, unknowns bool) tft
 
 var stringPool = []string{"", "a", "team", "5m", "1h", "connectorV2", "relayV1", "kubeconfig", "running", "managed", "gp2", "true"}
 
+// setElement is a random element of a set of elem: an object has every attribute set, so
+// the framework's defaults cannot make two elements equal (Terraform never sends a set
+// holding one element twice, and the framework plans such a set in no fixed order).
+func (g *requestGen) setElement(elem tftypes.Type) tftypes.Value {
+	obj, ok := elem.(tftypes.Object)
+	if !ok {
+		return g.value(elem, false)
+	}
+	attrs := map[string]tftypes.Value{}
+	for _, name := range sortedKeys(obj.AttributeTypes) { // sorted: a seed replays the same values
+		attrs[name] = g.value(obj.AttributeTypes[name], false)
+	}
+	return tftypes.NewValue(elem, attrs)
+}
+
 // value is a random value of typ; unknowns only where a configuration may hold them.
 func (g *requestGen) value(typ tftypes.Type, unknowns bool) tftypes.Value {
 	if unknowns && g.rng.Intn(12) == 0 {
@@ -440,7 +455,7 @@ func (g *requestGen) value(typ tftypes.Type, unknowns bool) tftypes.Value {
 		elem := typ.(tftypes.Set).ElementType
 		var elems []tftypes.Value
 		for i := g.rng.Intn(4); i > 0; i-- {
-			v := g.value(elem, false)
+			v := g.setElement(elem)
 			duplicate := false
 			for _, e := range elems {
 				duplicate = duplicate || e.Equal(v)

@@ -98,7 +98,8 @@ var knownModifiers = func() map[reflect.Type]string {
 func planRuleFor(r resource.Resource) (*knownRule, error) {
 	ctx := context.Background()
 	inner := unwrapped(r)
-	if _, ok := inner.(resource.ResourceWithModifyPlan); ok {
+	_, checksOnly := inner.(planChecksOnly)
+	if _, ok := inner.(resource.ResourceWithModifyPlan); ok && !checksOnly {
 		return nil, fmt.Errorf("it has its own ModifyPlan, which may change a plan; give it checkPlan (planChecker) instead")
 	}
 	resp, err := schemaOf(r)

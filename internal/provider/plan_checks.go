@@ -16,6 +16,16 @@ type planChecker interface {
 	checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics
 }
 
+// planChecksOnly marks a resource whose own ModifyPlan is modifyPlan, its checkPlan and
+// nothing else: one identifiedByID does not wrap (it has an identity of its own) and so
+// has no identified.ModifyPlan to run its checks. The known answers take its plans as
+// those of a planChecker.
+type planChecksOnly interface {
+	resource.ResourceWithModifyPlan
+	planChecker
+	planChecksOnly()
+}
+
 // modifyPlan is identified.ModifyPlan for a resource with plan checks: nothing to check on
 // a destroy.
 func modifyPlan(ctx context.Context, r resource.Resource, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {

@@ -21,7 +21,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*protectionPolicyResource)(nil)
 	_ resource.ResourceWithImportState    = (*protectionPolicyResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*protectionPolicyResource)(nil)
-	_ planChecker                         = (*protectionPolicyResource)(nil)
+	_ planChecksOnly                      = (*protectionPolicyResource)(nil)
 	_ resource.ResourceWithIdentity       = (*protectionPolicyResource)(nil)
 )
 
@@ -103,6 +103,14 @@ func (r *protectionPolicyResource) checkPlan(ctx context.Context, req resource.M
 	}
 	return diags
 }
+
+// ModifyPlan is checkPlan (planChecksOnly): the resource has its own identity, so no
+// identified wrapper runs its checks.
+func (r *protectionPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	modifyPlan(ctx, r, req, resp)
+}
+
+func (r *protectionPolicyResource) planChecksOnly() {}
 
 // bucketExists reports whether the account has the bucket: false only on a 404; another
 // error leaves the check to the service at apply.

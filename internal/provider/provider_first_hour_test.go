@@ -107,7 +107,7 @@ resource "astra_managed_cluster" "test" {
 			{Config: a.config(clusterHCL(a.cloudID(), arg("credential_id", cred)))},
 			{
 				Config: a.config(clusterHCL(a.cloudID(), arg("credential_id", cred)), managed),
-				ExpectError: errorPhrases("The cluster lacks the neptuneV1 capability", `default_bucket_id = "`+bucket+`"`,
+				ExpectError: errorPhrases("Cannot manage cluster", `default_bucket_id = "`+bucket+`"`,
 					`add connector_capabilities = ["neptuneV1"] to the cluster's astra_cluster`, "(problem 171)"),
 			},
 			{Config: a.config(clusterHCL(a.cloudID(), arg("credential_id", cred), `connector_capabilities = ["neptuneV1"]`), managed)},
