@@ -138,6 +138,11 @@ func (r *appResource) Create(ctx context.Context, req resource.CreateRequest, re
 	body := appCreateRequest(plan.appValues)
 	sent := time.Now()
 	app, err := client.CreateApp(ctx, body)
+	if astra.IsConflict(err) && astra.ProblemNumber(err) == problemAppExists {
+		addExists(&resp.Diagnostics, "App already exists", "astra_app", existingApp(ctx, client, body),
+			"the astra_apps data source lists the apps of a cluster", err)
+		return
+	}
 	app = createdOrAdopted(ctx, &resp.Diagnostics, "app "+body.Name, "Cannot create the app", appAPIFields, app, err,
 		lostCreate[astra.App]{sent: sent, claims: r.claims(), stamp: appStamp, settle: client.RequestTimeout(),
 			find: func(ctx context.Context) (*astra.App, error) { return findApp(ctx, client, body.ClusterID, body.Name) }})

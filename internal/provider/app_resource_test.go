@@ -236,7 +236,7 @@ resource "astra_protection_policy" "test" {
 	steps := []resource.TestStep{
 		{Config: a.config(app), ExpectError: errorPhrases(`Invalid Kubernetes label selector`, `"app in mysql" is not a Kubernetes label selector: found "mysql" after in; expected '(': the values of in are in parentheses`)},
 		{Config: policy(`granularity = "hourly"
-hour = 3`), ExpectError: errorPhrases(`Argument not used by a hourly policy`, `hour is not used by a hourly policy (it runs every hour at minute). Remove hour, or choose a granularity that uses it.`)},
+hour = 3`), ExpectError: errorPhrases(`Argument not used by an hourly policy`, `hour is not used by an hourly policy (it runs every hour at minute). Remove hour, or choose a granularity that uses it.`)},
 		{Config: policy(`granularity = "weekly"
 hour = 3`), ExpectError: errorPhrases(`Missing day_of_week`, `A weekly policy needs day_of_week (it runs on day_of_week at hour:minute). Set day_of_week.`)},
 		{Config: policy(`granularity = "monthly"

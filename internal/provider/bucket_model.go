@@ -111,7 +111,7 @@ type bucketLocation struct {
 	attr      string
 	value     types.Object
 	providers string
-	example   string
+	example   func(bucketName string) string // the attribute written out for a bucket name
 }
 
 // bucketConfigProblems checks that exactly the nested attribute bucket_provider takes is
@@ -126,9 +126,13 @@ func bucketConfigProblems(provider types.String, s3, gcp, azure types.Object) []
 		return nil // the OneOf validator reports it
 	}
 	locations := []bucketLocation{
-		{"s3", s3, "ontap-s3, storagegrid-s3, generic-s3 and aws", `s3 = { server_url = "s3.example.com", bucket_name = "backups" }`},
-		{"gcp", gcp, "gcp", `gcp = { bucket_name = "backups" }`},
-		{"azure", azure, "azure", `azure = { storage_account = "myaccount", bucket_name = "backups" }`},
+		{"s3", s3, "ontap-s3, storagegrid-s3, generic-s3 and aws", func(b string) string {
+			return fmt.Sprintf(`s3 = { server_url = "s3.example.com", bucket_name = %q }`, b)
+		}},
+		{"gcp", gcp, "gcp", func(b string) string { return fmt.Sprintf(`gcp = { bucket_name = %q }`, b) }},
+		{"azure", azure, "azure", func(b string) string {
+			return fmt.Sprintf(`azure = { storage_account = "myaccount", bucket_name = %q }`, b)
+		}},
 	}
 	var problems []attrProblem
 	var wanted bucketLocation
@@ -141,13 +145,18 @@ func bucketConfigProblems(provider types.String, s3, gcp, azure types.Object) []
 		if l.attr == want || l.value.IsNull() {
 			continue
 		}
+		// The example keeps the user's bucket name, when it is known.
+		name := objectString(l.value, "bucket_name")
+		if name == "" {
+			name = "backups"
+		}
 		problems = append(problems, attrProblem{l.attr, "Bucket location does not match bucket_provider",
 			fmt.Sprintf("bucket_provider is %q, which is located with %s; %s is for %s. Replace %s with %s, or set "+
-				"bucket_provider to one of %s.", p, want, l.attr, l.providers, l.attr, wanted.example, l.providers)})
+				"bucket_provider to one of %s.", p, want, l.attr, l.providers, l.attr, wanted.example(name), l.providers)})
 	}
 	if len(problems) == 0 && wanted.value.IsNull() {
 		problems = append(problems, attrProblem{want, "Missing " + want,
-			fmt.Sprintf("bucket_provider %q needs %s to say where the bucket is, for example %s.", p, want, wanted.example)})
+			fmt.Sprintf("bucket_provider %q needs %s to say where the bucket is, for example %s.", p, want, wanted.example("backups"))})
 	}
 	return problems
 }

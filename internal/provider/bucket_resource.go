@@ -70,6 +70,11 @@ func (r *bucketResource) Create(ctx context.Context, req resource.CreateRequest,
 	body := bucketCreateRequest(plan.bucketValues)
 	sent := time.Now()
 	bucket, err := client.CreateBucket(ctx, body)
+	if astra.IsConflict(err) && astra.ProblemNumber(err) == problemBucketExists {
+		addExists(&resp.Diagnostics, "Bucket already exists", "astra_bucket", existingBucket(ctx, client, body),
+			"the astra_buckets data source lists the account's buckets", err)
+		return
+	}
 	bucket = createdOrAdopted(ctx, &resp.Diagnostics, "bucket "+body.Name, "Cannot create the bucket", bucketAPIFields, bucket, err,
 		lostCreate[astra.Bucket]{sent: sent, claims: r.claims(), stamp: bucketStamp, settle: client.RequestTimeout(),
 			find: func(ctx context.Context) (*astra.Bucket, error) { return client.FindBucket(ctx, body.Name) }})

@@ -268,6 +268,13 @@ func (h *clientHolder) createCredential(ctx context.Context, client *astra.Clien
 	fields map[string]string, diags *diag.Diagnostics) *astra.Credential {
 	sent := time.Now()
 	cred, err := client.CreateCredential(ctx, body)
+	if astra.IsConflict(err) && astra.ProblemNumber(err) == problemKubeconfigExists {
+		addExists(diags, "A credential already reaches this cluster", "astra_kubeconfig_credential",
+			existingKubeconfigCredential(ctx, client, body),
+			"the cluster this kubeconfig reaches is in Astra Control already, with another credential: the astra_clusters "+
+				"data source shows the cluster, and its credential_id is the credential to import", err)
+		return nil
+	}
 	return createdOrAdopted(ctx, diags, what+" "+body.Name, "Cannot create the "+what, fields, cred, err,
 		lostCreate[astra.Credential]{sent: sent, claims: h.claims(), stamp: credentialStamp, settle: client.RequestTimeout(),
 			find: func(ctx context.Context) (*astra.Credential, error) { return client.FindCredential(ctx, body.Name) }})

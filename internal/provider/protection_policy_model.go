@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"strings"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -64,15 +65,25 @@ func granularityProblems(granularity string, values map[string]types.Int64) []gr
 		switch {
 		case used && v.IsNull():
 			out = append(out, granularityProblem{name, "Missing " + name,
-				fmt.Sprintf("A %s policy needs %s (%s). Set %s.", granularity, name, granularityWhen(granularity), name)})
+				fmt.Sprintf("%s %s policy needs %s (%s). Set %s.", capitalize(article(granularity)), granularity, name, granularityWhen(granularity), name)})
 		case !used && !v.IsNull():
-			out = append(out, granularityProblem{name, "Argument not used by a " + granularity + " policy",
-				fmt.Sprintf("%s is not used by a %s policy (%s). Remove %s, or choose a granularity that uses it.",
-					name, granularity, granularityWhen(granularity), name)})
+			out = append(out, granularityProblem{name, "Argument not used by " + article(granularity) + " " + granularity + " policy",
+				fmt.Sprintf("%s is not used by %s %s policy (%s). Remove %s, or choose a granularity that uses it.",
+					name, article(granularity), granularity, granularityWhen(granularity), name)})
 		}
 	}
 	return out
 }
+
+// article is "an" before a word said with a vowel sound ("an hourly"), "a" otherwise.
+func article(word string) string {
+	if strings.HasPrefix(word, "hour") || strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+func capitalize(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
 func granularityWhen(g string) string {
 	switch g {

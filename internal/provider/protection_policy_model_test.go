@@ -19,7 +19,7 @@ func TestGranularityProblems(t *testing.T) {
 		want           []string // "attribute: summary"
 	}{
 		{"hourly", null, null, null, nil},
-		{"hourly", n(3), null, null, []string{"hour: Argument not used by a hourly policy"}},
+		{"hourly", n(3), null, null, []string{"hour: Argument not used by an hourly policy"}},
 		{"daily", null, null, null, []string{"hour: Missing hour"}},
 		{"daily", n(1), n(2), n(3), []string{"day_of_week: Argument not used by a daily policy", "day_of_month: Argument not used by a daily policy"}},
 		{"weekly", n(1), null, null, []string{"day_of_week: Missing day_of_week"}},

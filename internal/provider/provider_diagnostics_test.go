@@ -74,8 +74,8 @@ func TestAccCluster_existsNamesItAndItsImport(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: a.config(clusterHCL(a.cloudID(), arg("name", "diag-exists"), arg("credential_id", again))),
 			ExpectError: errorPhrases("Error: Cluster already exists",
-				fmt.Sprintf(`Astra Control already holds the cluster "diag-exists" (ID %s, state running, managedState unmanaged) in cloud %s.`, existing.ID, a.cloudID()),
-				"To manage it with Terraform, import it instead of adding it again:",
+				fmt.Sprintf(`Astra Control already holds the cluster "diag-exists" (state running, managedState unmanaged) in cloud %s, ID %s.`, a.cloudID(), existing.ID),
+				"To manage it with Terraform, import it instead of creating it again:",
 				"terraform import astra_cluster.<name> "+existing.ID,
 				"or, in the configuration (Terraform 1.5 or later, OpenTofu 1.6 or later):",
 				"import {", "to = astra_cluster.<name>", fmt.Sprintf("id = %q", existing.ID), "}",

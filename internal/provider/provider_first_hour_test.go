@@ -6,6 +6,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
 )
 
 // What a new user meets first: references that name nothing, a default bucket the cluster
@@ -113,4 +115,58 @@ resource "astra_managed_cluster" "test" {
 			{Config: a.config(clusterHCL(a.cloudID(), arg("credential_id", cred), `connector_capabilities = ["neptuneV1"]`), managed)},
 		},
 	})
+}
+
+// TestAccExistsNamesItAndItsImport: creating a bucket, a kubeconfig credential or an app
+// that Astra Control already holds (problems 57, 44 and 121) is refused with the existing
+// object's name and ID and the import that adopts it, as for a cluster.
+func TestAccExistsNamesItAndItsImport(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		// seed makes the object outside Terraform; it returns the configuration that
+		// creates it again, and the phrases the error must hold, in order.
+		seed func(a *accTarget) (hcl string, phrases []string)
+	}{
+		{"bucket", func(a *accTarget) (string, []string) {
+			id := a.bucket("dup")
+			return fmt.Sprintf(`
+resource "astra_bucket" "test" {
+  name            = %q
+  bucket_provider = "generic-s3"
+  credential_id   = %q
+  s3              = { server_url = "s3.example.com", bucket_name = %q }
+}
+`, a.name("dup-again"), a.s3Credential("dup-again-key"), a.name("dup")), []string{"Bucket already exists",
+				`Astra Control already holds the bucket "` + a.name("dup") + `" (generic-s3, state available) at the same location, ID ` + id,
+				"terraform import astra_bucket.<name> " + id, fmt.Sprintf("id = %q", id), "(problem 57)"}
+		}},
+		{"kubeconfig credential", func(a *accTarget) (string, []string) {
+			cred := a.kubeconfigCredential("dup-kube", "dup-kube")
+			if _, err := a.client.CreateCluster(testContext(), a.cloudID(), astra.ClusterCreate{Name: "dup-kube", CredentialID: cred}); err != nil {
+				a.t.Fatal(err)
+			}
+			return credentialHCL("dup-kube-again", writeKubeconfig(a.t, "dup-kube", "https://dup-kube.k8s.example:6443")), []string{
+				"A credential already reaches this cluster", `Astra Control already holds the credential "` + a.name("dup-kube") +
+					`", which already reaches the cluster "dup-kube", ID ` + cred, "terraform import astra_kubeconfig_credential.<name> " + cred,
+				"(problem 44)"}
+		}},
+		{"app", func(a *accTarget) (string, []string) {
+			clusterID, appID := seedApp(a, "dup-app")
+			return fmt.Sprintf(`
+resource "astra_app" "test" {
+  name                       = "dup-app"
+  cluster_id                 = %q
+  namespace_scoped_resources = [{ namespace = "kube-public" }]
+}
+`, clusterID), []string{"App already exists", `Astra Control already holds the app "dup-app" (state ready) on cluster ` + clusterID + ", ID " + appID,
+				"terraform import astra_app.<name> " + appID, "(problem 121)"}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := newAccTarget(t)
+			a.requireSim("objects made outside Terraform under known names")
+			hcl, phrases := c.seed(a)
+			a.test(resource.TestCase{Steps: []resource.TestStep{{Config: a.config(hcl), ExpectError: errorPhrases(phrases...)}}})
+		})
+	}
 }
