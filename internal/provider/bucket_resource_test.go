@@ -250,7 +250,7 @@ func TestAccBucket_planTimeErrors(t *testing.T) {
 				Config:   a.config(gcpWithS3),
 				PlanOnly: true,
 				ExpectError: errorPhrases("Bucket location does not match bucket_provider", `bucket_provider is "gcp", which is located with gcp;`,
-					"s3 is for ontap-s3, storagegrid-s3, generic-s3 and aws.", `Replace s3 with gcp = { bucket_name = "b" }` /* the user's bucket name, kept */,
+					"s3 is for ontap-s3, storagegrid-s3, generic-s3 and aws.", `Replace s3 with gcp = { bucket_name = "b" }`, /* the user's bucket name, kept */
 					"or set bucket_provider to one of ontap-s3, storagegrid-s3, generic-s3 and aws."),
 			},
 			{

@@ -137,8 +137,8 @@ resource "astra_bucket" "test" {
   s3              = { server_url = "s3.example.com", bucket_name = %q }
 }
 `, a.name("dup-again"), a.s3Credential("dup-again-key"), a.name("dup")), []string{"Bucket already exists",
-				`Astra Control already holds the bucket "` + a.name("dup") + `" (generic-s3, state available) at the same location, ID ` + id,
-				"terraform import astra_bucket.<name> " + id, fmt.Sprintf("id = %q", id), "(problem 57)"}
+					`Astra Control already holds the bucket "` + a.name("dup") + `" (generic-s3, state available) at the same location, ID ` + id,
+					"terraform import astra_bucket.<name> " + id, fmt.Sprintf("id = %q", id), "(problem 57)"}
 		}},
 		{"kubeconfig credential", func(a *accTarget) (string, []string) {
 			cred := a.kubeconfigCredential("dup-kube", "dup-kube")
@@ -159,7 +159,7 @@ resource "astra_app" "test" {
   namespace_scoped_resources = [{ namespace = "kube-public" }]
 }
 `, clusterID), []string{"App already exists", `Astra Control already holds the app "dup-app" (state ready) on cluster ` + clusterID + ", ID " + appID,
-				"terraform import astra_app.<name> " + appID, "(problem 121)"}
+					"terraform import astra_app.<name> " + appID, "(problem 121)"}
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
