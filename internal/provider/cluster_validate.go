@@ -64,7 +64,8 @@ func clusterVersionProblems(version string, cfg clusterValues) []attrProblem {
 		if !versionAtLeast(version, minVersion) {
 			out = append(out, attrProblem{attr, "Argument needs api_version " + minVersion,
 				fmt.Sprintf("%s needs cluster API version %s or later, and the provider's api_version is %s. "+
-					"Raise api_version (or ASTRA_API_VERSION) to %s or later, or remove %s.", what, minVersion, version, minVersion, what)})
+					"Raise api_version (or ASTRA_API_VERSION) to %s or later, or remove %s. %s", what, minVersion, version,
+					minVersion, what, reachVersion(minVersion))})
 		}
 	}
 	if isSet(cfg.PrivateRouteID) {

@@ -118,7 +118,9 @@ func TestClusterVersionProblems(t *testing.T) {
 func TestClusterVersionProblemNamesTheVersionAndTheFix(t *testing.T) {
 	got := clusterVersionProblems("1.3", clusterConfig(testCredentialID, testRouteID))
 	want := "private_route_id needs cluster API version 1.4 or later, and the provider's api_version is 1.3. " +
-		"Raise api_version (or ASTRA_API_VERSION) to 1.4 or later, or remove private_route_id."
+		"Raise api_version (or ASTRA_API_VERSION) to 1.4 or later, or remove private_route_id. Cluster API version 1.4 is " +
+		"Astra Control 23.05 and later: point the provider (endpoint) at such a service; with the simulator, " +
+		"`astra-sim -release 23.05` (`make sim` serves 24.02)."
 	if len(got) != 1 || got[0].detail != want {
 		t.Fatalf("detail = %q\nwant     %q", problemText(got), want)
 	}

@@ -225,13 +225,18 @@ func versionNotSpokenDetail(e *astra.VersionNotSpokenError) string {
 	if e.Served == "" {
 		return fmt.Sprintf("Astra Control refused cluster API version %s, which the provider's api_version (or ASTRA_API_VERSION) "+
 			"sets, and did not say which it speaks. Set api_version in the provider block (or ASTRA_API_VERSION) to the "+
-			"version of your Astra Control release: 1.5 for 22.11, 1.6 for 23.07, 1.7 for 24.02.\n\n%s", e.Sent, e.Err)
+			"version of your Astra Control release: 1.3 for 22.11, 1.4 for 23.05, 1.5 for 23.07 (Astra Control Service), "+
+			"1.6 for 23.10, 1.7 for 24.02.\n\n%s", e.Sent, e.Err)
 	}
 	spoken := e.Spoken()
-	return fmt.Sprintf("Astra Control does not speak cluster API version %s, which the provider's api_version (or "+
+	detail := fmt.Sprintf("Astra Control does not speak cluster API version %s, which the provider's api_version (or "+
 		"ASTRA_API_VERSION) sets: it speaks %s to %s (its clusters collection is version %s). Set api_version = %q in the "+
-		"provider block, or ASTRA_API_VERSION=%s, or lower if you need to.\n\n%s",
-		e.Sent, spoken[0], e.Served, e.Served, e.Served, e.Served, e.Err)
+		"provider block, or ASTRA_API_VERSION=%s, or lower if you need to.", e.Sent, spoken[0], e.Served, e.Served, e.Served, e.Served)
+	if beyond := needsBeyond(e.Served); len(beyond) > 0 {
+		detail += " With " + e.Served + ", leave out what needs a later version: " + strings.Join(beyond, ", ") +
+			". To keep them, use an Astra Control that speaks " + e.Sent + " instead. " + reachVersion(e.Sent)
+	}
+	return detail + "\n\n" + e.Err.Error()
 }
 
 // accessDetail explains a 401 or 403 in terms of the provider's arguments: the token, and

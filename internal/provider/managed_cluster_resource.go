@@ -88,7 +88,8 @@ func (r *managedClusterResource) planProblems(ctx context.Context, req resource.
 	if isSet(bucket) && !bucket.Equal(priorBucket) && !versionAtLeast(client.ClusterVersion(), "1.7") {
 		resp.Diagnostics.AddAttributeError(path.Root("default_bucket_id"), "Argument needs api_version 1.7",
 			"default_bucket_id needs managed cluster API version 1.7, which the provider sends with api_version 1.7; the "+
-				"provider's api_version is "+client.ClusterVersion()+". Raise api_version (or ASTRA_API_VERSION) to 1.7, or remove default_bucket_id.")
+				"provider's api_version is "+client.ClusterVersion()+". Raise api_version (or ASTRA_API_VERSION) to 1.7, or remove default_bucket_id. "+
+				reachVersion("1.7"))
 	}
 	if resp.Diagnostics.HasError() {
 		return // refused already: the cluster is not worth a read

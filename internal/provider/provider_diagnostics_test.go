@@ -138,7 +138,11 @@ func TestAccCluster_apiVersionTheServiceDoesNotSpeak(t *testing.T) {
 			ExpectError: errorPhrases("Error: Cannot add the cluster",
 				"Astra Control does not speak cluster API version 1.7, which the provider's api_version (or ASTRA_API_VERSION) sets:",
 				"it speaks 1.0 to 1.5 (its clusters collection is version 1.5). Set api_version = \"1.5\" in the provider block,",
-				"or ASTRA_API_VERSION=1.5, or lower if you need to.", "400 Invalid JSON resource (problem 8)"),
+				"or ASTRA_API_VERSION=1.5, or lower if you need to.",
+				// The features that need 1.7, and where 1.7 is spoken: no circle between two errors.
+				"With 1.5, leave out what needs a later version: astra_managed_cluster.default_bucket_id (1.7), astra_cluster.cluster_type (1.7)",
+				"To keep them, use an Astra Control that speaks 1.7 instead.", "Cluster API version 1.7 is Astra Control 24.02 (Astra Control Center)",
+				"`astra-sim -release 24.02` (`make sim` serves 24.02).", "400 Invalid JSON resource (problem 8)"),
 		}},
 	})
 }
