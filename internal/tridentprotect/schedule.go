@@ -56,12 +56,12 @@ func renderSchedule(p Policy, appName, vaultName string, warns *warnings) (map[s
 		set := raw != "" && raw != "*"
 		if !f.usedBy[gran] {
 			if set {
-				warns.add(src, "%s %s is not used by a %s schedule; left out", f.label, raw, gran)
+				warns.add(src, "%s %s is not used by %s schedule; left out", f.label, raw, article(gran))
 			}
 			continue
 		}
 		if !set {
-			problems = append(problems, "has no "+f.label+", which a "+gran+" schedule needs")
+			problems = append(problems, "has no "+f.label+", which "+article(gran)+" schedule needs")
 			continue
 		}
 		n, err := strconv.Atoi(raw)
@@ -110,6 +110,14 @@ func retention(raw string) (string, bool) {
 		return t, true
 	}
 	return "0", true
+}
+
+// article is "an hourly", "a daily", ...
+func article(gran string) string {
+	if gran == "hourly" {
+		return "an " + gran
+	}
+	return "a " + gran
 }
 
 func atoi(s string) int {
