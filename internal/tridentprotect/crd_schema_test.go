@@ -214,7 +214,7 @@ var docSchemas = map[string]kindSchema{
 			"enabled":        boolean,
 			"hookSource": {typ: "string", required: true, check: func(v any) error {
 				if _, err := base64.StdEncoding.DecodeString(v.(string)); err != nil {
-					return fmt.Errorf("hookSource is not base64: %v", err)
+					return fmt.Errorf("hookSource is not base64: %w", err)
 				}
 				return nil
 			}},

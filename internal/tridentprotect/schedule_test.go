@@ -26,8 +26,8 @@ func TestSchedule(t *testing.T) {
 		}
 		return spec
 	}
-	pol := func(id, gran, min, hour, dow, dom, snap, backup string) Policy {
-		return Policy{ID: id, Name: id, Granularity: gran, Minute: min, Hour: hour, DayOfWeek: dow, DayOfMonth: dom,
+	pol := func(id, gran, minute, hour, dow, dom, snap, backup string) Policy {
+		return Policy{ID: id, Name: id, Granularity: gran, Minute: minute, Hour: hour, DayOfWeek: dow, DayOfMonth: dom,
 			SnapshotRetention: snap, BackupRetention: backup, BucketID: "b-1"}
 	}
 	cases := []struct {
@@ -153,8 +153,8 @@ func TestScheduleBucket(t *testing.T) {
 }
 
 func TestScheduleNotRendered(t *testing.T) {
-	pol := func(gran, min, hour, dow, dom, snap, backup string) Policy {
-		return Policy{ID: "p", Name: "x", Granularity: gran, Minute: min, Hour: hour, DayOfWeek: dow, DayOfMonth: dom,
+	pol := func(gran, minute, hour, dow, dom, snap, backup string) Policy {
+		return Policy{ID: "p", Name: "x", Granularity: gran, Minute: minute, Hour: hour, DayOfWeek: dow, DayOfMonth: dom,
 			SnapshotRetention: snap, BackupRetention: backup, BucketID: "b-1"}
 	}
 	const obj = `protection policy "x" (p): `
