@@ -102,13 +102,13 @@ func TestRenderNameCollisions(t *testing.T) {
 	}
 	r := mustRender(t, e, Options{})
 	want := []string{
-		"AppVault/trident-protect/prod",
-		"AppVault/trident-protect/prod-backups-3e499",
-		"AppVault/trident-protect/prod-backups-77c10",
-		"Application/shared/shop-2cb72", "ExecHook/shared/quiesce-6a3a3", // a-3
-		"Application/shared/shop-3889b", "ExecHook/shared/quiesce-3340c", // a-4
-		"Application/shop/shop", "Schedule/shop/shop-daily-1dee6", "Schedule/shop/shop-daily-b97db", "ExecHook/shop/quiesce",
-		"Application/shop-2/shop", "ExecHook/shop-2/quiesce",
+		"AppVault.trident-protect.prod",
+		"AppVault.trident-protect.prod-backups-3e499",
+		"AppVault.trident-protect.prod-backups-77c10",
+		"Application.shared.shop-2cb72", "ExecHook.shared.quiesce-6a3a3", // a-3
+		"Application.shared.shop-3889b", "ExecHook.shared.quiesce-3340c", // a-4
+		"Application.shop.shop", "Schedule.shop.shop-daily-1dee6", "Schedule.shop.shop-daily-b97db", "ExecHook.shop.quiesce",
+		"Application.shop-2.shop", "ExecHook.shop-2.quiesce",
 	}
 	sameStrings(t, "manifests", manifestKeys(r), want)
 	// Each Schedule still points at its own bucket's AppVault.

@@ -23,23 +23,23 @@ func TestRenderSampleEstate(t *testing.T) {
 	assertValid(t, r)
 	sameStrings(t, "warnings", warningTexts(r.Warnings), nil)
 	sameStrings(t, "manifests", manifestKeys(r), []string{
-		"AppVault/trident-protect/aws-east",
-		"AppVault/trident-protect/azure-blob",
-		"AppVault/trident-protect/gcs-backups",
-		"AppVault/trident-protect/grid-backups",
-		"AppVault/trident-protect/minio",
-		"AppVault/trident-protect/ontap-s3-prod",
-		"Application/mysql/mysql",
-		"Schedule/mysql/mysql-daily-schedule",
-		"Schedule/mysql/mysql-hourly-schedule",
-		"Schedule/mysql/mysql-monthly-schedule",
-		"Schedule/mysql/mysql-weekly-schedule",
-		"ExecHook/mysql/mysql-quiesce",
-		"ExecHook/mysql/mysql-unquiesce",
-		"Application/wordpress/wordpress",
-		"Schedule/wordpress/wordpress-nightly",
-		"Schedule/wordpress/wordpress-weekly-off-site",
-		"ExecHook/wordpress/wp-cache-flush",
+		"AppVault.trident-protect.aws-east",
+		"AppVault.trident-protect.azure-blob",
+		"AppVault.trident-protect.gcs-backups",
+		"AppVault.trident-protect.grid-backups",
+		"AppVault.trident-protect.minio",
+		"AppVault.trident-protect.ontap-s3-prod",
+		"Application.mysql.mysql",
+		"Schedule.mysql.mysql-daily-schedule",
+		"Schedule.mysql.mysql-hourly-schedule",
+		"Schedule.mysql.mysql-monthly-schedule",
+		"Schedule.mysql.mysql-weekly-schedule",
+		"ExecHook.mysql.mysql-quiesce",
+		"ExecHook.mysql.mysql-unquiesce",
+		"Application.wordpress.wordpress",
+		"Schedule.wordpress.wordpress-nightly",
+		"Schedule.wordpress.wordpress-weekly-off-site",
+		"ExecHook.wordpress.wp-cache-flush",
 	})
 	golden(t, "sample.golden.yaml", r.YAML)
 }
@@ -149,6 +149,10 @@ func TestManifestYAML(t *testing.T) {
 		if a, b := jsonString(t, back), jsonString(t, m.Object); a != b {
 			t.Errorf("%s: YAML decodes to\n%s\nnot\n%s", m.Key(), a, b)
 		}
+		md := back["metadata"].(map[string]any)
+		if key := fmt.Sprint(back["kind"], ".", md["namespace"], ".", md["name"]); key != m.Key() {
+			t.Errorf("key from the YAML %q, Key() %q", key, m.Key())
+		}
 		stream.WriteString("---\n" + m.YAML)
 	}
 	if r.YAML != stream.String() {
@@ -209,11 +213,11 @@ func TestReferencesResolve(t *testing.T) {
 		spec := specOf(m)
 		switch m.Kind {
 		case KindSchedule, KindExecHook:
-			if ref := "Application/" + m.Namespace + "/" + spec["applicationRef"].(string); !have[ref] {
+			if ref := "Application." + m.Namespace + "." + spec["applicationRef"].(string); !have[ref] {
 				t.Errorf("%s: applicationRef %s is not rendered", m.Key(), ref)
 			}
 			if m.Kind == KindSchedule {
-				if ref := "AppVault/trident-protect/" + spec["appVaultRef"].(string); !have[ref] {
+				if ref := "AppVault.trident-protect." + spec["appVaultRef"].(string); !have[ref] {
 					t.Errorf("%s: appVaultRef %s is not rendered", m.Key(), ref)
 				}
 			}
@@ -255,7 +259,7 @@ func TestRenderOptions(t *testing.T) {
 
 func TestManifestKeyAndWarningString(t *testing.T) {
 	m := Manifest{Kind: KindSchedule, Namespace: "db", Name: "pg-daily"}
-	if m.Key() != "Schedule/db/pg-daily" {
+	if m.Key() != "Schedule.db.pg-daily" {
 		t.Errorf("Key() = %q", m.Key())
 	}
 	w := Warning{Object: `app "x" (1)`, Message: "m"}
@@ -264,5 +268,32 @@ func TestManifestKeyAndWarningString(t *testing.T) {
 	}
 	if got := describe(Source{Kind: "bucket", Name: "n"}); got != `bucket "n"` {
 		t.Errorf("describe without an ID = %q", got)
+	}
+}
+
+// The guide reads the stream back in HCL: split("\n---\n", "\n${file}"), dropping the
+// empty first part, then yamldecode each. That gives the documents back, even when a value
+// holds a line "---".
+func TestStreamSplitsAsTheGuideDoes(t *testing.T) {
+	e := sampleEstate()
+	e.Apps[0].Hooks[0].Arguments = []string{"a\n---\nb", "---", "x\n---"}
+	e.Apps[0].Hooks[0].Source.Script = "#!/bin/sh\ncat <<EOF\n---\nEOF\n"
+	r := mustRender(t, e, Options{})
+	parts := strings.Split("\n"+r.YAML, "\n---\n")
+	if parts[0] != "" {
+		t.Fatalf("the stream does not start with a separator: %q", parts[0])
+	}
+	parts = parts[1:]
+	if len(parts) != len(r.Manifests) {
+		t.Fatalf("%d parts, want %d documents", len(parts), len(r.Manifests))
+	}
+	for i, p := range parts {
+		var back map[string]any
+		if err := yaml.Unmarshal([]byte(p), &back); err != nil {
+			t.Fatalf("part %d: %v", i, err)
+		}
+		if a, b := jsonString(t, back), jsonString(t, r.Manifests[i].Object); a != b {
+			t.Errorf("part %d decodes to\n%s\nnot\n%s", i, a, b)
+		}
 	}
 }

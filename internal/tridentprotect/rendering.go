@@ -22,9 +22,11 @@ type Manifest struct {
 	YAML string
 }
 
-// Key identifies a manifest within a rendering: kind/namespace/name.
+// Key identifies a manifest within a rendering: kind.namespace.name. Names and
+// namespaces hold no dots, so the key is unambiguous; it is also a valid file name, and
+// the key a configuration that reads the YAML back builds from kind and metadata.
 func (m Manifest) Key() string {
-	return m.Kind + "/" + m.Namespace + "/" + m.Name
+	return m.Kind + "." + m.Namespace + "." + m.Name
 }
 
 // Source is the Astra Control object a manifest was rendered from.
