@@ -181,12 +181,21 @@ func (r *renderer) vaultFor(a App, pol Policy) (string, bool) {
 		}
 		return "", false
 	}
-	if v, ok := r.vaultOf[a.DefaultBucketID]; ok && a.DefaultBucketID != "" {
+	const needs = "a Trident protect Schedule needs an AppVault, even for snapshots only; no Schedule is rendered"
+	if a.DefaultBucketID == "" {
+		r.warns.add(src, "names no bucket, and no default bucket is known: %s", needs)
+		return "", false
+	}
+	if v, ok := r.vaultOf[a.DefaultBucketID]; ok {
 		r.warns.add(src, "names no bucket: its Schedule uses AppVault %q, of the default bucket %s, where Astra Control sends such a policy's backups; check that it is the bucket they went to",
 			v, quote(r.bucketOf[a.DefaultBucketID].Name))
 		return v, true
 	}
-	r.warns.add(src, "names no bucket, and no default bucket is known: a Trident protect Schedule needs an AppVault, even for snapshots only; no Schedule is rendered")
+	if b, known := r.bucketOf[a.DefaultBucketID]; known {
+		r.warns.add(src, "names no bucket, and the default bucket %s could not be rendered as an AppVault (see that bucket's warnings): %s", quote(b.Name), needs)
+	} else {
+		r.warns.add(src, "names no bucket, and the default bucket %s is not among the buckets rendered: %s", a.DefaultBucketID, needs)
+	}
 	return "", false
 }
 

@@ -108,6 +108,7 @@ func TestScheduleBucket(t *testing.T) {
 	with := func(p Policy, bucket string) Policy { p.BucketID = bucket; return p }
 	noDefault := func(e Estate) Estate { e.Apps[0].DefaultBucketID = ""; return e }
 	badBucket := func(e Estate) Estate { e.Buckets[0].S3 = nil; return e }
+	otherDefault := func(e Estate) Estate { e.Apps[0].DefaultBucketID = "b-9"; return e }
 	cases := []struct {
 		name      string
 		estate    Estate
@@ -131,8 +132,10 @@ func TestScheduleBucket(t *testing.T) {
 		{"the default bucket is no AppVault", badBucket(scheduleEstate(daily)), "",
 			[]string{
 				`bucket "vault" (b-1): has no S3 bucket name; no AppVault is rendered`,
-				`protection policy "daily" (p-1): names no bucket, and no default bucket is known: a Trident protect Schedule needs an AppVault, even for snapshots only; no Schedule is rendered`,
+				`protection policy "daily" (p-1): names no bucket, and the default bucket "vault" could not be rendered as an AppVault (see that bucket's warnings): a Trident protect Schedule needs an AppVault, even for snapshots only; no Schedule is rendered`,
 			}},
+		{"the default bucket is not given", otherDefault(scheduleEstate(daily)), "",
+			[]string{`protection policy "daily" (p-1): names no bucket, and the default bucket b-9 is not among the buckets rendered: a Trident protect Schedule needs an AppVault, even for snapshots only; no Schedule is rendered`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
