@@ -120,3 +120,22 @@ func keyOf(id, name string) string {
 	}
 	return name
 }
+
+// assignByDomain names requests uniquely within each domain (a kind's namespace).
+func assignByDomain(domains []string, reqs []nameRequest) []string {
+	groups := map[string][]int{}
+	for i, d := range domains {
+		groups[d] = append(groups[d], i)
+	}
+	out := make([]string, len(reqs))
+	for _, idx := range groups {
+		sub := make([]nameRequest, len(idx))
+		for j, i := range idx {
+			sub[j] = reqs[i]
+		}
+		for j, name := range assignNames(sub) {
+			out[idx[j]] = name
+		}
+	}
+	return out
+}
