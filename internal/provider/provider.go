@@ -134,6 +134,7 @@ func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataS
 		newBucketDataSource,
 		newBucketsDataSource,
 		newAppsDataSource,
+		newTridentProtectManifestsDataSource,
 	}
 }
 
