@@ -185,7 +185,7 @@ func (d *tridentProtectManifestsDataSource) Read(ctx context.Context, req dataso
 		resp.Diagnostics.AddAttributeWarning(path.Root("gcp_project_ids").AtMapKey(id), "No Google Cloud bucket with this ID is rendered",
 			"gcp_project_ids names bucket "+id+", which is not a Google Cloud bucket the rendered policies or the default bucket use; its project is not used.")
 	}
-	for _, w := range r.Warnings {
+	for _, w := range warningsByObject(r.Warnings) {
 		resp.Diagnostics.AddWarning("Trident protect: "+w.Object, w.Message)
 	}
 	resp.Diagnostics.Append(m.setRendering(ctx, src.DefaultBucketID, r)...)
@@ -216,4 +216,21 @@ func (m *tridentProtectManifestsModel) setRendering(ctx context.Context, default
 	}
 	m.Objects = objects
 	return diags
+}
+
+// warningsByObject joins the warnings of each object into one, in the order the objects
+// first appear: the CLIs fold warnings of one summary into "and N more similar warnings",
+// which would hide all but an object's first message.
+func warningsByObject(in []tridentprotect.Warning) []tridentprotect.Warning {
+	var out []tridentprotect.Warning
+	at := map[string]int{}
+	for _, w := range in {
+		if i, seen := at[w.Object]; seen {
+			out[i].Message += "\n\n" + w.Message
+			continue
+		}
+		at[w.Object] = len(out)
+		out = append(out, w)
+	}
+	return out
 }

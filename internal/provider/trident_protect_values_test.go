@@ -113,3 +113,16 @@ func TestTridentProtectItems(t *testing.T) {
 		t.Errorf("warnings %+v, want those of the rendering %+v", warnings, r.Warnings)
 	}
 }
+
+func TestWarningsByObject(t *testing.T) {
+	in := []tridentprotect.Warning{
+		{Object: `bucket "a" (1)`, Message: "one"}, {Object: `app "b" (2)`, Message: "two"}, {Object: `bucket "a" (1)`, Message: "three"},
+	}
+	want := []tridentprotect.Warning{{Object: `bucket "a" (1)`, Message: "one\n\nthree"}, {Object: `app "b" (2)`, Message: "two"}}
+	if got := warningsByObject(in); !reflect.DeepEqual(got, want) {
+		t.Errorf("warningsByObject = %+v, want %+v", got, want)
+	}
+	if got := warningsByObject(nil); len(got) != 0 {
+		t.Errorf("no warnings gave %+v", got)
+	}
+}
