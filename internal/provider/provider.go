@@ -130,11 +130,11 @@ func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataS
 		newClusterDataSource,
 		newClustersDataSource,
 		newStorageClassesDataSource,
+		newTridentProtectManifestsDataSource,
 		newManagedClusterDataSource,
 		newBucketDataSource,
 		newBucketsDataSource,
 		newAppsDataSource,
-		newTridentProtectManifestsDataSource,
 	}
 }
 
