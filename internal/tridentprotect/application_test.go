@@ -58,7 +58,7 @@ func TestApplication(t *testing.T) {
 			}},
 			wantName: "legacy", wantNS: "legacy",
 			wantSpec: map[string]any{"includedNamespaces": []any{map[string]any{"namespace": "legacy"}}},
-			warnings: []string{`app "legacy" (a-4): label selector "app=my app" of namespace "legacy" is not a valid Kubernetes selector (value "my app": a value must be at most 63 characters, alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric); the whole of it is included instead`},
+			warnings: []string{`app "legacy" (a-4): label selector "app=my app" of namespace "legacy" is not a valid Kubernetes selector (found "app"; expected a comma or the end of the selector); the whole of it is included instead`},
 		},
 		{
 			name: "cluster-scoped resources: with and without selectors, core group, several selectors, one without a kind",
