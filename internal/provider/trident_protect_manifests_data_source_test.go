@@ -50,7 +50,7 @@ func TestAccTridentProtectManifests_estate(t *testing.T) {
 	a.requireSim("seeds a managed cluster with buckets of every provider, apps, policies and hooks")
 	e := seedTPEstate(t, a.client, a.cloudID())
 	cluster, blog := "data.astra_trident_protect_manifests.cluster", "data.astra_trident_protect_manifests.blog"
-	objects := func(addr, key string) tfjsonpath.Path { return tfjsonpath.New("objects").AtMapKey(key) }
+	objects := func(key string) tfjsonpath.Path { return tfjsonpath.New("objects").AtMapKey(key) }
 	checks := []statecheck.StateCheck{
 		expectString(cluster, "trident_protect_release", tridentprotect.DocsRelease),
 		expectString(cluster, "protect_namespace", "trident-protect"),
@@ -73,9 +73,9 @@ func TestAccTridentProtectManifests_estate(t *testing.T) {
 			tpManifest("Schedule.kube-node-lease.blog-hourly", "protection policy", e.policies["blog/hourly"]),
 			tpManifest("Schedule.kube-node-lease.blog-weekly", "protection policy", e.policies["blog/weekly"]),
 		})),
-		statecheck.ExpectKnownValue(blog, objects(blog, "Schedule.kube-node-lease.blog-hourly").AtMapKey("spec").AtMapKey("appVaultRef"),
+		statecheck.ExpectKnownValue(blog, objects("Schedule.kube-node-lease.blog-hourly").AtMapKey("spec").AtMapKey("appVaultRef"),
 			knownvalue.StringExact("aws-east")),
-		statecheck.ExpectKnownValue(blog, objects(blog, "AppVault.protect.aws-east").AtMapKey("spec"), knownExact(map[string]any{
+		statecheck.ExpectKnownValue(blog, objects("AppVault.protect.aws-east").AtMapKey("spec"), knownExact(map[string]any{
 			"providerType":   "AWS",
 			"providerConfig": map[string]any{"s3": map[string]any{"bucketName": "acme-astra-backups", "endpoint": "s3.us-east-1.amazonaws.com"}},
 			"providerCredentials": map[string]any{
@@ -86,8 +86,8 @@ func TestAccTridentProtectManifests_estate(t *testing.T) {
 		statecheck.ExpectKnownValue(blog, tfjsonpath.New("secrets"), knownvalue.ListSizeExact(2)),
 		statecheck.ExpectKnownValue(blog, tfjsonpath.New("secrets").AtSliceIndex(0).AtMapKey("namespace"), knownvalue.StringExact("protect")),
 	}
-	for key, want := range tpExpectedObjects(e) {
-		checks = append(checks, statecheck.ExpectKnownValue(cluster, objects(cluster, key), knownExact(want)))
+	for key, want := range tpExpectedObjects() {
+		checks = append(checks, statecheck.ExpectKnownValue(cluster, objects(key), knownExact(want)))
 	}
 	var counts countDelta
 	a.test(resource.TestCase{
@@ -189,7 +189,7 @@ func tpHook(name, stage, action, script string, enabled bool, extra map[string]a
 }
 
 // tpExpectedObjects are the cluster's objects, written from the mapping's tables.
-func tpExpectedObjects(e tpEstate) map[string]map[string]any {
+func tpExpectedObjects() map[string]map[string]any {
 	s3 := []string{"accessKeyID", "secretAccessKey"}
 	s3Config := func(bucket, endpoint string, extra ...string) map[string]any {
 		c := map[string]any{"bucketName": bucket, "endpoint": endpoint}
