@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -416,6 +418,11 @@ func tpNoSecretInState() statecheck.StateCheck {
 // app; an ID that names nothing, or a bad argument, fails the plan with a clear error. No
 // output shows a credential value.
 func TestAccTridentProtectManifests_planTimeDiagnostics(t *testing.T) {
+	// Every log at TRACE, the CLI's and the provider's, into files searched at the end.
+	logs := t.TempDir()
+	t.Setenv("TF_LOG", "TRACE")
+	t.Setenv("TF_LOG_PATH", filepath.Join(logs, "cli.log"))
+	t.Setenv("TF_LOG_PATH_MASK", filepath.Join(logs, "%s.log"))
 	h := newCLIHarness(t, astrasim.Options{Release: "24.02"}, "")
 	c, err := astra.New(astra.Config{Endpoint: h.url, AccountID: h.sim().AccountID(), Token: astrasim.DefaultToken, ClusterVersion: "1.7"})
 	if err != nil {
@@ -456,6 +463,7 @@ output "kinds" {
 			t.Errorf("the plan prints the credential value %q", s)
 		}
 	}
+	tpNoSecretInLogs(t, logs)
 
 	// One app: its own hooks' listing; the cloud is not read, the managed cluster has a default bucket.
 	h.write(fmt.Sprintf("data \"astra_trident_protect_manifests\" \"shop\" {\n  app_id = %q\n}\n", e.shop))
@@ -508,4 +516,30 @@ func tpPlanCounting(h *cliHarness) (cliResult, map[string]int) {
 		}
 	}
 	return r, sent
+}
+
+// tpNoSecretInLogs searches every log file under dir for the estate's credential values.
+func tpNoSecretInLogs(t *testing.T, dir string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.log"))
+	if err != nil || len(files) < 2 {
+		t.Fatalf("log files %v (%v): want the CLI's and the provider's", files, err)
+	}
+	read, reads := 0, false
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read += len(raw)
+		reads = reads || strings.Contains(string(raw), "/topology/v1/buckets")
+		for _, s := range tpSecretForms() {
+			if strings.Contains(string(raw), s) {
+				t.Errorf("%s holds the credential value %q", filepath.Base(f), s)
+			}
+		}
+	}
+	if !strings.Contains(strings.Join(files, " "), "cli.log") || read < 10000 || !reads {
+		t.Errorf("%d bytes of logs in %v, the bucket listing logged: %v; TRACE logging did not happen", read, files, reads)
+	}
 }
