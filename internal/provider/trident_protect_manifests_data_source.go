@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -11,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 	"github.com/astra-control/terraform-provider-astra/internal/tridentprotect"
@@ -170,6 +172,10 @@ func (d *tridentProtectManifestsDataSource) Read(ctx context.Context, req dataso
 		DefaultBucketID: attrs.StringOrEmpty(m.DefaultBucketID)}
 	src, ok := readTridentProtectSource(ctx, client, scope, &resp.Diagnostics)
 	if !ok || resp.Diagnostics.HasError() {
+		return
+	}
+	if id := scope.DefaultBucketID; id != "" && len(src.Apps) > 0 && !slices.ContainsFunc(src.Buckets, func(b astra.Bucket) bool { return b.ID == id }) {
+		resp.Diagnostics.AddAttributeError(path.Root("default_bucket_id"), "Bucket not found", "Astra Control has no bucket with ID "+id+".")
 		return
 	}
 	src.GCPProjectIDs = projects

@@ -483,6 +483,8 @@ output "kinds" {
 			[]string{"Error: App not found", "Astra Control has no app with ID " + missing + "."}},
 		{"a cluster that is not managed", `cluster_id = "` + missing + `"`,
 			[]string{"Error: Managed cluster not found", "Astra Control manages no cluster with ID " + missing + ": its apps are rendered only while it is managed."}},
+		{"a default bucket that does not exist", `app_id = "` + e.shop + `"` + "\n" + `default_bucket_id = "` + missing + `"`,
+			[]string{"Error: Bucket not found", "Astra Control has no bucket with ID " + missing + "."}},
 		{"both IDs", `app_id = "` + e.shop + `"` + "\n" + `cluster_id = "` + e.clusterID + `"`,
 			[]string{"Error: Invalid Attribute Combination", "Exactly one of these attributes must be configured: [app_id,cluster_id]"}},
 		{"neither ID", `protect_namespace = "trident-protect"`,
