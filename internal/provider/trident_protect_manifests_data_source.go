@@ -7,7 +7,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -199,44 +198,4 @@ func (d *tridentProtectManifestsDataSource) Read(ctx context.Context, req dataso
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-}
-
-// setRendering fills the computed attributes.
-func (m *tridentProtectManifestsModel) setRendering(ctx context.Context, defaultBucketID string, r tridentprotect.Rendering) diag.Diagnostics {
-	var diags, d diag.Diagnostics
-	if attrs.StringOrEmpty(m.ProtectNamespace) == "" {
-		m.ProtectNamespace = types.StringValue(tridentprotect.DefaultProtectNamespace)
-	}
-	m.DefaultBucketID = attrs.OptionalString(defaultBucketID)
-	m.YAML = types.StringValue(r.YAML)
-	m.TridentProtectRelease = types.StringValue(tridentprotect.DocsRelease)
-	m.Manifests, d = objectList(ctx, tridentProtectManifestAttributes(), tridentProtectManifestItems(r.Manifests))
-	diags.Append(d...)
-	m.Secrets, d = objectList(ctx, tridentProtectSecretAttributes(), tridentProtectSecretItems(r.Secrets))
-	diags.Append(d...)
-	m.Warnings, d = objectList(ctx, tridentProtectWarningAttributes(), tridentProtectWarningItems(r.Warnings))
-	diags.Append(d...)
-	objects, err := tridentProtectObjects(ctx, r.Manifests)
-	if err != nil {
-		diags.AddError("Cannot convert the Trident protect resources", "objects"+err.Error()+". This is a bug in the provider; please report it.")
-	}
-	m.Objects = objects
-	return diags
-}
-
-// warningsByObject joins the warnings of each object into one, in the order the objects
-// first appear: the CLIs fold warnings of one summary into "and N more similar warnings",
-// which would hide all but an object's first message.
-func warningsByObject(in []tridentprotect.Warning) []tridentprotect.Warning {
-	var out []tridentprotect.Warning
-	at := map[string]int{}
-	for _, w := range in {
-		if i, seen := at[w.Object]; seen {
-			out[i].Message += "\n\n" + w.Message
-			continue
-		}
-		at[w.Object] = len(out)
-		out = append(out, w)
-	}
-	return out
 }

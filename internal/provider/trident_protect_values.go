@@ -145,3 +145,43 @@ func diagnosticsError(diags diag.Diagnostics) error {
 	}
 	return fmt.Errorf(": %s: %s", diags.Errors()[0].Summary(), diags.Errors()[0].Detail())
 }
+
+// setRendering fills the computed attributes.
+func (m *tridentProtectManifestsModel) setRendering(ctx context.Context, defaultBucketID string, r tridentprotect.Rendering) diag.Diagnostics {
+	var diags, d diag.Diagnostics
+	if attrs.StringOrEmpty(m.ProtectNamespace) == "" {
+		m.ProtectNamespace = types.StringValue(tridentprotect.DefaultProtectNamespace)
+	}
+	m.DefaultBucketID = attrs.OptionalString(defaultBucketID)
+	m.YAML = types.StringValue(r.YAML)
+	m.TridentProtectRelease = types.StringValue(tridentprotect.DocsRelease)
+	m.Manifests, d = objectList(ctx, tridentProtectManifestAttributes(), tridentProtectManifestItems(r.Manifests))
+	diags.Append(d...)
+	m.Secrets, d = objectList(ctx, tridentProtectSecretAttributes(), tridentProtectSecretItems(r.Secrets))
+	diags.Append(d...)
+	m.Warnings, d = objectList(ctx, tridentProtectWarningAttributes(), tridentProtectWarningItems(r.Warnings))
+	diags.Append(d...)
+	objects, err := tridentProtectObjects(ctx, r.Manifests)
+	if err != nil {
+		diags.AddError("Cannot convert the Trident protect resources", "objects"+err.Error()+". This is a bug in the provider; please report it.")
+	}
+	m.Objects = objects
+	return diags
+}
+
+// warningsByObject joins the warnings of each object into one, in the order the objects
+// first appear: the CLIs fold warnings of one summary into "and N more similar warnings",
+// which would hide all but an object's first message.
+func warningsByObject(in []tridentprotect.Warning) []tridentprotect.Warning {
+	var out []tridentprotect.Warning
+	at := map[string]int{}
+	for _, w := range in {
+		if i, seen := at[w.Object]; seen {
+			out[i].Message += "\n\n" + w.Message
+			continue
+		}
+		at[w.Object] = len(out)
+		out = append(out, w)
+	}
+	return out
+}
