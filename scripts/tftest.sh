@@ -53,8 +53,11 @@ mapfile -t examples < <(for t in examples/*/tests; do dirname "$t"; done)
 for cli in "${clis[@]}"; do
   for example in "${examples[@]}"; do
     step "$example/tests with $(cli_version "$cli")"
-    dir="$work/run/$(basename "$cli")/$(basename "$example")"
-    mkdir -p "$dir" && cp -R "$example"/. "$dir"/
+    # A copy of all of examples/, so that a test can use a sibling example as a module
+    # (source = "../complete"); the test runs in this example's copy.
+    tree="$work/run/$(basename "$cli")/$(basename "$example")"
+    dir="$tree/$example"
+    mkdir -p "$tree" && cp -R examples "$tree"/
     ready="$dir/astra-sim.env"
     # The complete example reads kubeconfig.yaml beside it; the simulator writes one it accepts.
     # Release 24.02: the complete example's default bucket needs API version 1.7.

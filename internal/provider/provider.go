@@ -130,6 +130,7 @@ func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataS
 		newClusterDataSource,
 		newClustersDataSource,
 		newStorageClassesDataSource,
+		newTridentProtectManifestsDataSource,
 		newManagedClusterDataSource,
 		newBucketDataSource,
 		newBucketsDataSource,
