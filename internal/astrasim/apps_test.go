@@ -303,3 +303,22 @@ func TestPoliciesFollowTheirBucket(t *testing.T) {
 		t.Errorf("after a backup into an available bucket: %q, want protected", got)
 	}
 }
+
+// Options.Namespaces gives every cluster the workloads' namespaces a module protects, and
+// AddNamespace one more on one cluster; an app can then protect them.
+func TestNamespacesToProtect(t *testing.T) {
+	e := newEnv(t, Options{Namespaces: []string{"shop", "db"}})
+	id := e.managedCluster("ns-extra")
+	e.post("/k8s/v2/apps", appBody("shop", id, "shop", "db")).expect(201)
+	e.post("/k8s/v2/apps", appBody("late", id, "late")).problem(122)
+	if err := e.sim.AddNamespace(id, "late"); err != nil {
+		t.Fatal(err)
+	}
+	e.post("/k8s/v2/apps", appBody("late", id, "late")).expect(201)
+	if err := e.sim.AddNamespace(id, "Not_A_Label"); err == nil {
+		t.Fatal("a namespace that is no DNS-1123 label was added")
+	}
+	if _, err := New(Options{Namespaces: []string{"Bad_Name"}}); err == nil || !strings.Contains(err.Error(), `namespace "Bad_Name" is not a DNS-1123 label`) {
+		t.Fatalf("New with a bad namespace: %v", err)
+	}
+}

@@ -100,7 +100,7 @@ func (s *Sim) postManagedCluster(q *request) *reply {
 		return fail(p)
 	}
 	if c.Connector && len(c.Namespaces) == 0 {
-		c.Namespaces = defaultNamespaces()
+		c.Namespaces = s.clusterNamespaces()
 	}
 	now := q.now
 	c.MCVersion = b.version

@@ -56,6 +56,9 @@ type Options struct {
 	// simulated seconds per real second (3600: an hourly policy fires every real second).
 	// 0 means 1, real time. Delays are never scaled.
 	ScheduleSpeed float64
+	// Namespaces are namespaces every cluster has besides Kubernetes' own (default,
+	// kube-system, ...) and Trident's: workloads' namespaces, for apps to protect.
+	Namespaces []string
 	// PausePolicies stops the schedule clock: protection policies never fire. For tests that
 	// assert the exact snapshots and backups an app has while running on the real clock
 	// (an hourly policy at minute 0 would otherwise fire when a test crosses the hour).
@@ -148,6 +151,11 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	for _, n := range o.Namespaces {
+		if !namespacePattern.MatchString(n) {
+			return o, fmt.Errorf("namespace %q is not a DNS-1123 label (lower case letters, digits and '-', at most 63)", n)
+		}
 	}
 	if o.ScheduleSpeed < 0 || math.IsNaN(o.ScheduleSpeed) || math.IsInf(o.ScheduleSpeed, 0) {
 		return o, fmt.Errorf("the schedule speed must be a positive number of simulated seconds per second")

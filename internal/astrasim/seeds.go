@@ -1,6 +1,8 @@
 package astrasim
 
 import (
+	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/astra-control/terraform-provider-astra/internal/apispec"
@@ -166,7 +168,7 @@ func (s *Sim) newCluster(st *state, id string, cl *cloud, name, kind string, now
 		State: "running", StateUnready: []string{}, ManagedState: "unmanaged", ManagedStateUnready: []string{},
 		ProtectionState: "full", ClusterType: kind, ClusterVersion: "1.27", ClusterVersionString: "v1.27.4",
 		ClusterCreation: now.Add(-30 * 24 * time.Hour), TridentVersion: trident, TridentManagedState: "unmanaged",
-		TridentAllowed: []string{"managed", "unmanaged"}, Namespaces: defaultNamespaces(), IsMultizonal: "false",
+		TridentAllowed: []string{"managed", "unmanaged"}, Namespaces: s.clusterNamespaces(), IsMultizonal: "false",
 		Meta: meta{Labels: []label{{labelCloudName, cl.CloudType}, {labelTrident, "true"}}, Created: now, Modified: now},
 	}
 	if s.hasACP() {
@@ -181,6 +183,39 @@ func (s *Sim) hasACP() bool { return apispec.CompareVersions(s.newest["cluster"]
 
 func defaultNamespaces() []string {
 	return []string{"default", "kube-node-lease", "kube-public", "kube-system", "trident"}
+}
+
+// namespacePattern is a Kubernetes namespace name: a DNS-1123 label.
+var namespacePattern = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
+
+// clusterNamespaces are a new cluster's namespaces: Kubernetes' own and Trident's, then
+// those Options.Namespaces adds (an app's namespace, for a module to protect).
+func (s *Sim) clusterNamespaces() []string {
+	out := defaultNamespaces()
+	for _, n := range s.opts.Namespaces {
+		if !containsString(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// AddNamespace gives cluster id one more namespace, as if a workload's namespace had been
+// created on it: an app can then protect it.
+func (s *Sim) AddNamespace(id, name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.st.Clusters[id]
+	if c == nil {
+		return fmt.Errorf("no cluster %s", id)
+	}
+	if !namespacePattern.MatchString(name) {
+		return fmt.Errorf("namespace %q is not a DNS-1123 label", name)
+	}
+	if !containsString(c.Namespaces, name) {
+		c.Namespaces = append(c.Namespaces, name)
+	}
+	return nil
 }
 
 // storageClassSeeds are the storage classes each kind of cluster reports, default first.

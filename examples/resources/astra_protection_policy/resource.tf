@@ -20,7 +20,9 @@ resource "astra_protection_policy" "shop_daily" {
   bucket_id          = astra_bucket.backups.id
 }
 
-# Sundays at 03:00 UTC, keeping four backups.
+# Sundays at 03:00 UTC, keeping four backups. No bucket_id: the backups go to the bucket
+# Astra Control chooses, the managed cluster's default bucket (default_bucket_id), else its
+# cloud's; the choice is read back into bucket_id and kept without a diff.
 resource "astra_protection_policy" "shop_weekly" {
   app_id             = astra_app.shop.id
   name               = "weekly"

@@ -61,7 +61,7 @@ const usageFooter = `
   remove     DELETE cluster: the record disappears
   recollect  a repaired credential: removed -> running
   bucket     a new bucket (or a bucket's new credential): pending -> available or failed
-  app        POST apps: pending -> discovering (half way) -> ready
+  app        POST apps: discovering -> ready (the POST answers discovering)
   snapshot   a snapshot: discovering -> running (half way) -> completed or failed
   backup     a backup: pending -> running (half way) -> completed or failed
 
@@ -81,14 +81,14 @@ still completes, with hookState "failed" (hook failures are soft in Astra Contro
            /topology/v1/clouds/{cloud_id}/clusters; * for any; a trailing * is a prefix
   KIND     latency=DURATION | 409 | 429 | 500 | 502 | 503 | reset | lost | concurrent-write
            (lost: the request is applied, then the connection is reset;
-           409: problem 164, "retry later";
+           409: problem 164, "retry later", or problem=N, a 409 of the catalogue;
            concurrent-write: just before the request is evaluated, another client
            writes the object (a cluster's tridentManagedStateDesired flips; a managed
            cluster's default storage class moves to the next; a cloud or credential
            gets the label concurrent-writer=N), so a PUT with the If-Match of an
            earlier GET fails with 412, problem 38)
   OPTIONS  times=N (fire N times, then stop)  p=PROBABILITY (0..1, deterministic under -seed)
-           retry-after=DURATION (429/503)  latency=DURATION  problem=24|41 (503)
+           retry-after=DURATION (429/503)  latency=DURATION  problem=24|41 (503) or a 409's number
   Examples:
     -fault 'POST:/topology/v1/clouds/{cloud_id}/clusters:502:times=1'
     -fault 'GET:*:429:retry-after=2s:p=0.3'
@@ -101,7 +101,7 @@ still completes, with hookState "failed" (hook failures are soft in Astra Contro
 func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("astra-sim", flag.ContinueOnError)
 	cfg := &config{}
-	var tokens, delays, faults, unreachable, failHooks, failSnapshots, failBackups listFlag
+	var tokens, delays, faults, unreachable, failHooks, failSnapshots, failBackups, namespaces listFlag
 	var strict, lenient bool
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "listen `address` (port 0 picks a free port)")
 	fs.StringVar(&cfg.opts.AccountID, "account-id", astrasim.DefaultAccountID, "the account `UUID` served")
@@ -113,6 +113,7 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs.StringVar(&cfg.stateFile, "state-file", "", "load state from `file` at start (if it exists) and save it after every change and at exit (atomically)")
 	fs.StringVar(&cfg.readyFile, "ready-file", "", "once serving, write the ASTRA_* variables to `file` as NAME=value lines (atomically; removed at exit), for a script to wait on")
 	fs.Var(&delays, "delay", "transition delay `NAME=DURATION`; repeatable (see below)")
+	fs.Var(&namespaces, "namespace", "a namespace `NAME` every cluster has besides Kubernetes' own and Trident's, for an app to protect; repeatable")
 	fs.Var(&unreachable, "unreachable-bucket", "an object-store bucket `name` the simulator cannot reach: a bucket record for it goes to state failed; repeatable")
 	fs.Var(&faults, "fault", "inject a fault, `SPEC`; repeatable (see below)")
 	fs.Float64Var(&cfg.opts.ScheduleSpeed, "schedule-speed", 1, "run the protection policies' clock `N` times faster than real time (3600: an hourly policy fires every second)")
@@ -194,6 +195,7 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 		}
 		cfg.opts.UnreachableBuckets = append(cfg.opts.UnreachableBuckets, name)
 	}
+	cfg.opts.Namespaces = namespaces
 	if cfg.opts.ScheduleSpeed <= 0 {
 		return nil, fmt.Errorf("-schedule-speed %v: must be a positive number", cfg.opts.ScheduleSpeed)
 	}

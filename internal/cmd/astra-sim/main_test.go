@@ -68,7 +68,8 @@ func TestParseFlags(t *testing.T) {
 func TestParseDayTwoFlags(t *testing.T) {
 	cfg, err := parseFlags([]string{"-delay", "snapshot=3s", "-delay", "backup=1m", "-schedule-speed", "3600",
 		"-fail-next-snapshot", "web", "-fail-next-backup", "web=the bucket is full", "-fail-next-backup", "db",
-		"-fail-hook-source", "freeze", "-fail-hook-source", "thaw"}, io.Discard)
+		"-fail-hook-source", "freeze", "-fail-hook-source", "thaw", "-namespace", "shop", "-namespace", "db",
+		"-put-echo", "-weak-etag", "-etag-never-matches"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,6 +82,10 @@ func TestParseDayTwoFlags(t *testing.T) {
 	}
 	if strings.Join(cfg.opts.FailHookSources, ",") != "freeze,thaw" {
 		t.Errorf("fail-hook-source: %v", cfg.opts.FailHookSources)
+	}
+	if strings.Join(cfg.opts.Namespaces, ",") != "shop,db" || !cfg.opts.PutEcho || !cfg.opts.WeakETag || !cfg.opts.ETagNeverMatches {
+		t.Errorf("namespaces %v, put-echo %v, weak-etag %v, etag-never-matches %v", cfg.opts.Namespaces, cfg.opts.PutEcho,
+			cfg.opts.WeakETag, cfg.opts.ETagNeverMatches)
 	}
 	if def, _ := parseFlags(nil, io.Discard); def.opts.ScheduleSpeed != 1 {
 		t.Errorf("default schedule speed %v", def.opts.ScheduleSpeed)
@@ -117,7 +122,8 @@ func TestParseFlagsErrors(t *testing.T) {
 	}
 	for _, want := range []string{"-fault SPEC", "METHOD:ROUTE:KIND", "retry-after", "recollect", "-state-file",
 		"snapshot   a snapshot", "backup     a backup", "-schedule-speed N", "-fail-next-snapshot APP[=REASON]", "-fail-next-backup APP[=REASON]",
-		"-fail-hook-source name", "execution hooks and hook sources"} {
+		"-fail-hook-source name", "execution hooks and hook sources", "-namespace NAME", "-put-echo", "-weak-etag",
+		"-etag-never-matches", "app        POST apps: discovering -> ready"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("-help does not mention %q", want)
 		}
