@@ -129,12 +129,17 @@ func createdOrAdopted[T any](ctx context.Context, diags *diag.Diagnostics, what,
 	return obj
 }
 
-// joinReasons formats the server's reasons for a state, for error details.
+// joinReasons formats the server's reasons for a state, for error details that end the
+// sentence themselves: a reason's own final full stop is left out (no "..").
 func joinReasons(reasons []string) string {
 	if len(reasons) == 0 {
 		return "the service gave no reason"
 	}
-	return strings.Join(reasons, "; ")
+	trimmed := make([]string, len(reasons))
+	for i, r := range reasons {
+		trimmed[i] = strings.TrimRight(strings.TrimSpace(r), ".")
+	}
+	return strings.Join(trimmed, "; ")
 }
 
 // addWaitError reports a wait that ended before the object was ready: a terminal state

@@ -255,3 +255,16 @@ func TestClaimsAreKeyedByKind(t *testing.T) {
 		t.Fatalf("a managed cluster held in this run: %q", reason)
 	}
 }
+
+// A reason that ends its own sentence does not make the error end with "..".
+func TestJoinReasonsEndsOneSentence(t *testing.T) {
+	var diags diag.Diagnostics
+	addWaitError(&diags, "App did not become ready",
+		&astra.TerminalStateError{What: "app a", State: "failed", Reasons: []string{"Volumes not found.", "Retry later. "}}, time.Minute, "Kept.")
+	if got, want := diags[0].Detail(), "Astra Control reports app a as failed: Volumes not found; Retry later.\n\nKept."; got != want {
+		t.Fatalf("detail %q, want %q", got, want)
+	}
+	if got := joinReasons(nil); got != "the service gave no reason" {
+		t.Fatalf("no reasons: %q", got)
+	}
+}
