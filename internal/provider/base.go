@@ -19,6 +19,7 @@ type providerData struct {
 	clients *config.Clients
 	wait    astra.Schedule
 	claims  *claimSet // objects created or adopted in this run (see adoption.go)
+	seen    *seenObjects
 }
 
 // clientHolder is embedded by every resource: it receives the provider's data in
@@ -79,6 +80,14 @@ func (h *clientHolder) claims() *claimSet {
 		return newClaimSet()
 	}
 	return h.data.claims
+}
+
+// seen is the provider's record of the objects a plan-time check found (references.go).
+func (h *clientHolder) seen() *seenObjects {
+	if h.data == nil {
+		return nil
+	}
+	return h.data.seen
 }
 
 // dataSourceClientHolder is clientHolder for data sources, whose Configure has other types.

@@ -89,7 +89,7 @@ func (r *clusterResource) checkPlan(ctx context.Context, req resource.ModifyPlan
 	if addProblems(&diags, clusterPlanProblems(cfg, prior, r.configuredClient())); diags.HasError() {
 		return diags // refused already: the references are not worth a read
 	}
-	addProblems(&diags, clusterReferenceProblems(ctx, r.configuredClient(), cfg, prior))
+	addProblems(&diags, clusterReferenceProblems(ctx, r.configuredClient(), r.seen(), cfg, prior))
 	return diags
 }
 

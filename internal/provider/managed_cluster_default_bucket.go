@@ -29,11 +29,11 @@ const neptuneFix = `Astra Control takes a default bucket only for a cluster with
 // capabilities are read as Astra Control holds them now; an apply that adds the capability
 // to the cluster in the same run cannot be seen from here, so a missing one is a warning at
 // plan (the apply's refusal then says the same, with the fix).
-func defaultBucketProblems(ctx context.Context, client *astra.Client, clusterID, bucket, prior types.String, diags *diag.Diagnostics) {
+func defaultBucketProblems(ctx context.Context, client *astra.Client, seen *seenObjects, clusterID, bucket, prior types.String, diags *diag.Diagnostics) {
 	if !isSet(bucket) || bucket.Equal(prior) {
 		return
 	}
-	if problems := referenceProblems(ctx, []reference{{attribute: "default_bucket_id", what: "bucket",
+	if problems := referenceProblems(ctx, seen, []reference{{attribute: "default_bucket_id", what: "bucket",
 		listedBy: "astra_bucket resources, the astra_buckets data source and `GET /topology/v1/buckets`",
 		get:      func(ctx context.Context, id string) error { _, err := client.GetBucket(ctx, id); return err }}},
 		map[string]types.String{"default_bucket_id": bucket}, map[string]types.String{"default_bucket_id": prior}); len(problems) > 0 {

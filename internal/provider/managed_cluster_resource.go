@@ -98,14 +98,14 @@ func (r *managedClusterResource) planProblems(ctx context.Context, req resource.
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("cluster_id"), &priorCluster)...)
 	}
-	if problems := referenceProblems(ctx, []reference{{attribute: "cluster_id", what: "cluster",
+	if problems := referenceProblems(ctx, r.seen(), []reference{{attribute: "cluster_id", what: "cluster",
 		listedBy: "astra_cluster resources, the astra_clusters data source and `GET /topology/v1/clusters`",
 		get:      func(ctx context.Context, id string) error { _, err := client.GetCluster(ctx, "", id); return err }}},
 		map[string]types.String{"cluster_id": plan.ClusterID}, map[string]types.String{"cluster_id": priorCluster}); len(problems) > 0 {
 		addProblems(&resp.Diagnostics, problems)
 		return
 	}
-	if defaultBucketProblems(ctx, client, plan.ClusterID, bucket, priorBucket, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	if defaultBucketProblems(ctx, client, r.seen(), plan.ClusterID, bucket, priorBucket, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	if r.storageClassChanges(ctx, req.State, plan) && isSet(plan.ClusterID) {

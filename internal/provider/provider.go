@@ -32,6 +32,9 @@ type astraProvider struct {
 	// configured is what Configure handed to resources, for the plans answered without
 	// the framework (known_answers.go).
 	configured atomic.Pointer[providerData]
+	// seen outlives each Configure (Terraform configures a provider again for the apply's
+	// walk): a create's plan-time checks read each object once per process.
+	seen seenObjects
 	// deferred: Configure answered Deferred, so the framework defers every read and plan
 	// and the known answers answer none.
 	deferred atomic.Bool
@@ -90,7 +93,7 @@ func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data := &providerData{version: p.version, wait: p.opts.wait, claims: newClaimSet()}
+	data := &providerData{version: p.version, wait: p.opts.wait, claims: newClaimSet(), seen: &p.seen}
 	if m.HasUnknown() {
 		data.clients = config.Deferred()
 	} else {

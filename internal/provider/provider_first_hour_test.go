@@ -2,12 +2,14 @@ package provider
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
 
 // What a new user meets first: references that name nothing, a default bucket the cluster
@@ -168,5 +170,35 @@ resource "astra_app" "test" {
 			hcl, phrases := c.seed(a)
 			a.test(resource.TestCase{Steps: []resource.TestStep{{Config: a.config(hcl), ExpectError: errorPhrases(phrases...)}}})
 		})
+	}
+}
+
+// TestAccCreatesCheckReferencesOnce: the plan-time checks of cloud_id and credential_id read
+// each object once per provider process, though Terraform plans each create twice (the plan,
+// then again at apply) and every cluster names the same cloud: one `apply` of three clusters
+// reads their cloud once, not six times (two per cluster).
+func TestAccCreatesCheckReferencesOnce(t *testing.T) {
+	h := newCLIHarness(t, astrasim.Options{}, "")
+	var hcl strings.Builder
+	for i := range 3 {
+		fmt.Fprintf(&hcl, `
+resource "astra_kubeconfig_credential" "c%[1]d" {
+  name       = "refs-%[1]d"
+  kubeconfig = file(%[2]q)
+}
+
+resource "astra_cluster" "c%[1]d" {
+  cloud_id      = %[3]q
+  credential_id = astra_kubeconfig_credential.c%[1]d.id
+}
+`, i, writeKubeconfig(t, fmt.Sprintf("refs-%d", i), fmt.Sprintf("https://refs-%d.k8s.example:6443", i)), h.sim().Seeds().PrivateCloudID)
+	}
+	h.write(hcl.String())
+	before := h.sim().Count("GET", routeCloud) + h.sim().Count("GET", routeClouds)
+	if r := h.apply(); r.err != nil {
+		t.Fatalf("apply: %v\n%s", r.err, r.out)
+	}
+	if n := h.sim().Count("GET", routeCloud) + h.sim().Count("GET", routeClouds) - before; n != 1 {
+		t.Fatalf("the apply read the cloud %d times, want once", n)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -13,7 +14,10 @@ import (
 // A reference to another Astra Control object (a cloud_id, a credential_id) that is known at
 // plan time is checked then, with one read (shared with the plan's other reads of the same
 // collection): a well-formed ID of nothing is refused before the apply creates anything.
-// Only a 404 refuses; any other failure leaves the check to the apply.
+// Only a 404 refuses; any other failure leaves the check to the apply. An object found once
+// is not read again by this provider process (seenObjects): Terraform plans a create twice
+// (the plan, then again at apply), and a fleet's thousand clusters name one cloud, so
+// creates pay for their checks once per object, not per plan and resource.
 
 // reference is one ID argument and how to read what it names.
 type reference struct {
@@ -21,16 +25,69 @@ type reference struct {
 	get                       func(ctx context.Context, id string) error
 }
 
+// seenObjects are the objects this provider process found by a reference check, by kind
+// and ID, with the reads under way: checks of one object that run together (a fleet's
+// clusters all name one cloud) wait for one read. A deletion since is the apply's to
+// report, as for any check made at plan time.
+type seenObjects struct {
+	mu    sync.Mutex
+	reads map[string]*referenceRead
+}
+
+// referenceRead is one read of a referenced object; err is set once done is closed.
+type referenceRead struct {
+	done chan struct{}
+	err  error
+}
+
+// found reads what a reference names, unless this process found it already or is reading
+// it now; only a read that succeeds is remembered, so a failed one is tried again.
+func (s *seenObjects) found(ctx context.Context, ref reference, id string) error {
+	if s == nil {
+		return ref.get(ctx, id)
+	}
+	key := ref.what + "/" + id
+	s.mu.Lock()
+	if s.reads == nil {
+		s.reads = map[string]*referenceRead{}
+	}
+	read, ongoing := s.reads[key]
+	if !ongoing {
+		read = &referenceRead{done: make(chan struct{})}
+		s.reads[key] = read
+	}
+	s.mu.Unlock()
+	if ongoing {
+		select {
+		case <-read.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if read.err == nil {
+			return nil
+		}
+		return ref.get(ctx, id) // that read failed: this check reads for itself
+	}
+	read.err = ref.get(ctx, id)
+	if read.err != nil {
+		s.mu.Lock()
+		delete(s.reads, key)
+		s.mu.Unlock()
+	}
+	close(read.done)
+	return read.err
+}
+
 // referenceProblems refuses each reference in refs whose planned value is known, differs
 // from prior (unchecked values only: a quiet plan reads nothing) and names nothing.
-func referenceProblems(ctx context.Context, refs []reference, planned, prior map[string]types.String) []attrProblem {
+func referenceProblems(ctx context.Context, seen *seenObjects, refs []reference, planned, prior map[string]types.String) []attrProblem {
 	var problems []attrProblem
 	for _, ref := range refs {
 		v := planned[ref.attribute]
 		if !isSet(v) || v.Equal(prior[ref.attribute]) {
 			continue
 		}
-		if err := ref.get(ctx, v.ValueString()); astra.IsNotFound(err) {
+		if err := seen.found(ctx, ref, v.ValueString()); astra.IsNotFound(err) {
 			problems = append(problems, attrProblem{attr: ref.attribute, summary: "No such " + ref.what,
 				detail: fmt.Sprintf("%s %q names no %s of this Astra Control account (%s). Use the ID of an existing %s: %s list them.",
 					ref.attribute, v.ValueString(), ref.what, shortProblem(err), ref.what, ref.listedBy)})
@@ -40,11 +97,11 @@ func referenceProblems(ctx context.Context, refs []reference, planned, prior map
 }
 
 // clusterReferenceProblems checks astra_cluster's cloud_id and credential_id.
-func clusterReferenceProblems(ctx context.Context, client *astra.Client, cfg, prior clusterValues) []attrProblem {
+func clusterReferenceProblems(ctx context.Context, client *astra.Client, seen *seenObjects, cfg, prior clusterValues) []attrProblem {
 	if client == nil {
 		return nil
 	}
-	return referenceProblems(ctx, clusterReferences(client),
+	return referenceProblems(ctx, seen, clusterReferences(client),
 		map[string]types.String{"cloud_id": cfg.CloudID, "credential_id": cfg.CredentialID},
 		map[string]types.String{"cloud_id": prior.CloudID, "credential_id": prior.CredentialID})
 }
