@@ -81,8 +81,8 @@ resource "astra_managed_cluster" "m" {
 			{
 				PreConfig: func() {
 					for _, typ := range types {
-						before["apply "+typ] = a.provider.answered.get("apply " + typ)
-						before["plan "+typ] = a.provider.answered.get("plan " + typ)
+						before["apply "+typ] = a.provider.answered.Get("apply " + typ)
+						before["plan "+typ] = a.provider.answered.Get("plan " + typ)
 					}
 				},
 				Config: cfg,
@@ -91,12 +91,12 @@ resource "astra_managed_cluster" "m" {
 				// own, which Terraform 1.16 sends allowing deferrals).
 				Check: func(*terraform.State) error {
 					for _, typ := range types {
-						if got := a.provider.answered.get("plan "+typ) - before["plan "+typ]; got < 2*knownFleetSize {
+						if got := a.provider.answered.Get("plan "+typ) - before["plan "+typ]; got < 2*knownFleetSize {
 							return fmt.Errorf("the known answers answered %d plans of %s, want both plans of all %d creates", got, typ, knownFleetSize)
 						}
-						if got := a.provider.answered.get("apply "+typ) - before["apply "+typ]; got != knownFleetSize {
+						if got := a.provider.answered.Get("apply "+typ) - before["apply "+typ]; got != knownFleetSize {
 							return fmt.Errorf("knownApply answered %d creates of %s, want all %d (replayed: %d)", got, typ, knownFleetSize,
-								a.provider.answered.get("replayed apply "+typ))
+								a.provider.answered.Get("replayed apply "+typ))
 						}
 					}
 					return nil
@@ -110,7 +110,7 @@ resource "astra_managed_cluster" "m" {
 					a.markCounts(&counts)
 					for _, typ := range types {
 						for _, kind := range fleetAnswerKinds {
-							before[kind+" "+typ] = a.provider.answered.get(kind + " " + typ)
+							before[kind+" "+typ] = a.provider.answered.Get(kind + " " + typ)
 						}
 					}
 				},
@@ -131,7 +131,7 @@ resource "astra_managed_cluster" "m" {
 						for _, typ := range types {
 							for _, kind := range fleetAnswerKinds {
 								key := kind + " " + typ
-								if got := a.provider.answered.get(key) - before[key]; got < knownFleetSize {
+								if got := a.provider.answered.Get(key) - before[key]; got < knownFleetSize {
 									return fmt.Errorf("the known answers answered %d %ss of %s, want all %d (the rest went to the framework)", got, kind, typ, knownFleetSize)
 								}
 							}

@@ -25,6 +25,10 @@ import (
 // serverKey is the private-state key of the digest of the API server last sent.
 const serverKey = "kubeconfig_server"
 
+// PrivateKeys are the keys the credential writes into private state besides the known
+// answers' seal (knownanswers.PrivateKeyWriter).
+func (r *kubeconfigCredentialResource) PrivateKeys() []string { return []string{serverKey} }
+
 // kubeconfigServerDigest is the digest of a kubeconfig's API server URL, "" when the text is
 // not a kubeconfig the provider accepts.
 func kubeconfigServerDigest(text string) string {

@@ -1,4 +1,4 @@
-package provider
+package knownanswers
 
 import (
 	"context"
@@ -20,8 +20,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 )
 
 // The framework plans a resource in steps (fwserver.PlanResourceChange): defaults where
@@ -30,18 +28,18 @@ import (
 // attribute's plan modifiers, then the resource's ModifyPlan. For the two plans answered
 // here each step has a known result when the schema is one planRuleFor accepts:
 //   - a create (prior state null): the known plan modifiers do nothing without a prior
-//     state, and ModifyPlan is the resource's checkPlan, called on the plan computed here;
+//     state, and ModifyPlan is the resource's CheckPlan, called on the plan computed here;
 //   - an unchanged plan (the plan after defaults equals the fully known prior state): no
 //     value is marked unknown, the known plan modifiers do nothing when the planned value
-//     is known and equal to the prior one, and checkPlan is called as on a create.
-// Any diagnostic from checkPlan, even a warning, sends the request to the framework.
+//     is known and equal to the prior one, and CheckPlan is called as on a create.
+// Any diagnostic from CheckPlan, even a warning, sends the request to the framework.
 
 // knownRule is what the known answers of one resource type need from its schema.
 type knownRule struct {
 	factory           func() resource.Resource
 	schema            schema.Schema
 	typ, identityType tftypes.Type // identityType nil without an identity
-	// reads: the resource converts one object fetched by its identity (answerReader), whose
+	// reads: the resource converts one object fetched by its identity (AnswerReader), whose
 	// attributes are string attributes of its state, so a read can be answered.
 	reads bool
 	// defaults are the top-level attributes with a default: a configuration leaving one out
@@ -70,12 +68,12 @@ func identityInState(identityType tftypes.Type, s schema.Schema) bool {
 	return true
 }
 
-// knownModifiers are the plan modifiers whose effect on the two plans answered is known:
-// none. UseStateForUnknown, attrs.KeepUnlessChanged and the metadata modifier of
-// attrs.MetadataSchema act only with a prior state and an unknown planned value;
-// RequiresReplace and RequiresReplaceIf (the same type, whatever its function) only with
-// a prior state and a planned value that differs from it. A modifier outside this list
-// makes planRuleFor refuse the schema.
+// knownModifiers are the framework's plan modifiers whose effect on the two plans answered
+// is known: none. UseStateForUnknown acts only with a prior state and an unknown planned
+// value; RequiresReplace and RequiresReplaceIf (the same type, whatever its function) only
+// with a prior state and a planned value that differs from it. A provider's own modifier
+// that does nothing in those plans says so (IdleModifier). Any other modifier makes
+// planRuleFor refuse the schema.
 var knownModifiers = func() map[reflect.Type]string {
 	known := map[reflect.Type]string{}
 	for _, m := range []any{
@@ -86,21 +84,29 @@ var knownModifiers = func() map[reflect.Type]string {
 		setplanmodifier.UseStateForUnknown(), setplanmodifier.RequiresReplace(),
 		mapplanmodifier.UseStateForUnknown(), mapplanmodifier.RequiresReplace(),
 		objectplanmodifier.UseStateForUnknown(), objectplanmodifier.RequiresReplace(),
-		attrs.KeepUnlessChanged(), attrs.MetadataSchema().PlanModifiers[0],
 	} {
 		known[reflect.TypeOf(m)] = fmt.Sprintf("%T", m)
 	}
 	return known
 }()
 
+// IdleModifier is a plan modifier that acts only with a prior state and an unknown planned
+// value, so it does nothing to a create's plan nor to a plan that proposes a fully known
+// prior state: the known plans may leave it out. The differential test holds it to that.
+type IdleModifier interface {
+	IdleUnlessUnknown()
+}
+
 // planRuleFor derives the rule of r from its schema, or says why the known answers cannot
 // answer for it exactly (then the framework answers every request of the type).
 func planRuleFor(r resource.Resource) (*knownRule, error) {
 	ctx := context.Background()
 	inner := unwrapped(r)
-	_, checksOnly := inner.(planChecksOnly)
-	if _, ok := inner.(resource.ResourceWithModifyPlan); ok && !checksOnly {
-		return nil, fmt.Errorf("it has its own ModifyPlan, which may change a plan; give it checkPlan (planChecker) instead")
+	_, checks := inner.(PlanChecker)
+	_, ownModifyPlan := inner.(resource.ResourceWithModifyPlan)
+	switch {
+	case ownModifyPlan && !checks:
+		return nil, fmt.Errorf("it has its own ModifyPlan, which may change a plan; give it CheckPlan (PlanChecker) instead")
 	}
 	resp, err := schemaOf(r)
 	if err != nil {
@@ -117,7 +123,7 @@ func planRuleFor(r resource.Resource) (*knownRule, error) {
 		withIdentity.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &id)
 		rule.identityType = id.IdentitySchema.Type().TerraformType(ctx)
 	}
-	_, reads := inner.(answerReader)
+	_, reads := inner.(AnswerReader)
 	rule.reads = reads && identityInState(rule.identityType, resp.Schema)
 	for _, name := range sortedKeys(resp.Schema.Attributes) {
 		a := resp.Schema.Attributes[name]
@@ -208,7 +214,8 @@ func checkModifiers(x any) error {
 		if !m.IsValid() {
 			continue
 		}
-		if _, ok := knownModifiers[m.Type()]; !ok {
+		_, idle := m.Interface().(IdleModifier)
+		if _, ok := knownModifiers[m.Type()]; !ok && !idle {
 			return fmt.Errorf("plan modifier %s is not one the known answers model", m.Type())
 		}
 	}
@@ -285,7 +292,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // knownPlan is the framework's answer to an unchanged plan or a create's plan, or nil when
 // the request is anything else or a check has something to say.
-func (s *knownAnswers) knownPlan(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) *tfprotov6.PlanResourceChangeResponse {
+func (s *server) knownPlan(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) *tfprotov6.PlanResourceChangeResponse {
 	rule, ok := s.rules[req.TypeName]
 	if !ok || s.defers() ||
 		req.PriorState == nil || req.ProposedNewState == nil || req.Config == nil {
@@ -326,8 +333,8 @@ func (s *knownAnswers) knownPlan(ctx context.Context, req *tfprotov6.PlanResourc
 		return nil // an update: the framework plans it
 	}
 	r := s.configured(ctx, rule)
-	if checker, ok := r.(planChecker); ok {
-		diags := checker.checkPlan(ctx, resource.ModifyPlanRequest{
+	if checker, ok := r.(PlanChecker); ok {
+		diags := checker.CheckPlan(ctx, PlanRequest{
 			Config: tfsdk.Config{Schema: rule.schema, Raw: config},
 			State:  tfsdk.State{Schema: rule.schema, Raw: prior},
 			Plan:   tfsdk.Plan{Schema: rule.schema, Raw: plan},

@@ -1,4 +1,4 @@
-package provider
+package knownanswers_test
 
 import (
 	"context"
@@ -14,8 +14,20 @@ import (
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
+	"github.com/astra-control/terraform-provider-astra/internal/provider"
 	"github.com/astra-control/terraform-provider-astra/internal/testutil"
 )
+
+// The tests of this file and the others of package knownanswers_test serve the provider's
+// real resources (internal/provider) against the simulator, through the known answers and
+// through the bare framework, and compare.
+
+// identityType is the identity of every resource but the protection policy: { id }.
+var identityType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{"id": tftypes.String}}
+
+// missingCredential is the error of a cluster without a credential_id, which its plan checks report.
+const missingCredential = "Missing credential_id"
 
 // answersFixture is one registered cluster, the provider served with the shortcuts and the
 // same provider served by the framework alone, both configured for the simulator, and the
@@ -24,7 +36,7 @@ type answersFixture struct {
 	registered *testutil.SimCluster
 	sim        *astrasim.Sim
 	client     *astra.Client
-	fast       *knownAnswers
+	fast       *knownanswers.Server
 	framework  tfprotov6.ProviderServer
 	schema     *tfprotov6.Schema
 	schemas    *tfprotov6.GetProviderSchemaResponse
@@ -40,20 +52,20 @@ type answersFixture struct {
 func newAnswersFixture(t *testing.T) *answersFixture {
 	t.Helper()
 	ctx := context.Background()
-	clearAstraEnvironment(t)
+	testutil.ClearAstraEnvironment(t)
 	c := testutil.NewSimCluster(t, "answers")
 	f := &answersFixture{registered: c, sim: c.Sim, client: c.Client, cloudID: c.CloudID, credID: c.CredentialID, clusterID: c.ClusterID}
 	t.Setenv("ASTRA_READ_MAX_AGE", "0s") // every read asks the service, so a change is seen at once
 
-	fast, err := NewServer(New("test")())()
+	fast, err := knownanswers.NewServer(provider.New("test")())()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ok bool
-	if f.fast, ok = fast.(*knownAnswers); !ok {
-		t.Fatalf("NewServer served %T, not the shortcuts", fast)
+	if f.fast, ok = fast.(*knownanswers.Server); !ok {
+		t.Fatalf("NewServer served %T, not the known answers", fast)
 	}
-	if f.framework, err = providerserver.NewProtocol6WithError(New("test")())(); err != nil {
+	if f.framework, err = providerserver.NewProtocol6WithError(provider.New("test")())(); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []tfprotov6.ProviderServer{f.fast, f.framework} {
@@ -128,7 +140,7 @@ func (f *answersFixture) config() tftypes.Value {
 func TestKnownAnswers_unchangedRead(t *testing.T) {
 	f := newAnswersFixture(t)
 	ctx := context.Background()
-	if _, ok := recordedAnswer(f.private); !ok {
+	if _, ok := knownanswers.RecordedSeal(f.private); !ok {
 		t.Fatalf("the framework's read recorded no answer in private state %q", f.private)
 	}
 	relabeled := testutil.WithAttributes(t, f.state, map[string]tftypes.Value{
@@ -158,7 +170,7 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 		// The control of the case above: the same seal made by this build is taken.
 		{name: "sealed again by this build", shortcuts: true,
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity,
-				Private: f.sealedBy(t, buildKey())}},
+				Private: f.sealedBy(t, "")}},
 		{name: "no record",
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity}},
 		{name: "object changed on the service",
@@ -180,7 +192,7 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 			if c.change != nil {
 				c.change(t)
 			}
-			got := f.fast.unchangedRead(ctx, c.req)
+			got := f.fast.UnchangedRead(ctx, c.req)
 			if (got != nil) != c.shortcuts {
 				t.Fatalf("shortcut taken: %v, want %v", got != nil, c.shortcuts)
 			}
@@ -244,7 +256,7 @@ func TestKnownAnswers_unchangedPlan(t *testing.T) {
 func (f *answersFixture) checkPlan(t *testing.T, req *tfprotov6.PlanResourceChangeRequest, shortcuts bool, refuses string) {
 	t.Helper()
 	ctx := context.Background()
-	got := f.fast.knownPlan(ctx, req)
+	got := f.fast.KnownPlan(ctx, req)
 	if (got != nil) != shortcuts {
 		t.Fatalf("shortcut taken: %v, want %v", got != nil, shortcuts)
 	}
@@ -296,9 +308,6 @@ func sameRead(t *testing.T, typ tftypes.Type, got, want *tfprotov6.ReadResourceR
 		t.Errorf("private state %q, the framework's %q", got.Private, want.Private)
 	}
 }
-
-// identityType is the identity of every resource.
-var identityType = identitySchema().Type().TerraformType(context.Background())
 
 // nullIdentity is the identity a CLI sends before it knows one.
 func (f *answersFixture) nullIdentity(t *testing.T) *tfprotov6.ResourceIdentityData {
@@ -369,26 +378,26 @@ func samePrivate(a, b []byte) bool {
 	return reflect.DeepEqual(x, y)
 }
 
-// sealedBy is the fixture's private state with its answer record sealed by build: the
-// cluster as the service answers it now, and the fixture's state.
+// sealedBy is the fixture's private state with its answer record sealed by build ("" for
+// this one): the cluster as the service answers it now, and the fixture's state.
 func (f *answersFixture) sealedBy(t *testing.T, build string) []byte {
 	t.Helper()
 	var keys map[string][]byte
 	if err := json.Unmarshal(f.private, &keys); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := recordedAnswer(f.private); !ok {
+	if _, ok := knownanswers.RecordedSeal(f.private); !ok {
 		t.Fatalf("no answer record in %q", f.private)
 	}
 	c, err := f.client.GetCluster(context.Background(), f.cloudID, f.clusterID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, ok := answerDigest(c)
+	seal, ok := knownanswers.Seal(build, f.clusterID, c, f.state)
 	if !ok {
 		t.Fatal("no digest of the cluster")
 	}
-	if keys[answerKey], err = json.Marshal(answerSeal(build, f.clusterID, sum, stateDigest(f.state))); err != nil {
+	if keys[knownanswers.AnswerKey], err = json.Marshal(seal); err != nil {
 		t.Fatal(err)
 	}
 	out, err := json.Marshal(keys)
@@ -422,7 +431,7 @@ func TestKnownAnswers_readAfterCreate(t *testing.T) {
 	}
 	req := &tfprotov6.ReadResourceRequest{TypeName: "astra_cluster", CurrentState: created.NewState,
 		CurrentIdentity: created.NewIdentity, Private: created.Private}
-	got := f.fast.unchangedRead(ctx, req)
+	got := f.fast.UnchangedRead(ctx, req)
 	if got == nil {
 		t.Fatalf("the read after create did not take the shortcut (private state %q)", created.Private)
 	}

@@ -1,4 +1,4 @@
-package provider
+package knownanswers_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"math/rand"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,29 +53,29 @@ func TestKnownAnswers_differential(t *testing.T) {
 	counts := map[string]int{}
 	scripted := newScriptedServers(t)
 	for _, seed := range seeds {
-		g := &requestGen{t: t, rng: rand.New(rand.NewSource(seed)), f: f, seed: seed, scripted: scripted}
+		g := newRequestGen(t, seed, f, scripted)
 		for i := 0; i < 25; i++ {
 			g.round(t, readBases, counts)
 		}
 	}
 	// The guard is not vacuous: on the fixed seeds, every rule answered some requests of
 	// each kind itself.
-	for typ, rule := range f.fast.rules {
+	for typ, rule := range f.fast.Rules() {
 		for _, kind := range []string{"create", "unchanged"} {
 			if len(seeds) > 0 && counts[typ+"/"+kind+"/shortcut"] == 0 {
 				t.Errorf("%s: no %s plan took the known answer", typ, kind)
 			}
 		}
-		if len(seeds) > 0 && rule.reads && counts[typ+"/read/shortcut"] == 0 {
+		if len(seeds) > 0 && rule.Reads && counts[typ+"/read/shortcut"] == 0 {
 			t.Errorf("%s: no read took the known answer", typ)
 		}
 	}
-	for typ := range f.fast.upgrades {
-		if len(seeds) > 0 && counts[typ+"/upgrade/shortcut"] == 0 {
+	for typ := range f.schemas.ResourceSchemas {
+		if len(seeds) > 0 && f.fast.Upgrades(typ) && counts[typ+"/upgrade/shortcut"] == 0 {
 			t.Errorf("%s: no state upgrade took the known answer", typ)
 		}
 	}
-	for typ := range scripted.fast.applies {
+	for typ := range scripted.fast.Applies() {
 		for _, kind := range []string{"shortcut", "replayed"} {
 			if len(seeds) > 0 && counts[typ+"/apply/"+kind] == 0 {
 				t.Errorf("%s: no create's apply was %s", typ, map[string]string{"shortcut": "answered", "replayed": "replayed"}[kind])
@@ -82,7 +83,7 @@ func TestKnownAnswers_differential(t *testing.T) {
 		}
 	}
 	t.Logf("random seed %d (replay with KNOWN_ANSWERS_SEED=%d), for %s", random, random, duration)
-	g := &requestGen{t: t, rng: rand.New(rand.NewSource(random)), f: f, seed: random, scripted: scripted}
+	g := newRequestGen(t, random, f, scripted)
 	iterations := 0
 	for deadline := time.Now().Add(duration); time.Now().Before(deadline) && !t.Failed(); iterations++ {
 		g.round(t, readBases, counts)
@@ -123,14 +124,14 @@ func (f *answersFixture) readBases(t *testing.T) []readBase {
 		Labels: []astra.Label{{Name: "a", Value: "1"}, {Name: "b", Value: "2"}, {Name: "c", Value: "3"}}}); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "managing the cluster", func(ctx context.Context) (*astra.ManagedCluster, error) {
+	testutil.WaitUntil(t, "managing the cluster", func(ctx context.Context) (*astra.ManagedCluster, error) {
 		return f.client.GetManagedCluster(ctx, f.clusterID)
 	}, astra.ManagedClusterReady)
 	s3, err := f.client.CreateCredential(ctx, astra.S3Credential("differential-s3", "AKIA-DIFF", "diff-secret"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sa, err := f.client.CreateCredential(ctx, astra.ServiceAccountCredential("differential-sa", "gcp", []byte(testGCPKeyFile(1))))
+	sa, err := f.client.CreateCredential(ctx, astra.ServiceAccountCredential("differential-sa", "gcp", []byte(testutil.GCPKeyFile(1))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,13 +141,13 @@ func (f *answersFixture) readBases(t *testing.T) []readBase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "bucket", func(ctx context.Context) (*astra.Bucket, error) { return f.client.GetBucket(ctx, bucket.ID) }, astra.BucketAvailable)
+	testutil.WaitUntil(t, "bucket", func(ctx context.Context) (*astra.Bucket, error) { return f.client.GetBucket(ctx, bucket.ID) }, astra.BucketAvailable)
 	app, err := f.client.CreateApp(ctx, astra.AppCreate{Name: "differential-app", ClusterID: f.clusterID,
 		NamespaceScopedResources: []astra.NamespaceScope{{Namespace: "default"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, "app", func(ctx context.Context) (*astra.App, error) { return f.client.GetApp(ctx, app.ID) }, astra.AppReady)
+	testutil.WaitUntil(t, "app", func(ctx context.Context) (*astra.App, error) { return f.client.GetApp(ctx, app.ID) }, astra.AppReady)
 	policy, err := f.client.CreateAppSchedule(ctx, app.ID, astra.AppScheduleFields{Name: "differential", Granularity: "daily",
 		Minute: "5", Hour: "2", SnapshotRetention: "3", BackupRetention: "2", BucketID: bucket.ID})
 	if err != nil {
@@ -184,11 +185,15 @@ func (f *answersFixture) readBases(t *testing.T) []readBase {
 
 // requestGen builds random requests from the schemas.
 type requestGen struct {
+	testutil.RandomValues
 	t        *testing.T
-	rng      *rand.Rand
 	f        *answersFixture
 	seed     int64
 	scripted *scriptedServers // for applies
+}
+
+func newRequestGen(t *testing.T, seed int64, f *answersFixture, scripted *scriptedServers) *requestGen {
+	return &requestGen{RandomValues: testutil.RandomValues{Rand: rand.New(rand.NewSource(seed))}, t: t, f: f, seed: seed, scripted: scripted}
 }
 
 // round sends one random plan of every resource type and one random read.
@@ -198,7 +203,7 @@ func (g *requestGen) round(t *testing.T, bases []readBase, counts map[string]int
 	schemas := g.f.schemas
 	for _, typeName := range sortedKeys(schemas.ResourceSchemas) {
 		req, kind := g.plan(typeName, schemas.ResourceSchemas[typeName])
-		got, want, shortcut, err := served(ctx, req, g.f.fast.knownPlan, g.f.fast.frameworkServer.PlanResourceChange, g.f.framework.PlanResourceChange)
+		got, want, shortcut, err := served(ctx, req, g.f.fast.KnownPlan, g.f.fast.Framework().PlanResourceChange, g.f.framework.PlanResourceChange)
 		if err != nil {
 			t.Fatalf("seed %d: %s plan: %v", g.seed, typeName, err)
 		}
@@ -209,9 +214,9 @@ func (g *requestGen) round(t *testing.T, bases []readBase, counts map[string]int
 	}
 	g.upgradeRound(t, counts)
 	g.applyRound(t, counts)
-	base := bases[g.rng.Intn(len(bases))]
+	base := bases[g.Rand.Intn(len(bases))]
 	req, expect := g.read(base)
-	got, want, shortcut, err := served(ctx, req, g.f.fast.unchangedRead, g.f.fast.frameworkServer.ReadResource, g.f.framework.ReadResource)
+	got, want, shortcut, err := served(ctx, req, g.f.fast.UnchangedRead, g.f.fast.Framework().ReadResource, g.f.framework.ReadResource)
 	if err != nil {
 		t.Fatalf("seed %d: %s read: %v", g.seed, base.typeName, err)
 	}
@@ -250,10 +255,10 @@ func taken(shortcut bool) string {
 func (g *requestGen) plan(typeName string, s *tfprotov6.Schema) (*tfprotov6.PlanResourceChangeRequest, string) {
 	typ := s.ValueType()
 	req := &tfprotov6.PlanResourceChangeRequest{TypeName: typeName, PriorPrivate: g.private()}
-	if g.rng.Intn(10) == 0 {
+	if g.Rand.Intn(10) == 0 {
 		req.ClientCapabilities = &tfprotov6.PlanResourceChangeClientCapabilities{DeferralAllowed: true}
 	}
-	kind := []string{"create", "create", "unchanged", "unchanged", "update"}[g.rng.Intn(5)]
+	kind := []string{"create", "create", "unchanged", "unchanged", "update"}[g.Rand.Intn(5)]
 	var prior, config tftypes.Value
 	if kind == "create" {
 		prior = tftypes.NewValue(typ, nil)
@@ -269,7 +274,7 @@ func (g *requestGen) plan(typeName string, s *tfprotov6.Schema) (*tfprotov6.Plan
 	req.PriorState, req.Config, req.ProposedNewState = dynamic(typ, prior), dynamic(typ, config), dynamic(typ, proposed)
 	var id string
 	if !prior.IsNull() {
-		id, _ = idAttribute(prior)
+		id = stringAttribute(prior, "id")
 	}
 	req.PriorIdentity = g.identityOf(typeName, prior, id)
 	return req, kind
@@ -277,8 +282,8 @@ func (g *requestGen) plan(typeName string, s *tfprotov6.Schema) (*tfprotov6.Plan
 
 // identityType is typeName's identity type: { id } unless its rule says otherwise.
 func (g *requestGen) identityType(typeName string) tftypes.Type {
-	if rule, ok := g.f.fast.rules[typeName]; ok && rule.identityType != nil {
-		return rule.identityType
+	if rule, ok := g.f.fast.Rules()[typeName]; ok && rule.IdentityType != nil {
+		return rule.IdentityType
 	}
 	return identityType
 }
@@ -288,13 +293,13 @@ func (g *requestGen) identityType(typeName string) tftypes.Type {
 // { app_id, id }) none, a null one, one built from the prior state's attributes, or one
 // naming another object.
 func (g *requestGen) identityOf(typeName string, prior tftypes.Value, id string) *tfprotov6.ResourceIdentityData {
-	rule, ok := g.f.fast.rules[typeName]
-	if !ok || rule.identityType == nil || rule.identityType.Equal(identityType) {
+	rule, ok := g.f.fast.Rules()[typeName]
+	if !ok || rule.IdentityType == nil || rule.IdentityType.Equal(identityType) {
 		return g.identity(id)
 	}
-	typ := rule.identityType
+	typ := rule.IdentityType
 	var v tftypes.Value
-	switch n := g.rng.Intn(10); {
+	switch n := g.Rand.Intn(10); {
 	case n < 3:
 		return nil
 	case n < 5 || prior.IsNull():
@@ -308,7 +313,7 @@ func (g *requestGen) identityOf(typeName string, prior tftypes.Value, id string)
 			at := types[name]
 			fields[name] = attrs[name]
 			if n == 9 || !fields[name].IsKnown() || fields[name].IsNull() {
-				fields[name] = tftypes.NewValue(at, g.uuid())
+				fields[name] = tftypes.NewValue(at, g.UUID())
 			}
 		}
 		v = tftypes.NewValue(typ, fields)
@@ -341,20 +346,20 @@ func proposedNewState(s *tfprotov6.Schema, prior, config tftypes.Value) tftypes.
 // mostly the default where the attribute has one, as in a state an apply wrote.
 func (g *requestGen) priorState(typeName string, s *tfprotov6.Schema) tftypes.Value {
 	var defaults map[string]tftypes.Value
-	if rule, ok := g.f.fast.rules[typeName]; ok {
-		defaults = rule.defaults
+	if rule, ok := g.f.fast.Rules()[typeName]; ok {
+		defaults = rule.Defaults
 	}
 	out := map[string]tftypes.Value{}
 	for _, a := range s.Block.Attributes {
 		def, hasDefault := defaults[a.Name]
 		switch {
-		case hasDefault && g.rng.Intn(4) != 0:
+		case hasDefault && g.Rand.Intn(4) != 0:
 			out[a.Name] = def
 		case a.WriteOnly:
 			out[a.Name] = tftypes.NewValue(a.ValueType(), nil)
 		case a.Name == "id":
-			out[a.Name] = tftypes.NewValue(tftypes.String, g.uuid())
-		case !a.Required && g.rng.Intn(6) == 0:
+			out[a.Name] = tftypes.NewValue(tftypes.String, g.UUID())
+		case !a.Required && g.Rand.Intn(6) == 0:
 			out[a.Name] = tftypes.NewValue(a.ValueType(), nil)
 		default:
 			out[a.Name] = g.attribute(a.Name, a.ValueType(), false)
@@ -378,15 +383,15 @@ func (g *requestGen) object(s *tfprotov6.Schema, prior *tftypes.Value) tftypes.V
 		case a.Computed && !a.Optional && !a.Required:
 			out[a.Name] = null
 		case a.WriteOnly:
-			out[a.Name] = []tftypes.Value{null, g.attribute(a.Name, typ, true)}[g.rng.Intn(2)]
-		case p != nil && g.rng.Intn(8) != 0:
+			out[a.Name] = []tftypes.Value{null, g.attribute(a.Name, typ, true)}[g.Rand.Intn(2)]
+		case p != nil && g.Rand.Intn(8) != 0:
 			out[a.Name] = p[a.Name]
-			if a.Computed && g.rng.Intn(2) == 0 {
+			if a.Computed && g.Rand.Intn(2) == 0 {
 				out[a.Name] = null // left to the prior value
 			}
 		case a.Required:
 			out[a.Name] = g.attribute(a.Name, typ, true)
-		case g.rng.Intn(2) == 0:
+		case g.Rand.Intn(2) == 0:
 			out[a.Name] = null
 		default:
 			out[a.Name] = g.attribute(a.Name, typ, true)
@@ -399,104 +404,23 @@ func (g *requestGen) object(s *tfprotov6.Schema, prior *tftypes.Value) tftypes.V
 // plan checks (a key file that parses, a cloud type the service knows) pass often enough
 // for the known answers to take plans of every type.
 var attributePools = map[string][]string{
-	"service_account_json":    {testGCPKeyFile(1), testGCPKeyFile(2)},
-	"service_account_json_wo": {testGCPKeyFile(3)},
+	"service_account_json":    {testutil.GCPKeyFile(1), testutil.GCPKeyFile(2)},
+	"service_account_json_wo": {testutil.GCPKeyFile(3)},
 	"cloud_type":              {"gcp", "azure", "aws", "GCP"},
 }
 
 // attribute is a random value of the attribute name of type typ.
 func (g *requestGen) attribute(name string, typ tftypes.Type, unknowns bool) tftypes.Value {
-	if pool := attributePools[name]; len(pool) > 0 && typ.Is(tftypes.String) && g.rng.Intn(2) == 0 {
-		return tftypes.NewValue(typ, pool[g.rng.Intn(len(pool))])
+	if pool := attributePools[name]; len(pool) > 0 && typ.Is(tftypes.String) && g.Rand.Intn(2) == 0 {
+		return tftypes.NewValue(typ, pool[g.Rand.Intn(len(pool))])
 	}
-	return g.value(typ, unknowns)
-}
-
-var stringPool = []string{"", "a", "team", "5m", "1h", "connectorV2", "relayV1", "kubeconfig", "running", "managed", "gp2", "true"}
-
-// setElement is a random element of a set of elem: an object has every attribute set, so
-// the framework's defaults cannot make two elements equal (Terraform never sends a set
-// holding one element twice, and the framework plans such a set in no fixed order).
-func (g *requestGen) setElement(elem tftypes.Type) tftypes.Value {
-	obj, ok := elem.(tftypes.Object)
-	if !ok {
-		return g.value(elem, false)
-	}
-	attrs := map[string]tftypes.Value{}
-	for _, name := range sortedKeys(obj.AttributeTypes) { // sorted: a seed replays the same values
-		attrs[name] = g.value(obj.AttributeTypes[name], false)
-	}
-	return tftypes.NewValue(elem, attrs)
-}
-
-// value is a random value of typ; unknowns only where a configuration may hold them.
-func (g *requestGen) value(typ tftypes.Type, unknowns bool) tftypes.Value {
-	if unknowns && g.rng.Intn(12) == 0 {
-		return tftypes.NewValue(typ, tftypes.UnknownValue)
-	}
-	switch {
-	case typ.Is(tftypes.String):
-		if g.rng.Intn(3) == 0 {
-			return tftypes.NewValue(typ, g.uuid())
-		}
-		return tftypes.NewValue(typ, stringPool[g.rng.Intn(len(stringPool))])
-	case typ.Is(tftypes.Bool):
-		return tftypes.NewValue(typ, g.rng.Intn(2) == 0)
-	case typ.Is(tftypes.Number):
-		return tftypes.NewValue(typ, g.rng.Intn(100))
-	case typ.Is(tftypes.List{}):
-		elem := typ.(tftypes.List).ElementType
-		var elems []tftypes.Value
-		for i := g.rng.Intn(4); i > 0; i-- {
-			elems = append(elems, g.value(elem, unknowns))
-		}
-		return tftypes.NewValue(typ, elems)
-	case typ.Is(tftypes.Set{}):
-		elem := typ.(tftypes.Set).ElementType
-		var elems []tftypes.Value
-		for i := g.rng.Intn(4); i > 0; i-- {
-			v := g.setElement(elem)
-			duplicate := false
-			for _, e := range elems {
-				duplicate = duplicate || e.Equal(v)
-			}
-			if !duplicate {
-				elems = append(elems, v)
-			}
-		}
-		return tftypes.NewValue(typ, elems)
-	case typ.Is(tftypes.Map{}):
-		elem := typ.(tftypes.Map).ElementType
-		entries := map[string]tftypes.Value{}
-		for i := g.rng.Intn(5); i > 0; i-- {
-			entries[stringPool[g.rng.Intn(len(stringPool))]+strconv.Itoa(i)] = g.value(elem, unknowns)
-		}
-		return tftypes.NewValue(typ, entries)
-	case typ.Is(tftypes.Object{}):
-		attrs := map[string]tftypes.Value{}
-		types := typ.(tftypes.Object).AttributeTypes
-		for _, name := range sortedKeys(types) { // sorted: a seed replays the same values
-			at := types[name]
-			attrs[name] = tftypes.NewValue(at, nil)
-			if g.rng.Intn(2) == 0 {
-				attrs[name] = g.value(at, unknowns)
-			}
-		}
-		return tftypes.NewValue(typ, attrs)
-	}
-	return tftypes.NewValue(typ, nil)
-}
-
-func (g *requestGen) uuid() string {
-	b := make([]byte, 16)
-	g.rng.Read(b)
-	return fmt.Sprintf("%x-%x-4%x-8%x-%x", b[0:4], b[4:6], b[6:8][1:], b[8:10][1:], b[10:16])
+	return g.Value(typ, unknowns)
 }
 
 // identity is none, a null one, { id }, or one naming another ID.
 func (g *requestGen) identity(id string) *tfprotov6.ResourceIdentityData {
 	var v tftypes.Value
-	switch n := g.rng.Intn(10); {
+	switch n := g.Rand.Intn(10); {
 	case n < 3:
 		return nil
 	case n < 5 || id == "":
@@ -504,7 +428,7 @@ func (g *requestGen) identity(id string) *tfprotov6.ResourceIdentityData {
 	case n < 9:
 		v = tftypes.NewValue(identityType, map[string]tftypes.Value{"id": tftypes.NewValue(tftypes.String, id)})
 	default:
-		v = tftypes.NewValue(identityType, map[string]tftypes.Value{"id": tftypes.NewValue(tftypes.String, g.uuid())})
+		v = tftypes.NewValue(identityType, map[string]tftypes.Value{"id": tftypes.NewValue(tftypes.String, g.UUID())})
 	}
 	dv := dynamic(identityType, v)
 	return &tfprotov6.ResourceIdentityData{IdentityData: dv}
@@ -513,7 +437,7 @@ func (g *requestGen) identity(id string) *tfprotov6.ResourceIdentityData {
 // private is a random private state: none, empty, keys of the provider and the framework,
 // empty values, and now and then one the framework refuses.
 func (g *requestGen) private() []byte {
-	switch g.rng.Intn(6) {
+	switch g.Rand.Intn(6) {
 	case 0:
 		return nil
 	case 1:
@@ -534,21 +458,21 @@ func (g *requestGen) read(base readBase) (*tfprotov6.ReadResourceRequest, bool) 
 	req := &tfprotov6.ReadResourceRequest{TypeName: base.typeName}
 	expect := true
 	state := base.state
-	if g.rng.Intn(4) == 0 {
+	if g.Rand.Intn(4) == 0 {
 		var attrs map[string]tftypes.Value
 		_ = state.As(&attrs)
 		names := sortedKeys(attrs)
-		name := names[g.rng.Intn(len(names))]
+		name := names[g.Rand.Intn(len(names))]
 		if name != "id" {
-			changed := g.value(attrs[name].Type(), false)
+			changed := g.Value(attrs[name].Type(), false)
 			expect = expect && changed.Equal(attrs[name])
 			state = testutil.WithAttributes(g.t, state, map[string]tftypes.Value{name: changed})
 		}
 	}
 	req.CurrentState = dynamic(base.typ, state)
-	id, _ := idAttribute(state)
+	id := stringAttribute(state, "id")
 	identity := g.identityType(base.typeName)
-	switch n := g.rng.Intn(10); {
+	switch n := g.Rand.Intn(10); {
 	case n < 3:
 	case n < 4:
 		req.CurrentIdentity = &tfprotov6.ResourceIdentityData{IdentityData: dynamic(identity, tftypes.NewValue(identity, nil))}
@@ -557,12 +481,10 @@ func (g *requestGen) read(base readBase) (*tfprotov6.ReadResourceRequest, bool) 
 	default:
 		if req.CurrentIdentity = g.identityOf(base.typeName, state, id); req.CurrentIdentity != nil {
 			v, _ := req.CurrentIdentity.IdentityData.Unmarshal(identity)
-			named, _ := identityAttributes(identity, v)
-			want, _ := identityAttributes(identity, state)
-			expect = expect && (v.IsFullyNull() || maps.Equal(named, want))
+			expect = expect && (v.IsFullyNull() || maps.Equal(identityAttributes(identity, v), identityAttributes(identity, state)))
 		}
 	}
-	switch g.rng.Intn(6) {
+	switch g.Rand.Intn(6) {
 	case 0:
 		req.Private = nil
 		expect = false
@@ -574,7 +496,7 @@ func (g *requestGen) read(base readBase) (*tfprotov6.ReadResourceRequest, bool) 
 	default:
 		req.Private = base.private
 	}
-	if g.rng.Intn(10) == 0 {
+	if g.Rand.Intn(10) == 0 {
 		req.ClientCapabilities = &tfprotov6.ReadResourceClientCapabilities{DeferralAllowed: true}
 	}
 	return req, expect
@@ -688,10 +610,27 @@ func comparableDiagnostics(diags []*tfprotov6.Diagnostic) string {
 	return correlationID.ReplaceAllString(testutil.DiagnosticsText(diags), "[correlation ID]")
 }
 
-// waitUntil polls get on the simulator's fast schedule until done, or fails the test.
-func waitUntil[T any](t *testing.T, what string, get func(context.Context) (*T, error), done func(*T) (bool, error)) {
-	t.Helper()
-	if _, err := astra.Wait(context.Background(), accWaitSchedule, get, done); err != nil {
-		t.Fatalf("%s: %v", what, err)
+// stringAttribute is the known string attribute name of an object, "" if there is none.
+func stringAttribute(object tftypes.Value, name string) string {
+	var attrs map[string]tftypes.Value
+	var s string
+	if object.IsNull() || !object.IsKnown() || object.As(&attrs) != nil || attrs[name].As(&s) != nil {
+		return ""
 	}
+	return s
+}
+
+// identityAttributes are the string attributes of object the identity type names.
+func identityAttributes(identity tftypes.Type, object tftypes.Value) map[string]string {
+	out := map[string]string{}
+	if typ, ok := identity.(tftypes.Object); ok {
+		for name := range typ.AttributeTypes {
+			out[name] = stringAttribute(object, name)
+		}
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
 }

@@ -1,4 +1,4 @@
-package provider
+package knownanswers
 
 import (
 	"context"
@@ -28,10 +28,10 @@ import (
 //     (state present after a success, identity present, every diagnostic's path converts,
 //     the state and identity encode, the private state holds only the provider's keys).
 //
-// Any other outcome is replayed through the framework with that same outcome (replayCreate),
-// so it adds its own errors as it always does and the Create runs once. Only creates of the
-// resources identifiedByID wraps are answered, since that wrapper replays; a request with a
-// planned private state, which the framework parses and may refuse, goes to the framework.
+// Any other outcome is replayed through the framework with that same outcome (Replayed), so
+// it adds its own errors as it always does and the Create runs once. Only creates of a
+// CreateReplayer are answered, since it replays; a request with a planned private state,
+// which the framework parses and may refuse, goes to the framework.
 
 // applyRule is what knownApply needs from one resource type.
 type applyRule struct {
@@ -40,14 +40,21 @@ type applyRule struct {
 	identity          identityschema.Schema
 	typ, identityType tftypes.Type
 	writeOnly         []string // top-level write-only attributes
+	// privateKeys are the keys a Create may write into private state: the seal and the
+	// resource's own (PrivateKeyWriter).
+	privateKeys []string
 }
 
 // applyRuleFor derives r's rule, or says why the known apply cannot answer for it.
 func applyRuleFor(factory func() resource.Resource) (*applyRule, error) {
 	ctx := context.Background()
-	r, ok := factory().(*identified)
+	r, ok := factory().(CreateReplayer)
 	if !ok {
-		return nil, fmt.Errorf("its Create cannot be replayed (not identifiedByID)")
+		return nil, fmt.Errorf("its Create cannot be replayed (not a CreateReplayer)")
+	}
+	withIdentity, ok := r.(resource.ResourceWithIdentity)
+	if !ok {
+		return nil, fmt.Errorf("it has no identity, which the framework's create checks")
 	}
 	resp, err := schemaOf(r)
 	if err != nil {
@@ -57,9 +64,10 @@ func applyRuleFor(factory func() resource.Resource) (*applyRule, error) {
 		return nil, fmt.Errorf("it has blocks, whose write-only and semantic-equality walks are not modelled")
 	}
 	var id resource.IdentitySchemaResponse
-	r.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &id)
+	withIdentity.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &id)
 	rule := &applyRule{factory: factory, schema: resp.Schema, identity: id.IdentitySchema,
-		typ: resp.Schema.Type().TerraformType(ctx), identityType: id.IdentitySchema.Type().TerraformType(ctx)}
+		typ: resp.Schema.Type().TerraformType(ctx), identityType: id.IdentitySchema.Type().TerraformType(ctx),
+		privateKeys: privateKeysOf(r)}
 	for _, name := range sortedKeys(resp.Schema.Attributes) {
 		a := resp.Schema.Attributes[name]
 		if t := semanticType(ctx, a.GetType()); t != "" {
@@ -120,11 +128,21 @@ func nestedWriteOnly(a schema.Attribute) bool {
 	return false
 }
 
+// privateKeysOf are the private keys r may write: the seal, and its own.
+func privateKeysOf(r resource.Resource) []string {
+	keys := []string{answerKey}
+	if writer, ok := unwrapped(r).(PrivateKeyWriter); ok {
+		keys = append(keys, writer.PrivateKeys()...)
+	}
+	return keys
+}
+
 // cannedCreate carries a Create's outcome into the framework's replay of the request.
 type cannedCreate struct{}
 
-// replayCreate sets resp to the outcome knownApply carries in ctx, if it carries one.
-func replayCreate(ctx context.Context, resp *resource.CreateResponse) bool {
+// Replayed sets resp to the outcome of Create the known apply carries in ctx, and reports
+// whether it did: a CreateReplayer's Create returns at once when it did.
+func Replayed(ctx context.Context, resp *resource.CreateResponse) bool {
 	outcome, ok := ctx.Value(cannedCreate{}).(*resource.CreateResponse)
 	if ok {
 		*resp = *outcome
@@ -133,7 +151,7 @@ func replayCreate(ctx context.Context, resp *resource.CreateResponse) bool {
 }
 
 // knownApply answers the apply of a create, or returns nil for the framework to answer it.
-func (s *knownAnswers) knownApply(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) *tfprotov6.ApplyResourceChangeResponse {
+func (s *server) knownApply(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) *tfprotov6.ApplyResourceChangeResponse {
 	rule := s.applies[req.TypeName]
 	if rule == nil || req.PriorState == nil || req.PlannedState == nil || req.Config == nil || len(req.PlannedPrivate) > 0 {
 		return nil
@@ -177,10 +195,10 @@ func (s *knownAnswers) knownApply(ctx context.Context, req *tfprotov6.ApplyResou
 	r.Create(ctx, createReq, &createResp)
 
 	if resp, ok := rule.answer(ctx, createResp); ok {
-		s.provider.answered.add("apply " + req.TypeName)
+		s.counts.Add("apply " + req.TypeName)
 		return resp
 	}
-	s.provider.answered.add("replayed apply " + req.TypeName)
+	s.counts.Add("replayed apply " + req.TypeName)
 	resp, err := s.frameworkServer.ApplyResourceChange(context.WithValue(ctx, cannedCreate{}, &createResp), req)
 	if err != nil { // the framework's server answers every request with a nil error; were it not to, say so
 		resp = &tfprotov6.ApplyResourceChangeResponse{Diagnostics: []*tfprotov6.Diagnostic{{
@@ -217,7 +235,7 @@ func (rule *applyRule) answer(ctx context.Context, out resource.CreateResponse) 
 	if err != nil {
 		return nil, false
 	}
-	private, ok := privateBytes(ctx, out.Private)
+	private, ok := privateBytes(ctx, out.Private, rule.privateKeys)
 	if !ok {
 		return nil, false
 	}
@@ -265,7 +283,7 @@ func withNull(object tftypes.Value, names []string) (tftypes.Value, bool) {
 
 // stoppable is ctx, cancelled when the CLI stops the provider, as the framework cancels the
 // requests it serves; done forgets it.
-func (s *knownAnswers) stoppable(ctx context.Context) (context.Context, func()) {
+func (s *server) stoppable(ctx context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	s.stops.Lock()
 	defer s.stops.Unlock()
@@ -288,7 +306,7 @@ type stopRequests struct {
 	cancels map[*context.CancelFunc]struct{}
 }
 
-func (s *knownAnswers) StopProvider(ctx context.Context, req *tfprotov6.StopProviderRequest) (*tfprotov6.StopProviderResponse, error) {
+func (s *server) StopProvider(ctx context.Context, req *tfprotov6.StopProviderRequest) (*tfprotov6.StopProviderResponse, error) {
 	s.stops.Lock()
 	for cancel := range s.stops.cancels {
 		(*cancel)()
@@ -297,7 +315,7 @@ func (s *knownAnswers) StopProvider(ctx context.Context, req *tfprotov6.StopProv
 	return s.frameworkServer.StopProvider(ctx, req)
 }
 
-func (s *knownAnswers) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
 	if resp := s.knownApply(ctx, req); resp != nil {
 		return resp, nil
 	}

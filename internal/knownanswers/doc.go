@@ -1,0 +1,32 @@
+// Package knownanswers is the protocol layer between tfprotov6 and the framework's provider
+// server. It answers the requests whose answers it can prove the framework would give, at a
+// fraction of the framework's cost, and hands every other request to the framework.
+//
+// It answers, for each resource type whose schema passes the rules derived at start:
+//   - a read that finds the answer the state was last written from: the resource's
+//     AnswerReader fetches it, and the seal RecordAnswer left in private state matches it
+//     (reads.go);
+//   - the plan of a create, and a plan that proposes the prior state, when the resource's
+//     PlanChecker has nothing to say (plans.go);
+//   - the upgrade of a state already at the schema's version (upgrades.go);
+//   - the apply of a create, around the resource's own Create, when the framework would pass
+//     its outcome on unchanged; any other outcome is replayed through the framework, so
+//     Create still runs once (applies.go).
+//
+// It refuses, leaving them to the framework, the requests whose answer depends on what it
+// does not model: every request of a type whose schema holds blocks, plan modifiers outside
+// its list, nested defaults, dynamic values or its own ModifyPlan (TestKnownAnswers_coverage
+// lists the types and why); updates, deletes and imports; reads of changed objects or of
+// objects recorded by another build; any plan a PlanChecker reports on, even with a warning;
+// private state the framework would refuse or act on; every read and plan once Configure
+// deferred. With ASTRA_KNOWN_ANSWERS=off (or false, 0) it refuses every request, so that a
+// suspected difference can be ruled out; a value it does not know is refused at Configure.
+//
+// Resources take part through the interfaces of participants.go, found when the server
+// starts; the package imports nothing of the provider. What keeps it honest is the
+// differential test (TestKnownAnswers_differential, run longer by `make fuzz`): random
+// requests built from every resource's schema, with failed, removed and unreachable objects
+// and every private key a resource writes, go to this layer and to the bare framework
+// server, which must answer alike. `make test` runs one acceptance pass with the layer off,
+// so the framework's path is exercised end to end as well.
+package knownanswers
