@@ -474,3 +474,28 @@ func TestKnownAnswers_createPlan(t *testing.T) {
 		})
 	}
 }
+
+// TestKnownAnswers_planChecksOnBothPaths: a resource's plan checks report the same on the
+// framework's path as on the known answers' (which hand any report to the framework): a
+// protection policy naming a bucket Astra Control does not have is refused at plan time,
+// by the bare framework and through the known answers.
+func TestKnownAnswers_planChecksOnBothPaths(t *testing.T) {
+	f := newAnswersFixture(t)
+	ctx := context.Background()
+	const typeName = "astra_protection_policy"
+	typ := f.schemas.ResourceSchemas[typeName].ValueType()
+	config := testutil.NullObject(typ, map[string]tftypes.Value{
+		"app_id":      tftypes.NewValue(tftypes.String, "7b4e2a3c-1d2e-4f5a-8b6c-0d1e2f3a4b5c"),
+		"name":        tftypes.NewValue(tftypes.String, "daily"),
+		"granularity": tftypes.NewValue(tftypes.String, "daily"),
+		"bucket_id":   tftypes.NewValue(tftypes.String, "0f4e2a3c-1d2e-4f5a-8b6c-0d1e2f3a4b5c"),
+	})
+	req := &tfprotov6.PlanResourceChangeRequest{TypeName: typeName, PriorState: dynamic(typ, tftypes.NewValue(typ, nil)),
+		Config: dynamic(typ, config), ProposedNewState: dynamic(typ, config)}
+	for name, server := range map[string]tfprotov6.ProviderServer{"the bare framework": f.framework, "the known answers": f.fast} {
+		resp, err := server.PlanResourceChange(ctx, req)
+		if err != nil || !strings.Contains(testutil.DiagnosticsText(resp.Diagnostics), "Unknown bucket") {
+			t.Errorf("%s: the plan says %v %q, want the unknown bucket refused", name, err, testutil.DiagnosticsText(resp.Diagnostics))
+		}
+	}
+}

@@ -133,6 +133,8 @@ func TestKnownAnswers_refusedSchemas(t *testing.T) {
 			r: &variantWithModifyPlan{variantResource{schema: with("x", schema.StringAttribute{Optional: true})}}},
 		{name: "its own ModifyPlan, wrapped", refused: "it has its own ModifyPlan",
 			r: &wrapper{Resource: &variantWithModifyPlan{variantResource{schema: with("x", schema.StringAttribute{Optional: true})}}}},
+		{name: "plan checks the framework never runs", refused: "its CheckPlan never runs under the framework",
+			r: &variantChecker{variantResource{schema: with("x", schema.StringAttribute{Optional: true})}}},
 		{name: "plan checks its ModifyPlan runs",
 			r: &variantCheckerModifying{variantChecker{variantResource{schema: with("x", schema.StringAttribute{Optional: true})}}}},
 		{name: "plan checks its Wrapper runs",
