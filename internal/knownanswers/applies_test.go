@@ -93,7 +93,7 @@ func (g *requestGen) applyRound(t *testing.T, counts map[string]int) {
 		plan, err := bare.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: typeName,
 			PriorState: dynamic(typ, tftypes.NewValue(typ, nil)), Config: dynamic(typ, config),
 			ProposedNewState: dynamic(typ, proposedNewState(s, tftypes.NewValue(typ, nil), config))})
-		if err != nil || plan.PlannedState == nil {
+		if err != nil || plan.PlannedState == nil || hasError(plan.Diagnostics) {
 			continue // a configuration the framework cannot plan is not applied
 		}
 		planned, err := plan.PlannedState.Unmarshal(typ)
@@ -136,7 +136,8 @@ func (g *requestGen) applyRound(t *testing.T, counts map[string]int) {
 
 // outcome is a random outcome of a create planned as planned: mostly the plan with every
 // unknown value known; now and then an unknown left, a null state, a null ID (no
-// identity), a write-only value kept; diagnostics with and without paths; the private keys
+// identity), a write-only value kept, a value the framework's types refuse; diagnostics
+// with and without paths; the private keys
 // the resource writes (keys) and one outside its list.
 func (g *requestGen) outcome(s *tfprotov6.Schema, planned tftypes.Value, keys []string) createOutcome {
 	var o createOutcome
@@ -175,6 +176,8 @@ func (g *requestGen) outcome(s *tfprotov6.Schema, planned tftypes.Value, keys []
 				attrs[a.Name] = tftypes.NewValue(tftypes.String, nil)
 			case a.WriteOnly && g.Rand.Intn(3) == 0:
 				attrs[a.Name] = g.Value(a.ValueType(), false)
+			case g.Rand.Intn(15) == 0:
+				attrs[a.Name] = refusedValue(attrs[a.Name])
 			}
 		}
 		state = tftypes.NewValue(state.Type(), attrs)
@@ -229,6 +232,20 @@ func hasError(diags []*tfprotov6.Diagnostic) bool {
 		}
 	}
 	return false
+}
+
+// refusedValue is v made into a value the framework's types refuse where they can: a set
+// holding an element twice, a number no int64 holds.
+func refusedValue(v tftypes.Value) tftypes.Value {
+	var elems []tftypes.Value
+	switch {
+	case !v.IsKnown() || v.IsNull():
+	case v.Type().Is(tftypes.Set{}) && v.As(&elems) == nil && len(elems) > 0:
+		return tftypes.NewValue(v.Type(), append(elems, elems[0]))
+	case v.Type().Is(tftypes.Number):
+		return tftypes.NewValue(v.Type(), 1.5)
+	}
+	return v
 }
 
 // TestKnownApplies_stopCancels: StopProvider cancels a create knownApply is running, as the

@@ -565,13 +565,18 @@ func diagnosticsWithPaths(diags []*tfprotov6.Diagnostic) string {
 	return out.String()
 }
 
-// planDiff compares two plans as values: "" when alike.
+// planDiff compares two plans as values: "" when alike. A plan the framework refuses is
+// only its diagnostics: the CLI stops there, and the framework's planned state is then
+// whatever it had reached (it plans attributes in map order and stops at the first error).
 func planDiff(typ, identity tftypes.Type, got, want *tfprotov6.PlanResourceChangeResponse) string {
 	of := func(r *tfprotov6.PlanResourceChangeResponse) answer {
+		if hasError(want.Diagnostics) {
+			return answer{diags: r.Diagnostics}
+		}
 		return answer{r.PlannedState, r.PlannedIdentity, r.PlannedPrivate, r.Diagnostics, r.Deferred != nil}
 	}
 	out := answerDiff(typ, identity, of(got), of(want))
-	if a, b := pathsText(got.RequiresReplace), pathsText(want.RequiresReplace); a != b {
+	if a, b := pathsText(got.RequiresReplace), pathsText(want.RequiresReplace); a != b && !hasError(want.Diagnostics) {
 		out = append(out, fmt.Sprintf("replace: %s, want %s", a, b))
 	}
 	return strings.Join(out, "; ")
