@@ -2,6 +2,8 @@ package knownanswers_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -498,4 +500,62 @@ func TestKnownAnswers_planChecksOnBothPaths(t *testing.T) {
 			t.Errorf("%s: the plan says %v %q, want the unknown bucket refused", name, err, testutil.DiagnosticsText(resp.Diagnostics))
 		}
 	}
+}
+
+// serverPrivateKey is the kubeconfig credential's private key of its API server's digest.
+const serverPrivateKey = "kubeconfig_server"
+
+// serverDigest is what the kubeconfig credential notes in private state of the API server
+// it last sent (a JSON string).
+func serverDigest(server string) []byte {
+	sum := sha256.Sum256([]byte(server))
+	b, _ := json.Marshal(hex.EncodeToString(sum[:]))
+	return b
+}
+
+// TestKnownAnswers_privateStateReachesPlanChecks: a kubeconfig credential that sends its
+// kubeconfig write-only remembers its API server in private state only; a plan that gives
+// it a kubeconfig for another server, while a cluster uses it, warns, also when the plan
+// proposes the prior state, which the known plans would answer: they give the plan checks
+// the prior private state, and hand the warning to the framework.
+func TestKnownAnswers_privateStateReachesPlanChecks(t *testing.T) {
+	f := newAnswersFixture(t)
+	ctx := context.Background()
+	const typeName = "astra_kubeconfig_credential"
+	typ := f.schemas.ResourceSchemas[typeName].ValueType()
+	imported, err := f.framework.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: typeName, ID: f.credID})
+	if err != nil || len(imported.ImportedResources) != 1 {
+		t.Fatalf("import: %v %s", err, testutil.DiagnosticsText(imported.Diagnostics))
+	}
+	read := f.frameworkRead(t, &tfprotov6.ReadResourceRequest{TypeName: typeName, CurrentState: imported.ImportedResources[0].State,
+		CurrentIdentity: imported.ImportedResources[0].Identity})
+	prior, err := read.NewState.Unmarshal(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fixture's credential was sent with testutil.NewSimCluster's kubeconfig.
+	private := withExtraKey(read.Private, serverPrivateKey, string(serverDigest("https://answers.k8s.example:6443")))
+	other := tftypes.NewValue(tftypes.String, string(astrasim.TestKubeconfig("other", "https://other.k8s.example:6443")))
+	config := testutil.WithAttributes(t, testutil.NullObject(typ, nil), map[string]tftypes.Value{
+		"name": stringValue(prior, "name"), "kubeconfig_wo": other})
+	req := &tfprotov6.PlanResourceChangeRequest{TypeName: typeName, PriorState: read.NewState, Config: dynamic(typ, config),
+		ProposedNewState: dynamic(typ, proposedNewState(f.schemas.ResourceSchemas[typeName], prior, config)),
+		PriorIdentity:    read.NewIdentity, PriorPrivate: private}
+	const warning = "Rotated kubeconfig points at another API server"
+	want, err := f.framework.PlanResourceChange(ctx, req)
+	if err != nil || !strings.Contains(testutil.DiagnosticsText(want.Diagnostics), warning) {
+		t.Fatalf("the framework's plan says %v %q, want the rotation warned about", err, testutil.DiagnosticsText(want.Diagnostics))
+	}
+	got, err := f.fast.PlanResourceChange(ctx, req)
+	if err != nil || !strings.Contains(testutil.DiagnosticsText(got.Diagnostics), warning) {
+		t.Fatalf("the known answers' plan says %v %q, want the rotation warned about", err, testutil.DiagnosticsText(got.Diagnostics))
+	}
+	if d := planDiff(typ, identityType, got, want); d != "" {
+		t.Errorf("the plan differs from the framework's: %s", d)
+	}
+}
+
+// stringValue is the attribute name of object.
+func stringValue(object tftypes.Value, name string) tftypes.Value {
+	return tftypes.NewValue(tftypes.String, stringAttribute(object, name))
 }

@@ -2,11 +2,13 @@ package knownanswers
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
@@ -315,6 +317,10 @@ func (s *server) knownPlan(ctx context.Context, req *tfprotov6.PlanResourceChang
 	if !ok {
 		return nil
 	}
+	priorKeys, ok := newPriorPrivate(private)
+	if !ok {
+		return nil
+	}
 	var planned, configured map[string]tftypes.Value
 	if proposed.As(&planned) != nil || config.As(&configured) != nil {
 		return nil
@@ -341,6 +347,9 @@ func (s *server) knownPlan(ctx context.Context, req *tfprotov6.PlanResourceChang
 			Config: tfsdk.Config{Schema: rule.schema, Raw: config},
 			State:  tfsdk.State{Schema: rule.schema, Raw: prior},
 			Plan:   tfsdk.Plan{Schema: rule.schema, Raw: plan},
+			// The framework's ModifyPlan has the prior private state, whose keys some
+			// checks read (the kubeconfig credential's last API server): so has this.
+			Private: priorKeys,
 		})
 		if len(diags) > 0 {
 			return nil
@@ -357,6 +366,30 @@ func (s *server) knownPlan(ctx context.Context, req *tfprotov6.PlanResourceChang
 		state = &encoded
 	}
 	return &tfprotov6.PlanResourceChangeResponse{PlannedState: state, PlannedIdentity: identity, PlannedPrivate: private}
+}
+
+// priorPrivate is the provider's part of a prior private state, read from the protocol's
+// bytes, as the framework's ModifyPlan request holds it.
+type priorPrivate map[string][]byte
+
+// newPriorPrivate reads canonical private state (canonicalPrivate's).
+func newPriorPrivate(canonical []byte) (priorPrivate, bool) {
+	keys := priorPrivate{}
+	if len(canonical) == 0 {
+		return keys, true
+	}
+	return keys, json.Unmarshal(canonical, (*map[string][]byte)(&keys)) == nil
+}
+
+// GetKey answers as the framework's private state does: nothing for a key it lacks, an
+// error for a key of the framework's own.
+func (p priorPrivate) GetKey(_ context.Context, key string) ([]byte, diag.Diagnostics) {
+	if strings.HasPrefix(key, ".") {
+		return nil, diag.Diagnostics{diag.NewErrorDiagnostic("Restricted Resource Private State Namespace",
+			"Using a period ('.') as a prefix for a key used in private state is not allowed.\n\n"+
+				fmt.Sprintf("The key %q is invalid. Please check the key you are supplying does not use a a period ('.') as a prefix.", key))}
+	}
+	return p[key], nil
 }
 
 // plannedIdentity is the identity the framework plans: the prior one, or a null one when

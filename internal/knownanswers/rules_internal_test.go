@@ -315,3 +315,33 @@ func TestKnownUpgrades_refusedSchemas(t *testing.T) {
 		t.Error("a block: accepted")
 	}
 }
+
+// TestPriorPrivate: the prior private state the known plans give a PlanChecker answers as
+// the framework's does: a key's value, nothing for a key it lacks, an error for a key of
+// the framework's own, whatever the request held.
+func TestPriorPrivate(t *testing.T) {
+	canonical, ok := canonicalPrivate([]byte(`{"kubeconfig_server":"ImFiYyI=",".import_before_read":"dHJ1ZQ=="}`))
+	if !ok {
+		t.Fatal("a valid private state refused")
+	}
+	prior, ok := newPriorPrivate(canonical)
+	if !ok {
+		t.Fatalf("%q not read", canonical)
+	}
+	for _, c := range []struct {
+		key, value string
+		fails      bool
+	}{
+		{key: "kubeconfig_server", value: `"abc"`},
+		{key: "answer"},
+		{key: ".import_before_read", fails: true},
+	} {
+		value, diags := prior.GetKey(context.Background(), c.key)
+		if string(value) != c.value || diags.HasError() != c.fails {
+			t.Errorf("%s: %q %v, want %q (fails %v)", c.key, value, diags, c.value, c.fails)
+		}
+	}
+	if empty, ok := newPriorPrivate(nil); !ok || len(empty) != 0 {
+		t.Errorf("no private state read as %v %v", empty, ok)
+	}
+}
