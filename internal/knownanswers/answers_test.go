@@ -559,3 +559,74 @@ func TestKnownAnswers_privateStateReachesPlanChecks(t *testing.T) {
 func stringValue(object tftypes.Value, name string) tftypes.Value {
 	return tftypes.NewValue(tftypes.String, stringAttribute(object, name))
 }
+
+// unreachableCluster is the ID of a new managed cluster the service then reports in state
+// ("failed", or "removed": its credential now holds another cluster's kubeconfig).
+func (f *answersFixture) unreachableCluster(t *testing.T, name, state string) string {
+	t.Helper()
+	ctx := context.Background()
+	credID, err := f.registered.NewCredential(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := f.client.CreateCluster(ctx, f.cloudID, astra.ClusterCreate{Name: name, CredentialID: credID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.WaitUntil(t, "the cluster running", func(ctx context.Context) (*astra.Cluster, error) { return f.client.GetCluster(ctx, "", c.ID) },
+		astra.ClusterRunning)
+	if _, err := f.client.CreateManagedCluster(ctx, astra.ManagedClusterCreate{ID: c.ID}); err != nil {
+		t.Fatal(err)
+	}
+	testutil.WaitUntil(t, "managing the cluster", func(ctx context.Context) (*astra.ManagedCluster, error) {
+		return f.client.GetManagedCluster(ctx, c.ID)
+	}, astra.ManagedClusterReady)
+	switch state {
+	case "failed":
+		err = f.sim.FailCluster(c.ID, "The kubeconfig's certificate has expired")
+	case "removed":
+		var elsewhere astra.CredentialCreate
+		if elsewhere, err = astra.KubeconfigCredential(name, astrasim.TestKubeconfig("elsewhere", "https://elsewhere.k8s.example:6443")); err == nil {
+			_, err = f.client.UpdateCredential(ctx, credID, elsewhere)
+		}
+	default:
+		t.Fatalf("no way to make a cluster %s", state)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.client.GetCluster(ctx, "", c.ID)
+	if err != nil || got.State != state {
+		t.Fatalf("the cluster is %v (%v), want %s", got, err, state)
+	}
+	return c.ID
+}
+
+// TestKnownAnswers_unreachableClustersWarnOnEveryRefresh: a cluster or managed cluster the
+// service reports failed or removed warns on every refresh, not only on the first: its Read
+// records no answer for the known reads to take (issue 32, defect a).
+func TestKnownAnswers_unreachableClustersWarnOnEveryRefresh(t *testing.T) {
+	f := newAnswersFixture(t)
+	ctx := context.Background()
+	for _, state := range []string{"failed", "removed"} {
+		id := f.unreachableCluster(t, "unreachable-"+state, state)
+		for _, typeName := range []string{"astra_cluster", "astra_managed_cluster"} {
+			t.Run(typeName+" "+state, func(t *testing.T) {
+				warning := "Cluster is " + state + " in Astra Control"
+				imported, err := f.framework.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: typeName, ID: id})
+				if err != nil || len(imported.ImportedResources) != 1 {
+					t.Fatalf("import: %v %s", err, testutil.DiagnosticsText(imported.Diagnostics))
+				}
+				req := &tfprotov6.ReadResourceRequest{TypeName: typeName, CurrentState: imported.ImportedResources[0].State,
+					CurrentIdentity: imported.ImportedResources[0].Identity, Private: imported.ImportedResources[0].Private}
+				for refresh := 1; refresh <= 3; refresh++ {
+					resp, err := f.fast.ReadResource(ctx, req)
+					if err != nil || !strings.Contains(testutil.DiagnosticsText(resp.Diagnostics), warning) {
+						t.Fatalf("refresh %d: %v %q, want the warning %q", refresh, err, testutil.DiagnosticsText(resp.Diagnostics), warning)
+					}
+					req = &tfprotov6.ReadResourceRequest{TypeName: typeName, CurrentState: resp.NewState, CurrentIdentity: resp.NewIdentity, Private: resp.Private}
+				}
+			})
+		}
+	}
+}

@@ -258,7 +258,10 @@ func (r *managedClusterResource) ImportState(ctx context.Context, req resource.I
 func (r *managedClusterResource) recordAnswer(ctx context.Context, m *managedClusterModel, answer *astra.ManagedCluster, state *tfsdk.State, private privateKeys, diags *diag.Diagnostics) {
 	m.managedClusterValues = managedClusterFrom(answer)
 	diags.Append(setState(ctx, state, m)...)
-	knownanswers.RecordAnswer(ctx, private, answer, *state, diags)
+	// A removed or failed cluster is not noted: every refresh then reads it and warns.
+	if isUnreachable(answer.State) == "" {
+		knownanswers.RecordAnswer(ctx, private, answer, *state, diags)
+	}
 }
 
 // ReadAnswer is the object Read converts (knownanswers.AnswerReader): not one it forgets.
