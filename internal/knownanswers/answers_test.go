@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -281,36 +279,6 @@ func (f *answersFixture) checkPlan(t *testing.T, req *tfprotov6.PlanResourceChan
 	samePlan(t, f.typ, got, want)
 }
 
-// samePlan compares a plan with the framework's: the same planned state, identity, private
-// state, replacements and diagnostics.
-func samePlan(t *testing.T, typ tftypes.Type, got, want *tfprotov6.PlanResourceChangeResponse) {
-	t.Helper()
-	if d := valueDiff(typ, got.PlannedState, want.PlannedState); d != "" {
-		t.Errorf("planned state differs from the framework's: %s", d)
-	}
-	if d := identityDiff(got.PlannedIdentity, want.PlannedIdentity); d != "" {
-		t.Errorf("planned identity differs from the framework's: %s", d)
-	}
-	if !samePrivate(got.PlannedPrivate, want.PlannedPrivate) || len(got.RequiresReplace) != len(want.RequiresReplace) ||
-		testutil.DiagnosticsText(got.Diagnostics) != testutil.DiagnosticsText(want.Diagnostics) {
-		t.Errorf("got private %q, replace %v, diagnostics %q; the framework: %q, %v, %q", got.PlannedPrivate, got.RequiresReplace,
-			testutil.DiagnosticsText(got.Diagnostics), want.PlannedPrivate, want.RequiresReplace, testutil.DiagnosticsText(want.Diagnostics))
-	}
-}
-
-func sameRead(t *testing.T, typ tftypes.Type, got, want *tfprotov6.ReadResourceResponse) {
-	t.Helper()
-	if d := valueDiff(typ, got.NewState, want.NewState); d != "" {
-		t.Errorf("new state differs from the framework's: %s", d)
-	}
-	if d := identityDiff(got.NewIdentity, want.NewIdentity); d != "" {
-		t.Errorf("new identity differs from the framework's: %s", d)
-	}
-	if !samePrivate(got.Private, want.Private) {
-		t.Errorf("private state %q, the framework's %q", got.Private, want.Private)
-	}
-}
-
 // nullIdentity is the identity a CLI sends before it knows one.
 func (f *answersFixture) nullIdentity(t *testing.T) *tfprotov6.ResourceIdentityData {
 	t.Helper()
@@ -329,55 +297,6 @@ func (f *answersFixture) identityOf(t *testing.T, id string) *tfprotov6.Resource
 		t.Fatal(err)
 	}
 	return &tfprotov6.ResourceIdentityData{IdentityData: &dv}
-}
-
-// valueDiff compares two encoded values as values (the encoding has no fixed map order):
-// "" when equal.
-func valueDiff(typ tftypes.Type, got, want *tfprotov6.DynamicValue) string {
-	if got == nil || want == nil {
-		if got == nil && want == nil {
-			return ""
-		}
-		return fmt.Sprintf("one is missing: got %v, want %v", got != nil, want != nil)
-	}
-	a, errA := got.Unmarshal(typ)
-	b, errB := want.Unmarshal(typ)
-	if errA != nil || errB != nil {
-		return fmt.Sprintf("decode: %v, %v", errA, errB)
-	}
-	if !a.Equal(b) {
-		return fmt.Sprintf("got %s, want %s", a, b)
-	}
-	return ""
-}
-
-func identityDiff(got, want *tfprotov6.ResourceIdentityData) string {
-	return identityDiffAs(identityType, got, want)
-}
-
-// identityDiffAs is identityDiff for identities of type typ.
-func identityDiffAs(typ tftypes.Type, got, want *tfprotov6.ResourceIdentityData) string {
-	var a, b *tfprotov6.DynamicValue
-	if got != nil {
-		a = got.IdentityData
-	}
-	if want != nil {
-		b = want.IdentityData
-	}
-	return valueDiff(typ, a, b)
-}
-
-// samePrivate compares private states as the documents they hold: the framework re-encodes
-// what it passes through.
-func samePrivate(a, b []byte) bool {
-	if len(a) == 0 || len(b) == 0 {
-		return len(a) == len(b)
-	}
-	var x, y map[string]json.RawMessage
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	return reflect.DeepEqual(x, y)
 }
 
 // sealedBy is the fixture's private state with its answer record sealed by build ("" for
@@ -558,48 +477,6 @@ func TestKnownAnswers_privateStateReachesPlanChecks(t *testing.T) {
 // stringValue is the attribute name of object.
 func stringValue(object tftypes.Value, name string) tftypes.Value {
 	return tftypes.NewValue(tftypes.String, stringAttribute(object, name))
-}
-
-// unreachableCluster is the ID of a new managed cluster the service then reports in state
-// ("failed", or "removed": its credential now holds another cluster's kubeconfig).
-func (f *answersFixture) unreachableCluster(t *testing.T, name, state string) string {
-	t.Helper()
-	ctx := context.Background()
-	credID, err := f.registered.NewCredential(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := f.client.CreateCluster(ctx, f.cloudID, astra.ClusterCreate{Name: name, CredentialID: credID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	testutil.WaitUntil(t, "the cluster running", func(ctx context.Context) (*astra.Cluster, error) { return f.client.GetCluster(ctx, "", c.ID) },
-		astra.ClusterRunning)
-	if _, err := f.client.CreateManagedCluster(ctx, astra.ManagedClusterCreate{ID: c.ID}); err != nil {
-		t.Fatal(err)
-	}
-	testutil.WaitUntil(t, "managing the cluster", func(ctx context.Context) (*astra.ManagedCluster, error) {
-		return f.client.GetManagedCluster(ctx, c.ID)
-	}, astra.ManagedClusterReady)
-	switch state {
-	case "failed":
-		err = f.sim.FailCluster(c.ID, "The kubeconfig's certificate has expired")
-	case "removed":
-		var elsewhere astra.CredentialCreate
-		if elsewhere, err = astra.KubeconfigCredential(name, astrasim.TestKubeconfig("elsewhere", "https://elsewhere.k8s.example:6443")); err == nil {
-			_, err = f.client.UpdateCredential(ctx, credID, elsewhere)
-		}
-	default:
-		t.Fatalf("no way to make a cluster %s", state)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := f.client.GetCluster(ctx, "", c.ID)
-	if err != nil || got.State != state {
-		t.Fatalf("the cluster is %v (%v), want %s", got, err, state)
-	}
-	return c.ID
 }
 
 // TestKnownAnswers_unreachableClustersWarnOnEveryRefresh: a cluster or managed cluster the
