@@ -103,7 +103,7 @@ func (g *requestGen) applyRound(t *testing.T, counts map[string]int) {
 		req := &tfprotov6.ApplyResourceChangeRequest{TypeName: typeName, PriorState: dynamic(typ, tftypes.NewValue(typ, nil)),
 			PlannedState: plan.PlannedState, Config: dynamic(typ, config), PlannedIdentity: plan.PlannedIdentity}
 		if g.Rand.Intn(4) == 0 {
-			req.PlannedPrivate = g.private()
+			req.PlannedPrivate = g.private(typeName)
 		}
 		if g.Rand.Intn(4) == 0 {
 			req.PlannedIdentity = g.identity(g.UUID())

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
 
 // The differential guard: random requests built from each resource's schema go to the
@@ -62,6 +64,17 @@ func TestKnownAnswers_differential(t *testing.T) {
 			t.Errorf("%s: no state upgrade took the known answer", typ)
 		}
 	}
+	// The objects the defects of issue 32 hid in were compared: refreshes that warn of a
+	// failed or removed (managed) cluster, plans that warn of a kubeconfig rotation.
+	for _, warned := range []string{
+		"astra_cluster/read warns Cluster is failed in Astra Control", "astra_cluster/read warns Cluster is removed in Astra Control",
+		"astra_managed_cluster/read warns Cluster is failed in Astra Control", "astra_managed_cluster/read warns Cluster is removed in Astra Control",
+		"astra_kubeconfig_credential/plan warns Rotated kubeconfig points at another API server",
+	} {
+		if len(seeds) > 0 && counts[warned] == 0 {
+			t.Errorf("no request compared where the framework %s", strings.TrimPrefix(warned, "/"))
+		}
+	}
 	for typ := range scripted.fast.Applies() {
 		for _, kind := range []string{"shortcut", "replayed"} {
 			if len(seeds) > 0 && counts[typ+"/apply/"+kind] == 0 {
@@ -83,36 +96,67 @@ func TestKnownAnswers_differential(t *testing.T) {
 	t.Logf("%d random rounds; requests compared: %s", iterations, strings.Join(summary, " "))
 }
 
-// round sends one random plan of every resource type and one random read.
+// round sends one random plan of every resource type, then reads and plans each object the
+// simulator holds.
 func (g *requestGen) round(t *testing.T, bases []readBase, counts map[string]int) {
 	t.Helper()
-	ctx := context.Background()
 	schemas := g.f.schemas
 	for _, typeName := range sortedKeys(schemas.ResourceSchemas) {
 		req, kind := g.plan(typeName, schemas.ResourceSchemas[typeName])
-		got, want, shortcut, err := served(ctx, req, g.f.fast.KnownPlan, g.f.fast.Framework().PlanResourceChange, g.f.framework.PlanResourceChange)
-		if err != nil {
-			t.Fatalf("seed %d: %s plan: %v", g.seed, typeName, err)
-		}
-		counts[typeName+"/"+kind+"/"+taken(shortcut)]++
-		if d := planDiff(schemas.ResourceSchemas[typeName].ValueType(), g.identityType(typeName), got, want); d != "" {
-			t.Errorf("seed %d: %s %s plan (shortcut %v) differs from the framework's: %s\nrequest: %s", g.seed, typeName, kind, shortcut, d, describePlan(req, schemas.ResourceSchemas[typeName].ValueType()))
-		}
+		g.comparePlan(t, req, kind, counts)
 	}
 	g.upgradeRound(t, counts)
 	g.applyRound(t, counts)
-	base := bases[g.Rand.Intn(len(bases))]
+	rules := g.f.fast.Rules()
+	for _, base := range bases {
+		g.compareRead(t, base, counts)
+		if _, planned := rules[base.typeName]; planned { // else both plans are the framework's
+			g.comparePlan(t, g.basePlan(base, schemas.ResourceSchemas[base.typeName]), "object", counts)
+		}
+	}
+}
+
+// comparePlan sends req to the known answers and to the bare framework and compares.
+func (g *requestGen) comparePlan(t *testing.T, req *tfprotov6.PlanResourceChangeRequest, kind string, counts map[string]int) {
+	t.Helper()
+	typ := g.f.schemas.ResourceSchemas[req.TypeName].ValueType()
+	got, want, shortcut, err := served(context.Background(), req, g.f.fast.KnownPlan, g.f.fast.Framework().PlanResourceChange, g.f.framework.PlanResourceChange)
+	if err != nil {
+		t.Fatalf("seed %d: %s plan: %v", g.seed, req.TypeName, err)
+	}
+	counts[req.TypeName+"/"+kind+"/"+taken(shortcut)]++
+	countWarnings(counts, req.TypeName+"/plan", want.Diagnostics)
+	if d := planDiff(typ, g.identityType(req.TypeName), got, want); d != "" {
+		t.Errorf("seed %d: %s %s plan (shortcut %v) differs from the framework's: %s\nrequest: %s", g.seed, req.TypeName, kind, shortcut, d, describePlan(req, typ))
+	}
+}
+
+// compareRead sends a random read of base to the known answers and to the bare framework
+// and compares.
+func (g *requestGen) compareRead(t *testing.T, base readBase, counts map[string]int) {
+	t.Helper()
 	req, expect := g.read(base)
-	got, want, shortcut, err := served(ctx, req, g.f.fast.UnchangedRead, g.f.fast.Framework().ReadResource, g.f.framework.ReadResource)
+	got, want, shortcut, err := served(context.Background(), req, g.f.fast.UnchangedRead, g.f.fast.Framework().ReadResource, g.f.framework.ReadResource)
 	if err != nil {
 		t.Fatalf("seed %d: %s read: %v", g.seed, base.typeName, err)
 	}
 	counts[base.typeName+"/read/"+taken(shortcut)]++
+	countWarnings(counts, base.typeName+"/read", want.Diagnostics)
 	if expect && !shortcut {
 		t.Errorf("seed %d: %s: an unchanged read did not take the known answer", g.seed, base.typeName)
 	}
 	if d := readDiff(base.typ, g.identityType(base.typeName), got, want); d != "" {
 		t.Errorf("seed %d: %s read (shortcut %v) differs from the framework's: %s", g.seed, base.typeName, shortcut, d)
+	}
+}
+
+// countWarnings counts the framework's warnings by summary ("astra_cluster/read warns
+// Cluster is failed in Astra Control").
+func countWarnings(counts map[string]int, prefix string, diags []*tfprotov6.Diagnostic) {
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityWarning {
+			counts[prefix+" warns "+d.Summary]++
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package knownanswers_test
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math/rand"
 	"testing"
@@ -10,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/testutil"
 )
 
@@ -31,7 +34,7 @@ func newRequestGen(t *testing.T, seed int64, f *answersFixture, scripted *script
 // plan is a random plan of a create, an unchanged resource, or an update.
 func (g *requestGen) plan(typeName string, s *tfprotov6.Schema) (*tfprotov6.PlanResourceChangeRequest, string) {
 	typ := s.ValueType()
-	req := &tfprotov6.PlanResourceChangeRequest{TypeName: typeName, PriorPrivate: g.private()}
+	req := &tfprotov6.PlanResourceChangeRequest{TypeName: typeName, PriorPrivate: g.private(typeName)}
 	if g.Rand.Intn(10) == 0 {
 		req.ClientCapabilities = &tfprotov6.PlanResourceChangeClientCapabilities{DeferralAllowed: true}
 	}
@@ -184,7 +187,22 @@ var attributePools = map[string][]string{
 	"service_account_json":    {testutil.GCPKeyFile(1), testutil.GCPKeyFile(2)},
 	"service_account_json_wo": {testutil.GCPKeyFile(3)},
 	"cloud_type":              {"gcp", "azure", "aws", "GCP"},
+	"kubeconfig":              poolKubeconfigs,
+	"kubeconfig_wo":           poolKubeconfigs,
 }
+
+// poolServers are the API servers of the kubeconfigs the pools hold: the fixture
+// credential's first (testutil.NewSimCluster's), so that a plan sends it its own server
+// or another.
+var poolServers = []string{"https://answers.k8s.example:6443", "https://pool-a.k8s.example:6443", "https://pool-b.k8s.example:6443"}
+
+var poolKubeconfigs = func() []string {
+	var out []string
+	for i, server := range poolServers {
+		out = append(out, string(astrasim.TestKubeconfig(fmt.Sprintf("pool-%d", i), server)))
+	}
+	return out
+}()
 
 // attribute is a random value of the attribute name of type typ.
 func (g *requestGen) attribute(name string, typ tftypes.Type, unknowns bool) tftypes.Value {
@@ -211,10 +229,11 @@ func (g *requestGen) identity(id string) *tfprotov6.ResourceIdentityData {
 	return &tfprotov6.ResourceIdentityData{IdentityData: dv}
 }
 
-// private is a random private state: none, empty, keys of the provider and the framework,
-// empty values, and now and then one the framework refuses.
-func (g *requestGen) private() []byte {
-	switch g.Rand.Intn(6) {
+// private is a random private state of typeName: none, empty, a framework's key, an empty
+// value and one that is no JSON (which the framework refuses), keys of no resource, and
+// above all every key the type's resource writes, with values it writes and others.
+func (g *requestGen) private(typeName string) []byte {
+	switch g.Rand.Intn(8) {
 	case 0:
 		return nil
 	case 1:
@@ -225,15 +244,45 @@ func (g *requestGen) private() []byte {
 		return []byte(`{".import_before_read":"` + base64.StdEncoding.EncodeToString([]byte(`true`)) + `"}`)
 	case 4:
 		return []byte(`{"bad":"` + base64.StdEncoding.EncodeToString([]byte(`not json`)) + `"}`)
+	case 5:
+		return []byte(`{"b":"` + base64.StdEncoding.EncodeToString([]byte(`[1,2]`)) + `","a":"` + base64.StdEncoding.EncodeToString([]byte(`{"z":1,"y":2}`)) + `"}`)
 	}
-	return []byte(`{"b":"` + base64.StdEncoding.EncodeToString([]byte(`[1,2]`)) + `","a":"` + base64.StdEncoding.EncodeToString([]byte(`{"z":1,"y":2}`)) + `"}`)
+	return g.withResourceKeys(typeName, nil)
+}
+
+// withResourceKeys is private with each key typeName's resource writes set, now and then,
+// to a value of that key.
+func (g *requestGen) withResourceKeys(typeName string, private []byte) []byte {
+	for _, key := range g.f.fast.PrivateKeys()[typeName] {
+		if g.Rand.Intn(2) == 0 {
+			private = withExtraKey(private, key, g.privateValue(key))
+		}
+	}
+	return private
+}
+
+// privateValue is a value of a resource's private key: for the seal, one of another object
+// or the earlier form of the record; for the kubeconfig credential's, the digest of a
+// pool's API server or of another; for any other, a JSON document.
+func (g *requestGen) privateValue(key string) string {
+	switch key {
+	case knownanswers.AnswerKey:
+		seal, _ := json.Marshal(base64.RawStdEncoding.EncodeToString([]byte(g.UUID())[:16]))
+		return []string{string(seal), `{"id":"x","answer":"y"}`}[g.Rand.Intn(2)]
+	case serverPrivateKey:
+		if g.Rand.Intn(4) == 0 {
+			return string(serverDigest("https://" + g.UUID()))
+		}
+		return string(serverDigest(poolServers[g.Rand.Intn(len(poolServers))]))
+	}
+	return `{"z":1}`
 }
 
 // read is a random read of a base object, and whether the known answer must take it: the
 // state as recorded, an identity naming it or none, the recorded private state.
 func (g *requestGen) read(base readBase) (*tfprotov6.ReadResourceRequest, bool) {
 	req := &tfprotov6.ReadResourceRequest{TypeName: base.typeName}
-	expect := true
+	expect := base.shortcut
 	state := base.state
 	if g.Rand.Intn(4) == 0 {
 		var attrs map[string]tftypes.Value
@@ -267,6 +316,13 @@ func (g *requestGen) read(base readBase) (*tfprotov6.ReadResourceRequest, bool) 
 		expect = false
 	case 1:
 		req.Private = withExtraKey(base.private, "other", `{"kept":true}`)
+	case 3:
+		// A key the resource writes, set anew: the seal of another object no read takes.
+		req.Private = g.withResourceKeys(base.typeName, base.private)
+		if seal, _ := knownanswers.RecordedSeal(req.Private); expect {
+			recorded, _ := knownanswers.RecordedSeal(base.private)
+			expect = seal == recorded
+		}
 	case 2:
 		req.Private = withExtraKey(base.private, ".import_before_read", `true`)
 		expect = false
@@ -296,4 +352,41 @@ func dynamic(typ tftypes.Type, v tftypes.Value) *tfprotov6.DynamicValue {
 		panic(err)
 	}
 	return &dv
+}
+
+// basePlan is a plan of a base object that mostly proposes it unchanged: its state as the
+// prior state, a configuration that keeps its arguments (a computed one now and then left
+// to the prior value, one now and then changed), write-only arguments from the pools half
+// the time, and its private state as read with keys its resource writes now and then set
+// (a seal of another object, another API server's digest).
+func (g *requestGen) basePlan(base readBase, s *tfprotov6.Schema) *tfprotov6.PlanResourceChangeRequest {
+	var prior map[string]tftypes.Value
+	_ = base.state.As(&prior)
+	changed := ""
+	if g.Rand.Intn(4) == 0 {
+		changed = s.Block.Attributes[g.Rand.Intn(len(s.Block.Attributes))].Name
+	}
+	config := map[string]tftypes.Value{}
+	for _, a := range s.Block.Attributes {
+		null := tftypes.NewValue(a.ValueType(), nil)
+		switch {
+		case a.Computed && !a.Optional && !a.Required:
+			config[a.Name] = null
+		case a.WriteOnly:
+			config[a.Name] = null
+			if g.Rand.Intn(2) == 0 {
+				config[a.Name] = g.attribute(a.Name, a.ValueType(), false)
+			}
+		case a.Name == changed:
+			config[a.Name] = g.attribute(a.Name, a.ValueType(), true)
+		case a.Computed && g.Rand.Intn(4) == 0:
+			config[a.Name] = null
+		default:
+			config[a.Name] = prior[a.Name]
+		}
+	}
+	configured := tftypes.NewValue(base.typ, config)
+	return &tfprotov6.PlanResourceChangeRequest{TypeName: base.typeName, PriorState: dynamic(base.typ, base.state),
+		Config: dynamic(base.typ, configured), ProposedNewState: dynamic(base.typ, proposedNewState(s, base.state, configured)),
+		PriorIdentity: base.identity, PriorPrivate: g.withResourceKeys(base.typeName, base.private)}
 }

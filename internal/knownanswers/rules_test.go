@@ -47,6 +47,17 @@ func TestKnownAnswers_coverage(t *testing.T) {
 	if !rules["astra_kubeconfig_credential"].WriteOnly["kubeconfig_wo"] {
 		t.Errorf("kubeconfig_wo is not planned null")
 	}
+	// The private keys each resource writes, which the differential sends and the known
+	// applies pass on: the seal, and the kubeconfig credential's last API server.
+	for typ, keys := range s.PrivateKeys() {
+		want := knownanswers.AnswerKey
+		if typ == "astra_kubeconfig_credential" {
+			want += "," + serverPrivateKey
+		}
+		if got := strings.Join(keys, ","); got != want {
+			t.Errorf("%s writes the private keys %s, want %s", typ, got, want)
+		}
+	}
 	for _, typ := range sortedKeys(rules) {
 		t.Logf("known answers: %s (reads %v)", typ, rules[typ].Reads)
 	}
