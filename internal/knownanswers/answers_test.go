@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -57,14 +58,8 @@ func newAnswersFixture(t *testing.T) *answersFixture {
 	f := &answersFixture{registered: c, sim: c.Sim, client: c.Client, cloudID: c.CloudID, credID: c.CredentialID, clusterID: c.ClusterID}
 	t.Setenv("ASTRA_READ_MAX_AGE", "0s") // every read asks the service, so a change is seen at once
 
-	fast, err := knownanswers.NewServer(provider.New("test")())()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ok bool
-	if f.fast, ok = fast.(*knownanswers.Server); !ok {
-		t.Fatalf("NewServer served %T, not the known answers", fast)
-	}
+	f.fast = knownServer(t, provider.New("test")())
+	var err error
 	if f.framework, err = providerserver.NewProtocol6WithError(provider.New("test")())(); err != nil {
 		t.Fatal(err)
 	}
@@ -94,6 +89,21 @@ func newAnswersFixture(t *testing.T) *answersFixture {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// knownServer serves p with the known answers, whatever the developer's environment says.
+func knownServer(t *testing.T, p fwprovider.Provider) *knownanswers.Server {
+	t.Helper()
+	t.Setenv(knownanswers.SwitchVariable, "")
+	server, err := knownanswers.NewServer(p)()
+	if err != nil {
+		t.Fatal(err)
+	}
+	known, ok := server.(*knownanswers.Server)
+	if !ok {
+		t.Fatalf("NewServer served %T, not the known answers", server)
+	}
+	return known
 }
 
 func (f *answersFixture) frameworkRead(t *testing.T, req *tfprotov6.ReadResourceRequest) *tfprotov6.ReadResourceResponse {

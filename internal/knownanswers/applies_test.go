@@ -69,15 +69,12 @@ type scriptedServers struct {
 func newScriptedServers(t *testing.T) *scriptedServers {
 	t.Helper()
 	script := &createScript{}
-	fast, err := knownanswers.NewServer(provider.WithScriptedCreates(provider.New("test")(), script.create))()
-	if err != nil {
-		t.Fatal(err)
-	}
+	fast := knownServer(t, provider.WithScriptedCreates(provider.New("test")(), script.create))
 	bare, err := providerserver.NewProtocol6WithError(provider.WithScriptedCreates(provider.New("test")(), script.create))()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &scriptedServers{fast: fast.(*knownanswers.Server), bare: bare, script: script}
+	return &scriptedServers{fast: fast, bare: bare, script: script}
 }
 
 // applyRound sends the apply of one random create of every type with known applies to the

@@ -21,11 +21,7 @@ import (
 // ModifyPlan of its own (and ReadAnswer for reads), else it is listed here with the reason.
 // The app is refused for its nested default.
 func TestKnownAnswers_coverage(t *testing.T) {
-	server, err := knownanswers.NewServer(provider.New("test")())()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := server.(*knownanswers.Server)
+	s := knownServer(t, provider.New("test")())
 	rules, refused := s.Rules(), s.Refused()
 	for typ, reads := range map[string]bool{
 		"astra_cluster": true, "astra_managed_cluster": true, "astra_cloud": true, "astra_bucket": true,
@@ -86,11 +82,7 @@ func TestKnownAnswers_defers(t *testing.T) {
 	f := newAnswersFixture(t)
 	ctx := context.Background()
 	p := &deferring{Provider: provider.New("test")().(knownanswers.Provider)}
-	server, err := knownanswers.NewServer(p)()
-	if err != nil {
-		t.Fatal(err)
-	}
-	fast := server.(*knownanswers.Server)
+	fast := knownServer(t, p)
 	plan := func(allow bool) *tfprotov6.PlanResourceChangeRequest {
 		req := &tfprotov6.PlanResourceChangeRequest{TypeName: "astra_cluster", PriorState: f.dynamic(t, f.state),
 			ProposedNewState: f.dynamic(t, f.state), Config: f.dynamic(t, f.config()), PriorIdentity: f.identity, PriorPrivate: f.private}

@@ -37,7 +37,7 @@ type CountingProvider interface {
 }
 
 // NewServer serves p through the framework, with the known answers in front of it when p
-// is a Provider.
+// is a Provider and the switch (SwitchVariable) leaves them on.
 func NewServer(p provider.Provider) func() (tfprotov6.ProviderServer, error) {
 	return func() (tfprotov6.ProviderServer, error) {
 		server, err := providerserver.NewProtocol6WithError(p)()
@@ -47,6 +47,12 @@ func NewServer(p provider.Provider) func() (tfprotov6.ProviderServer, error) {
 		full, ok := server.(frameworkServer)
 		known, takesPart := p.(Provider)
 		if !ok || !takesPart {
+			return server, nil
+		}
+		switch on, err := Enabled(); {
+		case err != nil:
+			return &refusedSwitch{frameworkServer: full, problem: err}, nil
+		case !on:
 			return server, nil
 		}
 		return newServer(full, known), nil

@@ -14,18 +14,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/provider"
 )
 
 // TestKnownUpgrades_coverage: every resource's state upgrade is answered.
 func TestKnownUpgrades_coverage(t *testing.T) {
 	p := provider.New("test")()
-	server, err := knownanswers.NewServer(p)()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := server.(*knownanswers.Server)
+	s := knownServer(t, p)
 	for _, factory := range p.Resources(context.Background()) {
 		var meta resource.MetadataResponse
 		factory().Metadata(context.Background(), resource.MetadataRequest{ProviderTypeName: "astra"}, &meta)
