@@ -45,7 +45,7 @@ type applyRule struct {
 	typ, identityType tftypes.Type
 	writeOnly         []string // top-level write-only attributes
 	// validating are the top-level attributes whose type validates their values.
-	validating map[string]xattr.TypeWithValidate //nolint:staticcheck // deprecated for providers' own types; the framework still calls it
+	validating map[string]typeValidator
 	// privateKeys are the keys a Create may write into private state: the seal and the
 	// resource's own (PrivateKeyWriter).
 	privateKeys []string
@@ -73,7 +73,7 @@ func applyRuleFor(factory func() resource.Resource) (*applyRule, error) {
 	withIdentity.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &id)
 	rule := &applyRule{factory: factory, schema: resp.Schema, identity: id.IdentitySchema,
 		typ: resp.Schema.Type().TerraformType(ctx), identityType: id.IdentitySchema.Type().TerraformType(ctx),
-		privateKeys: privateKeysOf(r), validating: map[string]xattr.TypeWithValidate{}}
+		privateKeys: privateKeysOf(r), validating: map[string]typeValidator{}}
 	for _, name := range sortedKeys(resp.Schema.Attributes) {
 		a := resp.Schema.Attributes[name]
 		if t := semanticType(ctx, a.GetType()); t != "" {
@@ -85,8 +85,7 @@ func applyRuleFor(factory func() resource.Resource) (*applyRule, error) {
 		if a.IsWriteOnly() {
 			rule.writeOnly = append(rule.writeOnly, name)
 		}
-		//nolint:staticcheck // deprecated for providers' own types; the framework still calls it
-		if validating, ok := a.GetType().(xattr.TypeWithValidate); ok {
+		if validating, ok := a.GetType().(typeValidator); ok {
 			rule.validating[name] = validating
 		}
 	}
@@ -137,6 +136,9 @@ func nestedWriteOnly(a schema.Attribute) bool {
 	}
 	return false
 }
+
+// typeValidator is a type that validates its values, as the framework's walks call it.
+type typeValidator = xattr.TypeWithValidate //nolint:staticcheck // deprecated for providers' own types; the framework still calls it
 
 // privateKeysOf are the private keys r may write: the seal, and its own.
 func privateKeysOf(r resource.Resource) []string {

@@ -50,8 +50,8 @@ func NewServer(p provider.Provider) func() (tfprotov6.ProviderServer, error) {
 			return server, nil
 		}
 		switch on, err := Enabled(); {
-		case err != nil:
-			return &refusedSwitch{frameworkServer: full, problem: err}, nil
+		case err != nil: // the framework alone, and Configure reports it where the CLI shows it
+			return &refusedSwitch{frameworkServer: full, problem: err}, nil //nolint:nilerr // reported at Configure
 		case !on:
 			return server, nil
 		}
