@@ -222,7 +222,9 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 				}
 				got = served
 			}
-			sameRead(t, f.typ, got, want)
+			if d := readDiff(f.typ, identityType, got, want); d != "" {
+				t.Errorf("the read differs from the framework's: %s", d)
+			}
 		})
 	}
 }
@@ -286,7 +288,9 @@ func (f *answersFixture) checkPlan(t *testing.T, req *tfprotov6.PlanResourceChan
 			t.Fatal(err)
 		}
 	}
-	samePlan(t, f.typ, got, want)
+	if d := planDiff(f.typ, identityType, got, want); d != "" {
+		t.Errorf("the plan differs from the framework's: %s", d)
+	}
 }
 
 // nullIdentity is the identity a CLI sends before it knows one.
@@ -366,7 +370,9 @@ func TestKnownAnswers_readAfterCreate(t *testing.T) {
 	if got == nil {
 		t.Fatalf("the read after create did not take the shortcut (private state %q)", created.Private)
 	}
-	sameRead(t, f.typ, got, f.frameworkRead(t, req))
+	if d := readDiff(f.typ, identityType, got, f.frameworkRead(t, req)); d != "" {
+		t.Errorf("the read differs from the framework's: %s", d)
+	}
 }
 
 // TestKnownAnswers_createPlan proves the plan of a create answered without the

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -19,7 +18,6 @@ import (
 
 // Comparing answers with the framework's: as values (the protocol's encoding has no fixed
 // order), diagnostics without correlation IDs.
-
 // answer is what a plan or a read answers besides the replacements, for answerDiff.
 type answer struct {
 	state    *tfprotov6.DynamicValue
@@ -139,36 +137,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
 }
 
-// samePlan compares a plan with the framework's: the same planned state, identity, private
-// state, replacements and diagnostics.
-func samePlan(t *testing.T, typ tftypes.Type, got, want *tfprotov6.PlanResourceChangeResponse) {
-	t.Helper()
-	if d := valueDiff(typ, got.PlannedState, want.PlannedState); d != "" {
-		t.Errorf("planned state differs from the framework's: %s", d)
-	}
-	if d := identityDiff(got.PlannedIdentity, want.PlannedIdentity); d != "" {
-		t.Errorf("planned identity differs from the framework's: %s", d)
-	}
-	if !samePrivate(got.PlannedPrivate, want.PlannedPrivate) || len(got.RequiresReplace) != len(want.RequiresReplace) ||
-		testutil.DiagnosticsText(got.Diagnostics) != testutil.DiagnosticsText(want.Diagnostics) {
-		t.Errorf("got private %q, replace %v, diagnostics %q; the framework: %q, %v, %q", got.PlannedPrivate, got.RequiresReplace,
-			testutil.DiagnosticsText(got.Diagnostics), want.PlannedPrivate, want.RequiresReplace, testutil.DiagnosticsText(want.Diagnostics))
-	}
-}
-
-func sameRead(t *testing.T, typ tftypes.Type, got, want *tfprotov6.ReadResourceResponse) {
-	t.Helper()
-	if d := valueDiff(typ, got.NewState, want.NewState); d != "" {
-		t.Errorf("new state differs from the framework's: %s", d)
-	}
-	if d := identityDiff(got.NewIdentity, want.NewIdentity); d != "" {
-		t.Errorf("new identity differs from the framework's: %s", d)
-	}
-	if !samePrivate(got.Private, want.Private) {
-		t.Errorf("private state %q, the framework's %q", got.Private, want.Private)
-	}
-}
-
 // valueDiff compares two encoded values as values (the encoding has no fixed map order):
 // "" when equal.
 func valueDiff(typ tftypes.Type, got, want *tfprotov6.DynamicValue) string {
@@ -187,10 +155,6 @@ func valueDiff(typ tftypes.Type, got, want *tfprotov6.DynamicValue) string {
 		return fmt.Sprintf("got %s, want %s", a, b)
 	}
 	return ""
-}
-
-func identityDiff(got, want *tfprotov6.ResourceIdentityData) string {
-	return identityDiffAs(identityType, got, want)
 }
 
 // identityDiffAs is identityDiff for identities of type typ.
