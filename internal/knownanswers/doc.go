@@ -13,14 +13,22 @@
 //     its outcome on unchanged; any other outcome is replayed through the framework, so
 //     Create still runs once (applies.go).
 //
-// It refuses, leaving them to the framework, the requests whose answer depends on what it
-// does not model: every request of a type whose schema holds blocks, plan modifiers outside
-// its list, nested defaults, dynamic values or its own ModifyPlan (TestKnownAnswers_coverage
-// lists the types and why); updates, deletes and imports; reads of changed objects or of
-// objects recorded by another build; any plan a PlanChecker reports on, even with a warning;
-// private state the framework would refuse or act on; every read and plan once Configure
-// deferred. With ASTRA_KNOWN_ANSWERS=off (or false, 0) it refuses every request, so that a
-// suspected difference can be ruled out; a value it does not know is refused at Configure.
+// It refuses, leaving them to the framework, every request whose answer depends on what it
+// does not model:
+//   - every request of a type whose schema holds blocks, plan modifiers outside its list,
+//     nested defaults, dynamic values or a ModifyPlan that may change plans, or whose
+//     PlanChecker the framework never calls: the framework's steps there are not known
+//     beforehand (TestKnownAnswers_coverage lists the types refused and why);
+//   - the plan and apply of an update, deletes and imports: what they answer comes from the
+//     plan modifiers and the resource's own methods, which only the framework runs in full;
+//   - a read of a changed object, or of one sealed by another build: the resource's
+//     conversion must run, and another build may convert differently;
+//   - any plan a PlanChecker reports on, even with a warning, so the framework reports it;
+//   - private state the framework would refuse or act on (its own keys, an import's);
+//   - every read and plan once Configure deferred: the framework then answers Deferred;
+//   - every request when ASTRA_KNOWN_ANSWERS is off (or false, 0), so that a suspected
+//     difference can be ruled out (switch.go); a value it does not take is refused at
+//     Configure.
 //
 // Resources take part through the interfaces of participants.go, found when the server
 // starts; the package imports nothing of the provider. What keeps it honest is the

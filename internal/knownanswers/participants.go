@@ -8,9 +8,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 )
 
-// The interfaces a resource implements to take part. Each is looked up on the resource the
-// provider's factory returns, or, for a Wrapper, on the resource it wraps; a resource that
-// implements none is still planned for when its schema allows, and never read for.
+// The interfaces a resource implements to take part, and what it calls: ModifyPlan on the
+// framework's path of its plan checks, RecordAnswer (reads.go) once it has written state
+// from an answer, Replayed (applies.go) at the start of its Create. Each interface is looked
+// up on the resource the provider's factory returns, or, for a Wrapper, on the resource it
+// wraps; a resource that implements none is still planned for when its schema allows, and
+// never read for.
 
 // PlanChecker is a resource whose ModifyPlan only checks: it reports problems and never
 // changes the plan. The framework's path calls CheckPlan through ModifyPlan below (the
@@ -45,6 +48,12 @@ func ModifyPlan(ctx context.Context, checker PlanChecker, req resource.ModifyPla
 	resp.Diagnostics.Append(checker.CheckPlan(ctx, PlanRequest{Config: req.Config, State: req.State, Plan: req.Plan, Private: req.Private})...)
 }
 
+// PrivateWriter is the write half of a resource's private state (resource.CreateResponse's
+// Private, or ReadResponse's, or UpdateResponse's).
+type PrivateWriter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
 // AnswerReader is a resource whose Read converts one object, fetched by its identity, to
 // state, and answers the identity its state names: each identity attribute is the state's
 // attribute of the same name ({ id }, or { app_id, id }). Its Read and its Create record the
@@ -76,6 +85,13 @@ type Wrapper interface {
 type CreateReplayer interface {
 	resource.Resource
 	ReplaysCreates()
+}
+
+// IdleModifier is a plan modifier that acts only with a prior state and an unknown planned
+// value, so it does nothing to a create's plan nor to a plan that proposes a fully known
+// prior state: the known plans may leave it out. The differential test holds it to that.
+type IdleModifier interface {
+	IdleUnlessUnknown()
 }
 
 // unwrapped is the resource a Wrapper wraps, or r.

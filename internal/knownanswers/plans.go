@@ -92,13 +92,6 @@ var knownModifiers = func() map[reflect.Type]string {
 	return known
 }()
 
-// IdleModifier is a plan modifier that acts only with a prior state and an unknown planned
-// value, so it does nothing to a create's plan nor to a plan that proposes a fully known
-// prior state: the known plans may leave it out. The differential test holds it to that.
-type IdleModifier interface {
-	IdleUnlessUnknown()
-}
-
 // planRuleFor derives the rule of r from its schema, or says why the known answers cannot
 // answer for it exactly (then the framework answers every request of the type).
 func planRuleFor(r resource.Resource) (*knownRule, error) {

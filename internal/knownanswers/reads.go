@@ -167,12 +167,6 @@ func answerSeal(build, id, answerSum, stateSum string) string {
 	return base64.RawStdEncoding.EncodeToString(sum[:16])
 }
 
-// PrivateWriter is the write half of a resource's private state (resource.CreateResponse's
-// Private, or ReadResponse's, or UpdateResponse's).
-type PrivateWriter interface {
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-}
-
 // RecordAnswer notes that state was written from answer alone, for the known reads: an
 // AnswerReader's Read and Create call it once they have written state from the object its
 // ReadAnswer fetches. A resource whose Read then adds anything of its own (a warning) must
