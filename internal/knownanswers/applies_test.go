@@ -165,6 +165,9 @@ func (g *requestGen) outcome(s *tfprotov6.Schema, planned tftypes.Value, keys []
 		}
 		var attrs map[string]tftypes.Value
 		_ = state.As(&attrs)
+		// One refused value at most: with two, the framework reports whichever its walk
+		// reaches first, in map order.
+		refused := false
 		for _, a := range s.Block.Attributes {
 			switch {
 			case a.Name == "id" && g.Rand.Intn(10) != 0:
@@ -173,8 +176,8 @@ func (g *requestGen) outcome(s *tfprotov6.Schema, planned tftypes.Value, keys []
 				attrs[a.Name] = tftypes.NewValue(tftypes.String, nil)
 			case a.WriteOnly && g.Rand.Intn(3) == 0:
 				attrs[a.Name] = g.Value(a.ValueType(), false)
-			case g.Rand.Intn(15) == 0:
-				attrs[a.Name] = refusedValue(attrs[a.Name])
+			case !refused && g.Rand.Intn(15) == 0:
+				attrs[a.Name], refused = refusedValue(attrs[a.Name])
 			}
 		}
 		state = tftypes.NewValue(state.Type(), attrs)
@@ -231,18 +234,18 @@ func hasError(diags []*tfprotov6.Diagnostic) bool {
 	return false
 }
 
-// refusedValue is v made into a value the framework's types refuse where they can: a set
-// holding an element twice, a number no int64 holds.
-func refusedValue(v tftypes.Value) tftypes.Value {
+// refusedValue is v made into a value the framework's types refuse where they can (a set
+// holding an element twice, a number no int64 holds), and whether it could.
+func refusedValue(v tftypes.Value) (tftypes.Value, bool) {
 	var elems []tftypes.Value
 	switch {
 	case !v.IsKnown() || v.IsNull():
 	case v.Type().Is(tftypes.Set{}) && v.As(&elems) == nil && len(elems) > 0:
-		return tftypes.NewValue(v.Type(), append(elems, elems[0]))
+		return tftypes.NewValue(v.Type(), append(elems, elems[0])), true
 	case v.Type().Is(tftypes.Number):
-		return tftypes.NewValue(v.Type(), 1.5)
+		return tftypes.NewValue(v.Type(), 1.5), true
 	}
-	return v
+	return v, false
 }
 
 // TestKnownApplies_stopCancels: StopProvider cancels a create knownApply is running, as the
