@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/provider"
 )
 
@@ -29,8 +30,9 @@ func main() {
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())
 	}
+	// The provider's resources, served by the framework behind the known answers.
 	err := tf6server.Serve("registry.terraform.io/astra-control/astra", func() tfprotov6.ProviderServer {
-		server, err := provider.NewServer(provider.New(version)())()
+		server, err := knownanswers.NewServer(provider.New(version)())()
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -41,14 +41,14 @@ for target in "${targets[@]}"; do
   fi
   rm -f "$log"
 done
-# The differential guard of the known answers (internal/provider/known_differential_test.go)
+# The differential guard of the known answers (internal/knownanswers/differential_test.go)
 # runs for 2s in every `go test`; here it runs for FUZZTIME (KNOWN_ANSWERS_DURATION, when set,
 # overrides it; KNOWN_ANSWERS_SEED replays a logged seed). make test's short pass skips it.
 if [ "$fuzztime" != "2s" ] || [ -n "${KNOWN_ANSWERS_DURATION:-}" ]; then
   duration="${KNOWN_ANSWERS_DURATION:-$fuzztime}"
   echo "differential guard of the known answers for $duration"
   log="$(mktemp)"
-  if KNOWN_ANSWERS_DURATION="$duration" go test -count=1 -timeout 0 -run '^TestKnownAnswers_differential$' -v ./internal/provider/ >"$log" 2>&1; then
+  if KNOWN_ANSWERS_DURATION="$duration" go test -count=1 -timeout 0 -run '^TestKnownAnswers_differential$' -v ./internal/knownanswers/ >"$log" 2>&1; then
     grep -E 'random seed|random rounds|^ok' "$log"
   else
     cat "$log"

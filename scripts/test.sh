@@ -10,6 +10,8 @@
 #   5. every test except TestAcc* once (fuzz seed corpora included), then each fuzz target for 2s,
 #   6. the acceptance tests in real mode (`make testacc`'s ASTRA_ENDPOINT path), against
 #      astra-sim run as a separate program on one release, under OpenTofu,
+#   6b. a subset of the acceptance tests with the known answers off (ASTRA_KNOWN_ANSWERS=off),
+#      under OpenTofu, so the framework's own path stays exercised end to end,
 #   7. the acceptance tests (TestAcc*) once per CLI, each pass headed by the CLI's name and
 #      version: OpenTofu 1.12.6 and Terraform 1.16.4 (the newest) run all of them;
 #      Terraform 1.5.7 (the oldest supported) runs those the rule below picks.
@@ -102,6 +104,21 @@ mapfile -t acc_pkgs < <(grep -rl --include='*_test.go' '^func TestAcc[A-Z_]' int
 real_release="${TESTACC_SIM_RELEASE:-24.02}"
 step "acceptance tests in real mode against a separate astra-sim $real_release ($(cli_version "$tofu"))"
 TF_CLI_KIND=tofu TESTARGS='-skip ^TestAccHarness$' scripts/testacc-sim.sh "$real_release"
+
+# The framework's path, which the known answers (internal/knownanswers) stand in front of,
+# end to end: with ASTRA_KNOWN_ANSWERS=off every request goes to the framework. A subset,
+# to keep make test's time: the known answers' fleet (the very plans and applies they
+# answer, now the framework's, with the same requests), the examples users copy, import,
+# identity and generated configuration (the framework's import path and the reads that
+# follow), state from older releases (the upgrades the known answers take), the fault
+# matrix (errors and partial applies through the framework's create), and the refreshes
+# that warn of a failed or removed cluster and the plan that warns of a kubeconfig rotation
+# (what issue 32's two defects lost on the known answers' path).
+known_answers_off_tests='^TestAcc(KnownAnswers_fleet|Example[A-Za-z]*|Cluster_import[A-Za-z]*|Cluster_existsNamesItAndItsImport|Identity_[A-Za-z]*|App_identity|AdoptGeneratedConfig|RoundTrip_releases|FaultMatrix|KubeconfigCredential_rotationToAnotherCluster|ManagedCluster_failed|Cluster_failed)$'
+step "acceptance tests with the known answers off (ASTRA_KNOWN_ANSWERS=off), $(cli_version "$tofu"): the known answers' fleet, examples, import, identity, state, faults, warnings"
+pass_start=$(date +%s)
+ASTRA_KNOWN_ANSWERS=off TF_ACC=1 TF_ACC_TERRAFORM_PATH="$tofu" go test -count=1 -v -timeout 30m -run "$known_answers_off_tests" ./internal/provider/
+echo "known answers off pass: $(( $(date +%s) - pass_start ))s"
 
 # The soak runs 20s per CLI here (make soak: 10 minutes). The 200-cluster concurrency test
 # runs with 20 clusters, under the first CLI only (make soak runs all 200 under each).

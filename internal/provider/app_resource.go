@@ -17,13 +17,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 )
 
 var (
 	_ resource.ResourceWithConfigure   = (*appResource)(nil)
 	_ resource.ResourceWithImportState = (*appResource)(nil)
-	_ planChecker                      = (*appResource)(nil)
+	_ knownanswers.PlanChecker         = (*appResource)(nil)
 )
 
 type appResource struct{ clientHolder }
@@ -56,10 +57,10 @@ func (r *appResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp
 	}
 }
 
-// checkPlan (the resource's ModifyPlan, see planChecker) warns when the plan replaces the
+// CheckPlan (the resource's ModifyPlan, see knownanswers.PlanChecker) warns when the plan replaces the
 // app (warnAppReplacement) and checks, when the cluster is known and the scope changes,
 // that Astra Control manages it and that every namespace exists on it.
-func (r *appResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
+func (r *appResource) CheckPlan(ctx context.Context, req knownanswers.PlanRequest) diag.Diagnostics {
 	var diags diag.Diagnostics
 	client := r.configuredClient()
 	if client == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 )
 
 var (
@@ -179,11 +180,11 @@ func (r *bucketResource) recordAnswer(ctx context.Context, m *bucketModel, answe
 	private privateKeys, diags *diag.Diagnostics) {
 	m.bucketValues = bucketFrom(answer)
 	diags.Append(setState(ctx, state, m)...)
-	recordAnswerDigest(ctx, private, answer, *state, diags)
+	knownanswers.RecordAnswer(ctx, private, answer, *state, diags)
 }
 
-// readAnswer is the object Read converts (answerReader).
-func (r *bucketResource) readAnswer(ctx context.Context, ids map[string]string) (any, bool) {
+// ReadAnswer is the object Read converts (knownanswers.AnswerReader).
+func (r *bucketResource) ReadAnswer(ctx context.Context, ids map[string]string) (any, bool) {
 	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Bucket, error) { return c.GetBucket(ctx, ids["id"]) }, nil)
 }
 

@@ -30,6 +30,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 )
 
 // restartableSim serves a simulator behind a fixed address, so a test can restart it
@@ -127,7 +128,7 @@ func (h *cliHarness) serveProvider() string {
 	ctx, cancel := context.WithCancel(context.Background())
 	reattach := make(chan *plugin.ReattachConfig, 1)
 	closed := make(chan struct{})
-	newServer := NewServer(New("test", WithWaitSchedule(accWaitSchedule), WithRetryWait(time.Millisecond, 10*time.Millisecond))())
+	newServer := knownanswers.NewServer(New("test", WithWaitSchedule(accWaitSchedule), WithRetryWait(time.Millisecond, 10*time.Millisecond))())
 	server := func() tfprotov6.ProviderServer {
 		s, err := newServer()
 		if err != nil {

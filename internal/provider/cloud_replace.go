@@ -10,23 +10,24 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 )
 
-var _ planChecker = (*cloudResource)(nil)
+var _ knownanswers.PlanChecker = (*cloudResource)(nil)
 
 // ModifyPlan warns when the plan replaces a cloud that still holds clusters: deleting a
 // cloud deletes its unmanaged clusters on the service side, which the plan does not show.
 // One read lists them; only a replacement pays it.
 //
-// It is the cloud's checkPlan (planChecker): the known answers call it too, and hand any
-// plan it warns about to the framework.
-func (r *cloudResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
+// It is the cloud's CheckPlan (knownanswers.PlanChecker): the known answers call it too,
+// and hand any plan it warns about to the framework.
+func (r *cloudResource) CheckPlan(ctx context.Context, req knownanswers.PlanRequest) diag.Diagnostics {
 	resp := &resource.ModifyPlanResponse{}
 	r.warnReplacement(ctx, req, resp)
 	return resp.Diagnostics
 }
 
-func (r *cloudResource) warnReplacement(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (r *cloudResource) warnReplacement(ctx context.Context, req knownanswers.PlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
 		return
 	}

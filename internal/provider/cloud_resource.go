@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 )
 
 var (
@@ -163,11 +164,11 @@ func (r *cloudResource) ImportState(ctx context.Context, req resource.ImportStat
 func (r *cloudResource) recordAnswer(ctx context.Context, m *cloudModel, answer *astra.Cloud, state *tfsdk.State, private privateKeys, diags *diag.Diagnostics) {
 	m.cloudValues = cloudFrom(answer, m.cloudValues)
 	diags.Append(setState(ctx, state, m)...)
-	recordAnswerDigest(ctx, private, answer, *state, diags)
+	knownanswers.RecordAnswer(ctx, private, answer, *state, diags)
 }
 
-// readAnswer is the object Read converts (answerReader).
-func (r *cloudResource) readAnswer(ctx context.Context, ids map[string]string) (any, bool) {
+// ReadAnswer is the object Read converts (knownanswers.AnswerReader).
+func (r *cloudResource) ReadAnswer(ctx context.Context, ids map[string]string) (any, bool) {
 	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Cloud, error) { return c.GetCloud(ctx, ids["id"]) }, nil)
 }
 

@@ -13,13 +13,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 )
 
 var (
 	_ resource.ResourceWithConfigure      = (*clusterResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*clusterResource)(nil)
-	_ planChecker                         = (*clusterResource)(nil)
+	_ knownanswers.PlanChecker            = (*clusterResource)(nil)
 	_ resource.ResourceWithImportState    = (*clusterResource)(nil)
 )
 
@@ -67,14 +68,14 @@ func (r *clusterResource) ValidateConfig(ctx context.Context, req resource.Valid
 	addProblems(&resp.Diagnostics, clusterConfigProblems(cfg))
 }
 
-// checkPlan (the resource's ModifyPlan, see planChecker) applies the credential rule to
+// CheckPlan (the resource's ModifyPlan, see knownanswers.PlanChecker) applies the credential rule to
 // what the cluster will have (an argument left out keeps the current value, so the rule
 // sees that), refuses arguments the provider's api_version does not have, which only a
 // configured provider knows, and cloud_id and credential_id that name nothing
 // (references.go). Without a usable client it skips the version and reference checks: the
 // first API call reports what is missing. It reads the raw values, without the framework's
 // reflection over the whole model.
-func (r *clusterResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
+func (r *clusterResource) CheckPlan(ctx context.Context, req knownanswers.PlanRequest) diag.Diagnostics {
 	var diags diag.Diagnostics
 	cfg, okConfig := clusterValuesFromTerraform(req.Config.Raw)
 	prior := clusterValues{} // null on create
@@ -265,18 +266,18 @@ func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportSt
 // recordAnswer writes the model converted from the service's answer to state. The
 // conversion starts from prior (the plan, or the state), so what the service reports as
 // "nothing" keeps the configuration's spelling of it. The answer's digest goes to private
-// state, so a later read of the same answer can keep the state (known_reads.go).
+// state, so a later read of the same answer can keep the state (internal/knownanswers).
 func (r *clusterResource) recordAnswer(ctx context.Context, prior clusterModel, answer *astra.Cluster, state *tfsdk.State,
 	private privateKeys, diags *diag.Diagnostics) {
 	diags.Append(setState(ctx, state, clusterModelFrom(answer, prior))...)
 	// A removed or failed cluster is not noted: every refresh then reads it and warns.
 	if isUnreachable(answer.State) == "" {
-		recordAnswerDigest(ctx, private, answer, *state, diags)
+		knownanswers.RecordAnswer(ctx, private, answer, *state, diags)
 	}
 }
 
-// readAnswer is the object Read converts (answerReader).
-func (r *clusterResource) readAnswer(ctx context.Context, ids map[string]string) (any, bool) {
+// ReadAnswer is the object Read converts (knownanswers.AnswerReader).
+func (r *clusterResource) ReadAnswer(ctx context.Context, ids map[string]string) (any, bool) {
 	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Cluster, error) { return c.GetCluster(ctx, "", ids["id"]) }, nil)
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+	"github.com/astra-control/terraform-provider-astra/internal/testutil"
 )
 
 // The S3 and service-account credentials share one acceptance flow (secretCredentialCase):
@@ -69,23 +70,18 @@ func s3CredentialHCL(name, accessKeyID, secret string) string {
 		name, accessKeyID, secret)
 }
 
-// testGCPKeyFile is generation n of a GCP key file (its private key is fake).
-func testGCPKeyFile(n int) string {
-	return fmt.Sprintf(`{"type":"service_account","project_id":"astra-test","client_email":"astra@astra-test.iam.gserviceaccount.com","private_key":"sa-fake-private-key-%d"}`, n)
-}
-
-// serviceAccountCase is astra_service_account_credential for gcp with testGCPKeyFile(n).
+// serviceAccountCase is astra_service_account_credential for gcp with testutil.GCPKeyFile(n).
 func serviceAccountCase() secretCredentialCase {
 	return secretCredentialCase{
 		addr: serviceAccountCredentialAddr,
 		hcl: func(name string, n int) string {
-			return serviceAccountCredentialHCL(name, "gcp", testGCPKeyFile(n))
+			return serviceAccountCredentialHCL(name, "gcp", testutil.GCPKeyFile(n))
 		},
 		woHCL: func(name string, n int, version string) string {
 			return fmt.Sprintf("resource \"astra_service_account_credential\" \"test\" {\n  name = %q\n  cloud_type = \"gcp\"\n"+
-				"  service_account_json_wo = %q\n  service_account_json_wo_version = %q\n}\n", name, testGCPKeyFile(n), version)
+				"  service_account_json_wo = %q\n  service_account_json_wo_version = %q\n}\n", name, testutil.GCPKeyFile(n), version)
 		},
-		keyStore:    func(n int) map[string]string { return map[string]string{"base64": b64(testGCPKeyFile(n))} },
+		keyStore:    func(n int) map[string]string { return map[string]string{"base64": b64(testutil.GCPKeyFile(n))} },
 		notImported: []string{"service_account_json"},
 		plainAttr:   "service_account_json", woAttr: "service_account_json_wo",
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
@@ -160,7 +161,7 @@ type credentialPlanRules struct {
 // the whole credential) or a change of an argument sent with the secret needs the secret.
 // An imported credential may leave the secret out: Astra Control never returns it, so it
 // cannot be generated, and leaving it out keeps the one Astra Control holds.
-func (rules credentialPlanRules) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (rules credentialPlanRules) modifyPlan(ctx context.Context, req knownanswers.PlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
 	}
@@ -377,9 +378,9 @@ type credentialSpec[M any] struct {
 	written func(ctx context.Context, private privateKeys, body astra.CredentialCreate, diags *diag.Diagnostics)
 }
 
-// checkPlan applies the resource's plan rules (planChecker: the framework's ModifyPlan and
-// the known answers both call it); they only add diagnostics.
-func (r *credentialResource[M]) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
+// CheckPlan applies the resource's plan rules (knownanswers.PlanChecker: the framework's
+// ModifyPlan and the known answers both call it); they only add diagnostics.
+func (r *credentialResource[M]) CheckPlan(ctx context.Context, req knownanswers.PlanRequest) diag.Diagnostics {
 	resp := &resource.ModifyPlanResponse{Plan: req.Plan}
 	r.spec.rules.modifyPlan(ctx, req, resp)
 	return resp.Diagnostics
@@ -443,7 +444,7 @@ func (r *credentialResource[M]) ImportState(ctx context.Context, req resource.Im
 func (r *credentialResource[M]) recordAnswer(ctx context.Context, m *M, cred *astra.Credential, state *tfsdk.State,
 	private privateKeys, diags *diag.Diagnostics) {
 	recordCredential(ctx, m, cred, r.spec.from, r.spec.kind, state, diags)
-	recordAnswerDigest(ctx, private, cred, *state, diags)
+	knownanswers.RecordAnswer(ctx, private, cred, *state, diags)
 }
 
 // noteWritten runs the spec's written hook, if any.
@@ -453,7 +454,7 @@ func (r *credentialResource[M]) noteWritten(ctx context.Context, private private
 	}
 }
 
-// readAnswer is the object Read converts (answerReader).
-func (r *credentialResource[M]) readAnswer(ctx context.Context, ids map[string]string) (any, bool) {
+// ReadAnswer is the object Read converts (knownanswers.AnswerReader).
+func (r *credentialResource[M]) ReadAnswer(ctx context.Context, ids map[string]string) (any, bool) {
 	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Credential, error) { return c.GetCredential(ctx, ids["id"]) }, nil)
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 )
 
 // Every resource is identified by its Astra ID: the identity (Terraform 1.12+, OpenTofu
@@ -64,6 +66,8 @@ type identified struct {
 }
 
 var (
+	_ knownanswers.Wrapper                = (*identified)(nil)
+	_ knownanswers.CreateReplayer         = (*identified)(nil)
 	_ resource.ResourceWithIdentity       = (*identified)(nil)
 	_ resource.ResourceWithConfigure      = (*identified)(nil)
 	_ resource.ResourceWithImportState    = (*identified)(nil)
@@ -76,10 +80,16 @@ func (r *identified) IdentitySchema(_ context.Context, _ resource.IdentitySchema
 	resp.IdentitySchema = identitySchema()
 }
 
-// Create runs the resource's Create, or, when knownApply replays an outcome through the
-// framework, gives that outcome (replayCreate).
+// Unwrap is the resource identified wraps, whose methods the known answers look for.
+func (r *identified) Unwrap() resource.Resource { return r.Resource }
+
+// ReplaysCreates: Create gives the outcome the known answers replay through the framework.
+func (r *identified) ReplaysCreates() {}
+
+// Create runs the resource's Create, or, when the known answers replay an outcome through
+// the framework, gives that outcome (knownanswers.Replayed).
 func (r *identified) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if replayCreate(ctx, resp) {
+	if knownanswers.Replayed(ctx, resp) {
 		return
 	}
 	r.Resource.Create(ctx, req, resp)
@@ -115,13 +125,14 @@ func (r *identified) Configure(ctx context.Context, req resource.ConfigureReques
 	}
 }
 
-// ModifyPlan runs the resource's plan checks (planChecker), or its own ModifyPlan.
+// ModifyPlan runs the resource's plan checks (knownanswers.PlanChecker), or its own ModifyPlan.
 func (r *identified) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if inner, ok := r.Resource.(resource.ResourceWithModifyPlan); ok {
+	switch inner := r.Resource.(type) {
+	case resource.ResourceWithModifyPlan:
 		inner.ModifyPlan(ctx, req, resp)
-		return
+	case knownanswers.PlanChecker:
+		knownanswers.ModifyPlan(ctx, inner, req, resp)
 	}
-	modifyPlan(ctx, r.Resource, req, resp)
 }
 
 func (r *identified) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
 
@@ -14,7 +15,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*kubeconfigCredentialResource)(nil)
 	_ resource.ResourceWithImportState    = (*kubeconfigCredentialResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*kubeconfigCredentialResource)(nil)
-	_ planChecker                         = (*kubeconfigCredentialResource)(nil)
+	_ knownanswers.PlanChecker            = (*kubeconfigCredentialResource)(nil)
 )
 
 type kubeconfigCredentialResource struct {
@@ -59,10 +60,10 @@ var kubeconfigCredentialSpec = credentialSpec[kubeconfigCredentialModel]{
 	written: recordKubeconfigServer,
 }
 
-// checkPlan is the credential rules plus the warning of a rotation to a kubeconfig for
+// CheckPlan is the credential rules plus the warning of a rotation to a kubeconfig for
 // another API server, which would leave every cluster using the credential removed.
-func (r *kubeconfigCredentialResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
-	diags := r.credentialResource.checkPlan(ctx, req)
+func (r *kubeconfigCredentialResource) CheckPlan(ctx context.Context, req knownanswers.PlanRequest) diag.Diagnostics {
+	diags := r.credentialResource.CheckPlan(ctx, req)
 	if diags.HasError() || req.State.Raw.IsNull() {
 		return diags
 	}

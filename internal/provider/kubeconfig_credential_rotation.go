@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/kubeconfig"
 )
 
@@ -25,6 +26,10 @@ import (
 // serverKey is the private-state key of the digest of the API server last sent.
 const serverKey = "kubeconfig_server"
 
+// PrivateKeys are the keys the credential writes into private state besides the known
+// answers' seal (knownanswers.PrivateKeyWriter).
+func (r *kubeconfigCredentialResource) PrivateKeys() []string { return []string{serverKey} }
+
 // kubeconfigServerDigest is the digest of a kubeconfig's API server URL, "" when the text is
 // not a kubeconfig the provider accepts.
 func kubeconfigServerDigest(text string) string {
@@ -34,11 +39,6 @@ func kubeconfigServerDigest(text string) string {
 	}
 	sum := sha256.Sum256([]byte(strings.TrimRight(strings.TrimSpace(info.Server), "/")))
 	return hex.EncodeToString(sum[:])
-}
-
-// privateGetter is the read half of the framework's private state.
-type privateGetter interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
 }
 
 // recordKubeconfigServer notes the API server of the kubeconfig just sent.
@@ -54,8 +54,9 @@ func recordKubeconfigServer(ctx context.Context, private privateKeys, body astra
 }
 
 // priorKubeconfigServer is the digest of the API server the credential last sent: from the
-// kubeconfig in state, or else from private state; "" when unknown (an import).
-func priorKubeconfigServer(ctx context.Context, prior kubeconfigCredentialModel, private privateGetter) string {
+// kubeconfig in state, or else from private state (which the known plans give the plan
+// checks as well); "" when unknown (an import).
+func priorKubeconfigServer(ctx context.Context, prior kubeconfigCredentialModel, private knownanswers.PrivateState) string {
 	if !prior.Kubeconfig.IsNull() && !prior.Kubeconfig.IsUnknown() {
 		return kubeconfigServerDigest(prior.Kubeconfig.ValueString())
 	}

@@ -16,13 +16,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 )
 
 var (
 	_ resource.ResourceWithConfigure   = (*managedClusterResource)(nil)
 	_ resource.ResourceWithImportState = (*managedClusterResource)(nil)
-	_ planChecker                      = (*managedClusterResource)(nil)
+	_ knownanswers.PlanChecker         = (*managedClusterResource)(nil)
 )
 
 type managedClusterResource struct{ clientHolder }
@@ -58,16 +59,16 @@ func (r *managedClusterResource) Schema(ctx context.Context, _ resource.SchemaRe
 	}
 }
 
-// checkPlan (the resource's ModifyPlan, see planChecker) checks, when the values are known, what only the service can tell: the
+// CheckPlan (the resource's ModifyPlan, see knownanswers.PlanChecker) checks, when the values are known, what only the service can tell: the
 // storage class must be one of the cluster's, and default_bucket_id needs api_version 1.7, a
 // bucket that exists and a cluster with the neptuneV1 capability.
-func (r *managedClusterResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
+func (r *managedClusterResource) CheckPlan(ctx context.Context, req knownanswers.PlanRequest) diag.Diagnostics {
 	resp := &resource.ModifyPlanResponse{}
 	r.planProblems(ctx, req, resp)
 	return resp.Diagnostics
 }
 
-func (r *managedClusterResource) planProblems(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (r *managedClusterResource) planProblems(ctx context.Context, req knownanswers.PlanRequest, resp *resource.ModifyPlanResponse) {
 	client := r.configuredClient()
 	if client == nil {
 		return
@@ -257,11 +258,14 @@ func (r *managedClusterResource) ImportState(ctx context.Context, req resource.I
 func (r *managedClusterResource) recordAnswer(ctx context.Context, m *managedClusterModel, answer *astra.ManagedCluster, state *tfsdk.State, private privateKeys, diags *diag.Diagnostics) {
 	m.managedClusterValues = managedClusterFrom(answer)
 	diags.Append(setState(ctx, state, m)...)
-	recordAnswerDigest(ctx, private, answer, *state, diags)
+	// A removed or failed cluster is not noted: every refresh then reads it and warns.
+	if isUnreachable(answer.State) == "" {
+		knownanswers.RecordAnswer(ctx, private, answer, *state, diags)
+	}
 }
 
-// readAnswer is the object Read converts (answerReader): not one it forgets.
-func (r *managedClusterResource) readAnswer(ctx context.Context, ids map[string]string) (any, bool) {
+// ReadAnswer is the object Read converts (knownanswers.AnswerReader): not one it forgets.
+func (r *managedClusterResource) ReadAnswer(ctx context.Context, ids map[string]string) (any, bool) {
 	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.ManagedCluster, error) { return c.GetManagedCluster(ctx, ids["id"]) },
 		managedClusterForgotten)
 }

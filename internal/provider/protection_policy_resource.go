@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
 
@@ -21,7 +22,8 @@ var (
 	_ resource.ResourceWithConfigure      = (*protectionPolicyResource)(nil)
 	_ resource.ResourceWithImportState    = (*protectionPolicyResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*protectionPolicyResource)(nil)
-	_ planChecksOnly                      = (*protectionPolicyResource)(nil)
+	_ knownanswers.PlanChecker            = (*protectionPolicyResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*protectionPolicyResource)(nil)
 	_ resource.ResourceWithIdentity       = (*protectionPolicyResource)(nil)
 )
 
@@ -75,9 +77,9 @@ func (r *protectionPolicyResource) ValidateConfig(ctx context.Context, req resou
 	addGranularityProblems(granularityProblems(m.Granularity.ValueString(), m.timeValues()), resp.Diagnostics.AddAttributeError)
 }
 
-// checkPlan (the resource's ModifyPlan, see planChecker) checks, when bucket_id is known
+// CheckPlan (the resource's ModifyPlan, see knownanswers.PlanChecker) checks, when bucket_id is known
 // and changes, that the bucket exists.
-func (r *protectionPolicyResource) checkPlan(ctx context.Context, req resource.ModifyPlanRequest) diag.Diagnostics {
+func (r *protectionPolicyResource) CheckPlan(ctx context.Context, req knownanswers.PlanRequest) diag.Diagnostics {
 	var diags diag.Diagnostics
 	client := r.configuredClient()
 	if client == nil {
@@ -104,13 +106,11 @@ func (r *protectionPolicyResource) checkPlan(ctx context.Context, req resource.M
 	return diags
 }
 
-// ModifyPlan is checkPlan (planChecksOnly): the resource has its own identity, so no
-// identified wrapper runs its checks.
+// ModifyPlan runs the plan checks (knownanswers.PlanChecker): the resource has its own
+// identity, so no identified wrapper runs them.
 func (r *protectionPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	modifyPlan(ctx, r, req, resp)
+	knownanswers.ModifyPlan(ctx, r, req, resp)
 }
-
-func (r *protectionPolicyResource) planChecksOnly() {}
 
 // bucketExists reports whether the account has the bucket: false only on a 404; another
 // error leaves the check to the service at apply.
@@ -233,11 +233,11 @@ func (r *protectionPolicyResource) record(ctx context.Context, appID string, s *
 	identity *tfsdk.ResourceIdentity, private privateKeys, diags *diag.Diagnostics) {
 	diags.Append(setState(ctx, state, protectionPolicyFrom(appID, s))...)
 	setPolicyIdentity(ctx, identity, appID, s.ID, diags)
-	recordAnswerDigest(ctx, private, s, *state, diags)
+	knownanswers.RecordAnswer(ctx, private, s, *state, diags)
 }
 
-// readAnswer is the object Read converts (answerReader): the schedule of the state's app.
-func (r *protectionPolicyResource) readAnswer(ctx context.Context, ids map[string]string) (any, bool) {
+// ReadAnswer is the object Read converts (knownanswers.AnswerReader): the schedule of the state's app.
+func (r *protectionPolicyResource) ReadAnswer(ctx context.Context, ids map[string]string) (any, bool) {
 	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.AppSchedule, error) {
 		return c.GetAppSchedule(ctx, ids["app_id"], ids["id"])
 	}, nil)

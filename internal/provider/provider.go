@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/config"
 )
 
@@ -22,6 +23,7 @@ const typeName = "astra"
 var (
 	_ provider.Provider                  = (*astraProvider)(nil)
 	_ provider.ProviderWithListResources = (*astraProvider)(nil)
+	_ knownanswers.CountingProvider      = (*astraProvider)(nil)
 )
 
 // astraProvider is the provider served by main.
@@ -29,8 +31,8 @@ type astraProvider struct {
 	// version is the release version ("dev" for local builds, "test" in tests).
 	version string
 	opts    options
-	// configured is what Configure handed to resources, for the plans answered without
-	// the framework (known_answers.go).
+	// configured is what Configure handed to resources, for the requests the known
+	// answers answer (knownanswers.Provider).
 	configured atomic.Pointer[providerData]
 	// seen outlives each Configure (Terraform configures a provider again for the apply's
 	// walk): a create's plan-time checks read each object once per process.
@@ -40,7 +42,7 @@ type astraProvider struct {
 	deferred atomic.Bool
 	// answered counts the requests the known answers answered, by kind and type ("read
 	// astra_cluster"), over every server of this provider: tests assert them.
-	answered answerCounts
+	answered knownanswers.Counts
 }
 
 // options are settings only tests change: how fast waits poll and retries back off.
@@ -111,6 +113,20 @@ func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	resp.DataSourceData = data
 	resp.ListResourceData = data
 }
+
+// ResourceData is what Configure last handed to resources (knownanswers.Provider).
+func (p *astraProvider) ResourceData() any {
+	if data := p.configured.Load(); data != nil {
+		return data
+	}
+	return nil
+}
+
+// ConfigureDeferred: Configure last answered Deferred (knownanswers.Provider).
+func (p *astraProvider) ConfigureDeferred() bool { return p.deferred.Load() }
+
+// AnswerCounts are the counts of what the known answers answered (knownanswers.CountingProvider).
+func (p *astraProvider) AnswerCounts() *knownanswers.Counts { return &p.answered }
 
 func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{

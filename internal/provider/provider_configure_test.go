@@ -127,16 +127,8 @@ func configureWith(t *testing.T, p fwprovider.Provider, values map[string]string
 	return resp
 }
 
-// clearAstraEnvironment keeps the developer's ASTRA_* variables out of a Configure test.
-func clearAstraEnvironment(t *testing.T) {
-	for _, name := range []string{config.EnvEndpoint, config.EnvAccountID, config.EnvAPIToken, config.EnvCACertificate,
-		config.EnvCACertificateFile, config.EnvInsecureSkipVerify, config.EnvAPIVersion, config.EnvRequestTimeout, config.EnvMaxRetries} {
-		t.Setenv(name, "")
-	}
-}
-
 func TestConfigureHandsTheClientAndTheWaitScheduleToResources(t *testing.T) {
-	clearAstraEnvironment(t)
+	testutil.ClearAstraEnvironment(t)
 	schedule := astra.Schedule{Min: 3 * time.Millisecond, Max: 7 * time.Millisecond, Multiplier: 2}
 	p := New("1.2.3", WithWaitSchedule(schedule), WithRetryWait(time.Millisecond, 2*time.Millisecond))()
 	resp := configureWith(t, p, map[string]string{
@@ -163,7 +155,7 @@ func TestConfigureHandsTheClientAndTheWaitScheduleToResources(t *testing.T) {
 }
 
 func TestConfigureDefaultsToTheProductionWaitSchedule(t *testing.T) {
-	clearAstraEnvironment(t)
+	testutil.ClearAstraEnvironment(t)
 	resp := configureWith(t, New("1.2.3")(), map[string]string{"account_id": astrasim.DefaultAccountID, "api_token": "t"})
 	if data, ok := resp.ResourceData.(*providerData); !ok || !reflect.DeepEqual(data.wait, astra.DefaultSchedule()) {
 		t.Fatalf("wait schedule %+v, want astra.DefaultSchedule()", data.wait)
@@ -174,7 +166,7 @@ func TestConfigureDefaultsToTheProductionWaitSchedule(t *testing.T) {
 }
 
 func TestConfigureDefersValuesKnownOnlyAtApply(t *testing.T) {
-	clearAstraEnvironment(t)
+	testutil.ClearAstraEnvironment(t)
 	resp := configureWith(t, New("1.2.3")(), map[string]string{"account_id": "(unknown)", "api_token": "t"})
 	if resp.Diagnostics.HasError() {
 		t.Fatalf("an unknown value must not fail Configure: %v", resp.Diagnostics)
@@ -194,7 +186,7 @@ func TestConfigureDefersValuesKnownOnlyAtApply(t *testing.T) {
 }
 
 func TestConfigureRejectsInvalidEnvironment(t *testing.T) {
-	clearAstraEnvironment(t)
+	testutil.ClearAstraEnvironment(t)
 	t.Setenv(config.EnvRequestTimeout, "soon")
 	resp := configureWith(t, New("1.2.3")(), map[string]string{"account_id": astrasim.DefaultAccountID, "api_token": "t"})
 	if !resp.Diagnostics.HasError() || resp.ResourceData != nil || !strings.Contains(resp.Diagnostics[0].Summary(), "Invalid ASTRA_REQUEST_TIMEOUT") {

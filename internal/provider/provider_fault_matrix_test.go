@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+	"github.com/astra-control/terraform-provider-astra/internal/testutil"
 )
 
 // The fault matrix: each fault on each write route (credential, cluster, managed cluster,
@@ -111,7 +112,7 @@ resource "astra_bucket" "b" {
   credential_id   = astra_s3_credential.s.id
   s3              = { server_url = "s3.matrix.example", bucket_name = "%[1]s-backups" }
 }
-`, prefix, kube, sim.Seeds().PrivateCloudID, testGCPKeyFile(1), credName, labels, managed, cloud, appName, retention, bucketName)
+`, prefix, kube, sim.Seeds().PrivateCloudID, testutil.GCPKeyFile(1), credName, labels, managed, cloud, appName, retention, bucketName)
 }
 
 // matrixFault is one row of the matrix.

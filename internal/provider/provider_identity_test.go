@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/testutil"
 )
 
 // identityHCL is one object of each resource type.
@@ -43,7 +44,7 @@ resource "astra_bucket" "test" {
   gcp             = { bucket_name = "identity-backups" }
 }
 `, string(a.kubeconfig("identity")), a.cloudID(), seeds.GCP.CredentialID), s3CredentialHCL("identity-s3", "AKIA-IDENTITY", "identity-secret"),
-		serviceAccountCredentialHCL("identity-sa", "gcp", testGCPKeyFile(1)), cloudHCL("gcp-identity", "gcp", arg("credential_id", seeds.GCP.CredentialID)))
+		serviceAccountCredentialHCL("identity-sa", "gcp", testutil.GCPKeyFile(1)), cloudHCL("gcp-identity", "gcp", arg("credential_id", seeds.GCP.CredentialID)))
 }
 
 // TestAccIdentity_importByIdentity: every resource records its identity ({ id }, the Astra

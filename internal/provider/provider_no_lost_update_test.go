@@ -11,6 +11,7 @@ import (
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+	"github.com/astra-control/terraform-provider-astra/internal/testutil"
 )
 
 // No lost update: every update is the object's own GET, the planned change applied to that
@@ -143,7 +144,7 @@ func lostUpdateRows() []lostUpdateRow {
 		{
 			name: "service-account credential", addr: serviceAccountCredentialAddr, route: routeCredential, want: variant("nlu-sa-"),
 			hcl: func(_ *accTarget, v int) string {
-				return serviceAccountCredentialHCL(fmt.Sprintf("nlu-sa-v%d", v), "gcp", testGCPKeyFile(1))
+				return serviceAccountCredentialHCL(fmt.Sprintf("nlu-sa-v%d", v), "gcp", testutil.GCPKeyFile(1))
 			},
 			read: readCredentialName,
 		},

@@ -5,13 +5,15 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 )
 
 var (
 	_ resource.ResourceWithConfigure      = (*s3CredentialResource)(nil)
 	_ resource.ResourceWithImportState    = (*s3CredentialResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*s3CredentialResource)(nil)
-	_ planChecker                         = (*s3CredentialResource)(nil)
+	_ knownanswers.PlanChecker            = (*s3CredentialResource)(nil)
 )
 
 type s3CredentialResource struct {

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
 
@@ -15,7 +16,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*serviceAccountCredentialResource)(nil)
 	_ resource.ResourceWithImportState    = (*serviceAccountCredentialResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*serviceAccountCredentialResource)(nil)
-	_ planChecker                         = (*serviceAccountCredentialResource)(nil)
+	_ knownanswers.PlanChecker            = (*serviceAccountCredentialResource)(nil)
 )
 
 type serviceAccountCredentialResource struct {

@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/astra-control/terraform-provider-astra/internal/testutil"
 )
 
 // TestAccServiceAccountCredential: create, quiet plan, rotation as one PUT, rename, import,
@@ -29,11 +31,11 @@ func TestAccServiceAccountCredential_cloudType(t *testing.T) {
 		CheckDestroy: a.checkCredentialDestroyed,
 		Steps: []resource.TestStep{
 			{
-				Config:            a.config(serviceAccountCredentialHCL(name, "GCP", testGCPKeyFile(1))),
+				Config:            a.config(serviceAccountCredentialHCL(name, "GCP", testutil.GCPKeyFile(1))),
 				ConfigStateChecks: []statecheck.StateCheck{expectString(serviceAccountCredentialAddr, "cloud_type", "GCP")},
 				Check:             recordID(serviceAccountCredentialAddr, &firstID),
 			},
-			{Config: a.config(serviceAccountCredentialHCL(name, "GCP", testGCPKeyFile(1))), ConfigPlanChecks: emptyPlan()},
+			{Config: a.config(serviceAccountCredentialHCL(name, "GCP", testutil.GCPKeyFile(1))), ConfigPlanChecks: emptyPlan()},
 			{
 				Config:            a.config(serviceAccountCredentialHCL(name, "azure", `{"clientId":"c","clientSecret":"sa-fake-azure-secret"}`)),
 				ConfigPlanChecks:  planned(serviceAccountCredentialAddr, plancheck.ResourceActionReplace),
@@ -62,7 +64,7 @@ func TestAccServiceAccountCredential_invalid(t *testing.T) {
 			errorPhrases("Invalid service account key file", "is not valid JSON (a syntax error at byte 1)")},
 		{"not an object", hcl("azure", `["do-not-show-3"]`),
 			errorPhrases("Invalid service account key file", "is JSON but not an object")},
-		{"unknown cloud", hcl("oracle", testGCPKeyFile(1)),
+		{"unknown cloud", hcl("oracle", testutil.GCPKeyFile(1)),
 			errorPhrases("Invalid Attribute Value Match", "cloud_type", `value must be one of: ["gcp" "azure" "aws"]`)},
 		{"no cloud", "resource \"astra_service_account_credential\" \"test\" {\n  name = \"sa\"\n  service_account_json = \"{}\"\n}\n",
 			errorPhrases("Missing cloud_type", "A new astra_service_account_credential needs `cloud_type`.")},

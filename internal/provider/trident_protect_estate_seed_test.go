@@ -7,6 +7,7 @@ import (
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+	"github.com/astra-control/terraform-provider-astra/internal/testutil"
 )
 
 // tpEstate is an Astra Control estate seeded, through the client, for
@@ -82,16 +83,16 @@ func seedTPEstate(t *testing.T, c *astra.Client, cloudID string) tpEstate {
 		created, err := c.CreateBucket(ctx, b)
 		must("bucket "+b.Name, err)
 		e.buckets[b.Name] = created.ID
-		waitUntil(t, "bucket "+b.Name, func(ctx context.Context) (*astra.Bucket, error) { return c.GetBucket(ctx, created.ID) }, astra.BucketAvailable)
+		testutil.WaitUntil(t, "bucket "+b.Name, func(ctx context.Context) (*astra.Bucket, error) { return c.GetBucket(ctx, created.ID) }, astra.BucketAvailable)
 	}
 	cluster, err := c.CreateCluster(ctx, cloudID, astra.ClusterCreate{Name: "tp-cluster", CredentialID: e.credentials["tp-cluster"],
 		ConnectorCapabilities: []string{"neptuneV1"}})
 	must("the cluster", err)
 	e.clusterID = cluster.ID
-	waitUntil(t, "the cluster", func(ctx context.Context) (*astra.Cluster, error) { return c.GetCluster(ctx, cloudID, cluster.ID) }, astra.ClusterRunning)
+	testutil.WaitUntil(t, "the cluster", func(ctx context.Context) (*astra.Cluster, error) { return c.GetCluster(ctx, cloudID, cluster.ID) }, astra.ClusterRunning)
 	_, err = c.CreateManagedCluster(ctx, astra.ManagedClusterCreate{ID: cluster.ID, DefaultBucketID: e.buckets["ONTAP S3 (prod)"]})
 	must("the managed cluster", err)
-	waitUntil(t, "the managed cluster", func(ctx context.Context) (*astra.ManagedCluster, error) {
+	testutil.WaitUntil(t, "the managed cluster", func(ctx context.Context) (*astra.ManagedCluster, error) {
 		return c.GetManagedCluster(ctx, cluster.ID)
 	}, astra.ManagedClusterReady)
 	e.shop = seedTPApp(t, c, astra.AppCreate{Name: "shop", ClusterID: cluster.ID,
@@ -160,7 +161,7 @@ func seedTPApp(t *testing.T, c *astra.Client, in astra.AppCreate) string {
 	if err != nil {
 		t.Fatalf("seeding app %s: %v", in.Name, err)
 	}
-	waitUntil(t, "app "+in.Name, func(ctx context.Context) (*astra.App, error) { return c.GetApp(ctx, app.ID) }, astra.AppReady)
+	testutil.WaitUntil(t, "app "+in.Name, func(ctx context.Context) (*astra.App, error) { return c.GetApp(ctx, app.ID) }, astra.AppReady)
 	return app.ID
 }
 

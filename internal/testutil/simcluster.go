@@ -2,7 +2,9 @@ package testutil
 
 import (
 	"context"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
@@ -58,4 +60,29 @@ func (s *SimCluster) NewCredential(name string) (string, error) {
 		return "", err
 	}
 	return cred.ID, nil
+}
+
+// ClearAstraEnvironment keeps the developer's connection variables out of a test that
+// configures the provider. They are internal/provider/config's Env* (which this package
+// cannot import: config's tests import it).
+func ClearAstraEnvironment(tb testing.TB) {
+	for _, name := range []string{"ASTRA_ENDPOINT", "ASTRA_ACCOUNT_ID", "ASTRA_API_TOKEN", "ASTRA_CA_CERTIFICATE",
+		"ASTRA_CA_CERTIFICATE_FILE", "ASTRA_INSECURE_SKIP_VERIFY", "ASTRA_API_VERSION", "ASTRA_REQUEST_TIMEOUT", "ASTRA_MAX_RETRIES"} {
+		tb.Setenv(name, "")
+	}
+}
+
+// GCPKeyFile is generation n of a GCP service account's key file (its private key is fake).
+func GCPKeyFile(n int) string {
+	return fmt.Sprintf(`{"type":"service_account","project_id":"astra-test","client_email":"astra@astra-test.iam.gserviceaccount.com","private_key":"sa-fake-private-key-%d"}`, n)
+}
+
+// WaitUntil polls get every few milliseconds (the simulator's pace) until done, or fails
+// the test.
+func WaitUntil[T any](tb testing.TB, what string, get func(context.Context) (*T, error), done func(*T) (bool, error)) {
+	tb.Helper()
+	schedule := astra.Schedule{Min: time.Millisecond, Max: 5 * time.Millisecond, Multiplier: 1.5, NotFoundGrace: 200 * time.Millisecond}
+	if _, err := astra.Wait(context.Background(), schedule, get, done); err != nil {
+		tb.Fatalf("%s: %v", what, err)
+	}
 }

@@ -40,6 +40,11 @@ var (
 	_ planmodifier.Object = Keep{}
 )
 
+// IdleUnlessUnknown: Keep acts only with a prior state and an unknown planned value, so the
+// known answers (internal/knownanswers.IdleModifier) plan creates and unchanged objects
+// without it.
+func (Keep) IdleUnlessUnknown() {}
+
 func (k Keep) Description(ctx context.Context) string { return k.MarkdownDescription(ctx) }
 
 func (k Keep) MarkdownDescription(context.Context) string {

@@ -55,6 +55,10 @@ func MetadataNull() types.Object { return types.ObjectNull(MetadataAttrTypes) }
 // PUT moves unknown when the plan sends one.
 type metadataPlan struct{ args []string }
 
+// IdleUnlessUnknown: it acts only with a prior state and an unknown planned value
+// (internal/knownanswers.IdleModifier).
+func (metadataPlan) IdleUnlessUnknown() {}
+
 func (m metadataPlan) Description(ctx context.Context) string { return m.MarkdownDescription(ctx) }
 
 func (m metadataPlan) MarkdownDescription(context.Context) string {

@@ -63,7 +63,12 @@ func Schema() schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "The Astra Control provider manages NetApp Astra Control — Astra Control Service " +
 			"(SaaS, `https://astra.netapp.io`) and Astra Control Center (on premises) — through its REST API. " +
-			"Every argument is optional and falls back to the environment variable named in its description.",
+			"Every argument is optional and falls back to the environment variable named in its description. " +
+			"Should a plan or a refresh look wrong, run it again with the environment variable `ASTRA_KNOWN_ANSWERS=off` " +
+			"(or `false`, `0`) to rule out the provider's known answers: every request then goes to Terraform's plugin " +
+			"framework instead of the faster answers the provider gives where it can prove the framework's are the same " +
+			"(a different outcome is a bug to report). `on`, `true`, `1` or unset is the default; any other value is an " +
+			"error at configure time.",
 		Attributes: map[string]schema.Attribute{
 			"endpoint": schema.StringAttribute{
 				Optional: true,

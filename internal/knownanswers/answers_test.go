@@ -1,21 +1,34 @@
-package provider
+package knownanswers_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
-	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
+	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
+	"github.com/astra-control/terraform-provider-astra/internal/provider"
 	"github.com/astra-control/terraform-provider-astra/internal/testutil"
 )
+
+// The tests of this file and the others of package knownanswers_test serve the provider's
+// real resources (internal/provider) against the simulator, through the known answers and
+// through the bare framework, and compare.
+
+// identityType is the identity of every resource but the protection policy: { id }.
+var identityType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{"id": tftypes.String}}
+
+// missingCredential is the error of a cluster without a credential_id, which its plan checks report.
+const missingCredential = "Missing credential_id"
 
 // answersFixture is one registered cluster, the provider served with the shortcuts and the
 // same provider served by the framework alone, both configured for the simulator, and the
@@ -24,7 +37,7 @@ type answersFixture struct {
 	registered *testutil.SimCluster
 	sim        *astrasim.Sim
 	client     *astra.Client
-	fast       *knownAnswers
+	fast       *knownanswers.Server
 	framework  tfprotov6.ProviderServer
 	schema     *tfprotov6.Schema
 	schemas    *tfprotov6.GetProviderSchemaResponse
@@ -40,20 +53,14 @@ type answersFixture struct {
 func newAnswersFixture(t *testing.T) *answersFixture {
 	t.Helper()
 	ctx := context.Background()
-	clearAstraEnvironment(t)
+	testutil.ClearAstraEnvironment(t)
 	c := testutil.NewSimCluster(t, "answers")
 	f := &answersFixture{registered: c, sim: c.Sim, client: c.Client, cloudID: c.CloudID, credID: c.CredentialID, clusterID: c.ClusterID}
 	t.Setenv("ASTRA_READ_MAX_AGE", "0s") // every read asks the service, so a change is seen at once
 
-	fast, err := NewServer(New("test")())()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ok bool
-	if f.fast, ok = fast.(*knownAnswers); !ok {
-		t.Fatalf("NewServer served %T, not the shortcuts", fast)
-	}
-	if f.framework, err = providerserver.NewProtocol6WithError(New("test")())(); err != nil {
+	f.fast = knownServer(t, provider.New("test")())
+	var err error
+	if f.framework, err = providerserver.NewProtocol6WithError(provider.New("test")())(); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []tfprotov6.ProviderServer{f.fast, f.framework} {
@@ -82,6 +89,21 @@ func newAnswersFixture(t *testing.T) *answersFixture {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// knownServer serves p with the known answers, whatever the developer's environment says.
+func knownServer(t *testing.T, p fwprovider.Provider) *knownanswers.Server {
+	t.Helper()
+	t.Setenv(knownanswers.SwitchVariable, "")
+	server, err := knownanswers.NewServer(p)()
+	if err != nil {
+		t.Fatal(err)
+	}
+	known, ok := server.(*knownanswers.Server)
+	if !ok {
+		t.Fatalf("NewServer served %T, not the known answers", server)
+	}
+	return known
 }
 
 func (f *answersFixture) frameworkRead(t *testing.T, req *tfprotov6.ReadResourceRequest) *tfprotov6.ReadResourceResponse {
@@ -128,7 +150,7 @@ func (f *answersFixture) config() tftypes.Value {
 func TestKnownAnswers_unchangedRead(t *testing.T) {
 	f := newAnswersFixture(t)
 	ctx := context.Background()
-	if _, ok := recordedAnswer(f.private); !ok {
+	if _, ok := knownanswers.RecordedSeal(f.private); !ok {
 		t.Fatalf("the framework's read recorded no answer in private state %q", f.private)
 	}
 	relabeled := testutil.WithAttributes(t, f.state, map[string]tftypes.Value{
@@ -158,7 +180,7 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 		// The control of the case above: the same seal made by this build is taken.
 		{name: "sealed again by this build", shortcuts: true,
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity,
-				Private: f.sealedBy(t, buildKey())}},
+				Private: f.sealedBy(t, "")}},
 		{name: "no record",
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity}},
 		{name: "object changed on the service",
@@ -180,7 +202,7 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 			if c.change != nil {
 				c.change(t)
 			}
-			got := f.fast.unchangedRead(ctx, c.req)
+			got := f.fast.UnchangedRead(ctx, c.req)
 			if (got != nil) != c.shortcuts {
 				t.Fatalf("shortcut taken: %v, want %v", got != nil, c.shortcuts)
 			}
@@ -200,7 +222,9 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 				}
 				got = served
 			}
-			sameRead(t, f.typ, got, want)
+			if d := readDiff(f.typ, identityType, got, want); d != "" {
+				t.Errorf("the read differs from the framework's: %s", d)
+			}
 		})
 	}
 }
@@ -244,7 +268,7 @@ func TestKnownAnswers_unchangedPlan(t *testing.T) {
 func (f *answersFixture) checkPlan(t *testing.T, req *tfprotov6.PlanResourceChangeRequest, shortcuts bool, refuses string) {
 	t.Helper()
 	ctx := context.Background()
-	got := f.fast.knownPlan(ctx, req)
+	got := f.fast.KnownPlan(ctx, req)
 	if (got != nil) != shortcuts {
 		t.Fatalf("shortcut taken: %v, want %v", got != nil, shortcuts)
 	}
@@ -264,41 +288,10 @@ func (f *answersFixture) checkPlan(t *testing.T, req *tfprotov6.PlanResourceChan
 			t.Fatal(err)
 		}
 	}
-	samePlan(t, f.typ, got, want)
-}
-
-// samePlan compares a plan with the framework's: the same planned state, identity, private
-// state, replacements and diagnostics.
-func samePlan(t *testing.T, typ tftypes.Type, got, want *tfprotov6.PlanResourceChangeResponse) {
-	t.Helper()
-	if d := valueDiff(typ, got.PlannedState, want.PlannedState); d != "" {
-		t.Errorf("planned state differs from the framework's: %s", d)
-	}
-	if d := identityDiff(got.PlannedIdentity, want.PlannedIdentity); d != "" {
-		t.Errorf("planned identity differs from the framework's: %s", d)
-	}
-	if !samePrivate(got.PlannedPrivate, want.PlannedPrivate) || len(got.RequiresReplace) != len(want.RequiresReplace) ||
-		testutil.DiagnosticsText(got.Diagnostics) != testutil.DiagnosticsText(want.Diagnostics) {
-		t.Errorf("got private %q, replace %v, diagnostics %q; the framework: %q, %v, %q", got.PlannedPrivate, got.RequiresReplace,
-			testutil.DiagnosticsText(got.Diagnostics), want.PlannedPrivate, want.RequiresReplace, testutil.DiagnosticsText(want.Diagnostics))
+	if d := planDiff(f.typ, identityType, got, want); d != "" {
+		t.Errorf("the plan differs from the framework's: %s", d)
 	}
 }
-
-func sameRead(t *testing.T, typ tftypes.Type, got, want *tfprotov6.ReadResourceResponse) {
-	t.Helper()
-	if d := valueDiff(typ, got.NewState, want.NewState); d != "" {
-		t.Errorf("new state differs from the framework's: %s", d)
-	}
-	if d := identityDiff(got.NewIdentity, want.NewIdentity); d != "" {
-		t.Errorf("new identity differs from the framework's: %s", d)
-	}
-	if !samePrivate(got.Private, want.Private) {
-		t.Errorf("private state %q, the framework's %q", got.Private, want.Private)
-	}
-}
-
-// identityType is the identity of every resource.
-var identityType = identitySchema().Type().TerraformType(context.Background())
 
 // nullIdentity is the identity a CLI sends before it knows one.
 func (f *answersFixture) nullIdentity(t *testing.T) *tfprotov6.ResourceIdentityData {
@@ -320,75 +313,26 @@ func (f *answersFixture) identityOf(t *testing.T, id string) *tfprotov6.Resource
 	return &tfprotov6.ResourceIdentityData{IdentityData: &dv}
 }
 
-// valueDiff compares two encoded values as values (the encoding has no fixed map order):
-// "" when equal.
-func valueDiff(typ tftypes.Type, got, want *tfprotov6.DynamicValue) string {
-	if got == nil || want == nil {
-		if got == nil && want == nil {
-			return ""
-		}
-		return fmt.Sprintf("one is missing: got %v, want %v", got != nil, want != nil)
-	}
-	a, errA := got.Unmarshal(typ)
-	b, errB := want.Unmarshal(typ)
-	if errA != nil || errB != nil {
-		return fmt.Sprintf("decode: %v, %v", errA, errB)
-	}
-	if !a.Equal(b) {
-		return fmt.Sprintf("got %s, want %s", a, b)
-	}
-	return ""
-}
-
-func identityDiff(got, want *tfprotov6.ResourceIdentityData) string {
-	return identityDiffAs(identityType, got, want)
-}
-
-// identityDiffAs is identityDiff for identities of type typ.
-func identityDiffAs(typ tftypes.Type, got, want *tfprotov6.ResourceIdentityData) string {
-	var a, b *tfprotov6.DynamicValue
-	if got != nil {
-		a = got.IdentityData
-	}
-	if want != nil {
-		b = want.IdentityData
-	}
-	return valueDiff(typ, a, b)
-}
-
-// samePrivate compares private states as the documents they hold: the framework re-encodes
-// what it passes through.
-func samePrivate(a, b []byte) bool {
-	if len(a) == 0 || len(b) == 0 {
-		return len(a) == len(b)
-	}
-	var x, y map[string]json.RawMessage
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	return reflect.DeepEqual(x, y)
-}
-
-// sealedBy is the fixture's private state with its answer record sealed by build: the
-// cluster as the service answers it now, and the fixture's state.
+// sealedBy is the fixture's private state with its answer record sealed by build ("" for
+// this one): the cluster as the service answers it now, and the fixture's state.
 func (f *answersFixture) sealedBy(t *testing.T, build string) []byte {
 	t.Helper()
 	var keys map[string][]byte
 	if err := json.Unmarshal(f.private, &keys); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := recordedAnswer(f.private); !ok {
+	if _, ok := knownanswers.RecordedSeal(f.private); !ok {
 		t.Fatalf("no answer record in %q", f.private)
 	}
 	c, err := f.client.GetCluster(context.Background(), f.cloudID, f.clusterID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, ok := answerDigest(c)
+	seal, ok := knownanswers.Seal(build, f.clusterID, c, f.state)
 	if !ok {
 		t.Fatal("no digest of the cluster")
 	}
-	if keys[answerKey], err = json.Marshal(answerSeal(build, f.clusterID, sum, stateDigest(f.state))); err != nil {
+	if keys[knownanswers.AnswerKey], err = json.Marshal(seal); err != nil {
 		t.Fatal(err)
 	}
 	out, err := json.Marshal(keys)
@@ -422,11 +366,13 @@ func TestKnownAnswers_readAfterCreate(t *testing.T) {
 	}
 	req := &tfprotov6.ReadResourceRequest{TypeName: "astra_cluster", CurrentState: created.NewState,
 		CurrentIdentity: created.NewIdentity, Private: created.Private}
-	got := f.fast.unchangedRead(ctx, req)
+	got := f.fast.UnchangedRead(ctx, req)
 	if got == nil {
 		t.Fatalf("the read after create did not take the shortcut (private state %q)", created.Private)
 	}
-	sameRead(t, f.typ, got, f.frameworkRead(t, req))
+	if d := readDiff(f.typ, identityType, got, f.frameworkRead(t, req)); d != "" {
+		t.Errorf("the read differs from the framework's: %s", d)
+	}
 }
 
 // TestKnownAnswers_createPlan proves the plan of a create answered without the
@@ -463,5 +409,117 @@ func TestKnownAnswers_createPlan(t *testing.T) {
 				ProposedNewState: f.dynamic(t, c.config), Config: f.dynamic(t, c.config), PriorIdentity: c.identity}
 			f.checkPlan(t, req, c.shortcuts, c.frameworkRefuses)
 		})
+	}
+}
+
+// TestKnownAnswers_planChecksOnBothPaths: a resource's plan checks report the same on the
+// framework's path as on the known answers' (which hand any report to the framework): a
+// protection policy naming a bucket Astra Control does not have is refused at plan time,
+// by the bare framework and through the known answers.
+func TestKnownAnswers_planChecksOnBothPaths(t *testing.T) {
+	f := newAnswersFixture(t)
+	ctx := context.Background()
+	const typeName = "astra_protection_policy"
+	typ := f.schemas.ResourceSchemas[typeName].ValueType()
+	config := testutil.NullObject(typ, map[string]tftypes.Value{
+		"app_id":      tftypes.NewValue(tftypes.String, "7b4e2a3c-1d2e-4f5a-8b6c-0d1e2f3a4b5c"),
+		"name":        tftypes.NewValue(tftypes.String, "daily"),
+		"granularity": tftypes.NewValue(tftypes.String, "daily"),
+		"bucket_id":   tftypes.NewValue(tftypes.String, "0f4e2a3c-1d2e-4f5a-8b6c-0d1e2f3a4b5c"),
+	})
+	req := &tfprotov6.PlanResourceChangeRequest{TypeName: typeName, PriorState: dynamic(typ, tftypes.NewValue(typ, nil)),
+		Config: dynamic(typ, config), ProposedNewState: dynamic(typ, config)}
+	for name, server := range map[string]tfprotov6.ProviderServer{"the bare framework": f.framework, "the known answers": f.fast} {
+		resp, err := server.PlanResourceChange(ctx, req)
+		if err != nil || !strings.Contains(testutil.DiagnosticsText(resp.Diagnostics), "Unknown bucket") {
+			t.Errorf("%s: the plan says %v %q, want the unknown bucket refused", name, err, testutil.DiagnosticsText(resp.Diagnostics))
+		}
+	}
+}
+
+// serverPrivateKey is the kubeconfig credential's private key of its API server's digest.
+const serverPrivateKey = "kubeconfig_server"
+
+// serverDigest is what the kubeconfig credential notes in private state of the API server
+// it last sent (a JSON string).
+func serverDigest(server string) []byte {
+	sum := sha256.Sum256([]byte(server))
+	b, _ := json.Marshal(hex.EncodeToString(sum[:]))
+	return b
+}
+
+// TestKnownAnswers_privateStateReachesPlanChecks: a kubeconfig credential that sends its
+// kubeconfig write-only remembers its API server in private state only; a plan that gives
+// it a kubeconfig for another server, while a cluster uses it, warns, also when the plan
+// proposes the prior state, which the known plans would answer: they give the plan checks
+// the prior private state, and hand the warning to the framework.
+func TestKnownAnswers_privateStateReachesPlanChecks(t *testing.T) {
+	f := newAnswersFixture(t)
+	ctx := context.Background()
+	const typeName = "astra_kubeconfig_credential"
+	typ := f.schemas.ResourceSchemas[typeName].ValueType()
+	imported, err := f.framework.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: typeName, ID: f.credID})
+	if err != nil || len(imported.ImportedResources) != 1 {
+		t.Fatalf("import: %v %s", err, testutil.DiagnosticsText(imported.Diagnostics))
+	}
+	read := f.frameworkRead(t, &tfprotov6.ReadResourceRequest{TypeName: typeName, CurrentState: imported.ImportedResources[0].State,
+		CurrentIdentity: imported.ImportedResources[0].Identity})
+	prior, err := read.NewState.Unmarshal(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fixture's credential was sent with testutil.NewSimCluster's kubeconfig.
+	private := withExtraKey(read.Private, serverPrivateKey, string(serverDigest("https://answers.k8s.example:6443")))
+	other := tftypes.NewValue(tftypes.String, string(astrasim.TestKubeconfig("other", "https://other.k8s.example:6443")))
+	config := testutil.WithAttributes(t, testutil.NullObject(typ, nil), map[string]tftypes.Value{
+		"name": stringValue(prior, "name"), "kubeconfig_wo": other})
+	req := &tfprotov6.PlanResourceChangeRequest{TypeName: typeName, PriorState: read.NewState, Config: dynamic(typ, config),
+		ProposedNewState: dynamic(typ, proposedNewState(f.schemas.ResourceSchemas[typeName], prior, config)),
+		PriorIdentity:    read.NewIdentity, PriorPrivate: private}
+	const warning = "Rotated kubeconfig points at another API server"
+	want, err := f.framework.PlanResourceChange(ctx, req)
+	if err != nil || !strings.Contains(testutil.DiagnosticsText(want.Diagnostics), warning) {
+		t.Fatalf("the framework's plan says %v %q, want the rotation warned about", err, testutil.DiagnosticsText(want.Diagnostics))
+	}
+	got, err := f.fast.PlanResourceChange(ctx, req)
+	if err != nil || !strings.Contains(testutil.DiagnosticsText(got.Diagnostics), warning) {
+		t.Fatalf("the known answers' plan says %v %q, want the rotation warned about", err, testutil.DiagnosticsText(got.Diagnostics))
+	}
+	if d := planDiff(typ, identityType, got, want); d != "" {
+		t.Errorf("the plan differs from the framework's: %s", d)
+	}
+}
+
+// stringValue is the attribute name of object.
+func stringValue(object tftypes.Value, name string) tftypes.Value {
+	return tftypes.NewValue(tftypes.String, stringAttribute(object, name))
+}
+
+// TestKnownAnswers_unreachableClustersWarnOnEveryRefresh: a cluster or managed cluster the
+// service reports failed or removed warns on every refresh, not only on the first: its Read
+// records no answer for the known reads to take (issue 32, defect a).
+func TestKnownAnswers_unreachableClustersWarnOnEveryRefresh(t *testing.T) {
+	f := newAnswersFixture(t)
+	ctx := context.Background()
+	for _, state := range []string{"failed", "removed"} {
+		id := f.unreachableCluster(t, "unreachable-"+state, state)
+		for _, typeName := range []string{"astra_cluster", "astra_managed_cluster"} {
+			t.Run(typeName+" "+state, func(t *testing.T) {
+				warning := "Cluster is " + state + " in Astra Control"
+				imported, err := f.framework.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: typeName, ID: id})
+				if err != nil || len(imported.ImportedResources) != 1 {
+					t.Fatalf("import: %v %s", err, testutil.DiagnosticsText(imported.Diagnostics))
+				}
+				req := &tfprotov6.ReadResourceRequest{TypeName: typeName, CurrentState: imported.ImportedResources[0].State,
+					CurrentIdentity: imported.ImportedResources[0].Identity, Private: imported.ImportedResources[0].Private}
+				for refresh := 1; refresh <= 3; refresh++ {
+					resp, err := f.fast.ReadResource(ctx, req)
+					if err != nil || !strings.Contains(testutil.DiagnosticsText(resp.Diagnostics), warning) {
+						t.Fatalf("refresh %d: %v %q, want the warning %q", refresh, err, testutil.DiagnosticsText(resp.Diagnostics), warning)
+					}
+					req = &tfprotov6.ReadResourceRequest{TypeName: typeName, CurrentState: resp.NewState, CurrentIdentity: resp.NewIdentity, Private: resp.Private}
+				}
+			})
+		}
 	}
 }

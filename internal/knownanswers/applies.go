@@ -1,4 +1,4 @@
-package provider
+package knownanswers
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -22,16 +24,18 @@ import (
 // fleet's apply of 3000 creates, those steps allocated about 1.3 GB. knownApply calls the
 // resource's Create as the framework does and answers itself when each step's result is
 // known:
-//   - semantic equality changes nothing: no type in the schema has semantic equality;
+//   - semantic equality changes nothing: no type in the schema has semantic equality; its
+//     walk reads each attribute of the plan and the new state through its type, which
+//     validates some (a set's duplicates, an int64 that fits): the values must pass;
 //   - only top-level attributes are write-only, so setting them null is one step;
 //   - the outcome is one the framework passes on unchanged: no error of its own to add
 //     (state present after a success, identity present, every diagnostic's path converts,
 //     the state and identity encode, the private state holds only the provider's keys).
 //
-// Any other outcome is replayed through the framework with that same outcome (replayCreate),
-// so it adds its own errors as it always does and the Create runs once. Only creates of the
-// resources identifiedByID wraps are answered, since that wrapper replays; a request with a
-// planned private state, which the framework parses and may refuse, goes to the framework.
+// Any other outcome is replayed through the framework with that same outcome (Replayed), so
+// it adds its own errors as it always does and the Create runs once. Only creates of a
+// CreateReplayer are answered, since it replays; a request with a planned private state,
+// which the framework parses and may refuse, goes to the framework.
 
 // applyRule is what knownApply needs from one resource type.
 type applyRule struct {
@@ -40,14 +44,23 @@ type applyRule struct {
 	identity          identityschema.Schema
 	typ, identityType tftypes.Type
 	writeOnly         []string // top-level write-only attributes
+	// validating are the top-level attributes whose type validates their values.
+	validating map[string]typeValidator
+	// privateKeys are the keys a Create may write into private state: the seal and the
+	// resource's own (PrivateKeyWriter).
+	privateKeys []string
 }
 
 // applyRuleFor derives r's rule, or says why the known apply cannot answer for it.
 func applyRuleFor(factory func() resource.Resource) (*applyRule, error) {
 	ctx := context.Background()
-	r, ok := factory().(*identified)
+	r, ok := factory().(CreateReplayer)
 	if !ok {
-		return nil, fmt.Errorf("its Create cannot be replayed (not identifiedByID)")
+		return nil, fmt.Errorf("its Create cannot be replayed (not a CreateReplayer)")
+	}
+	withIdentity, ok := r.(resource.ResourceWithIdentity)
+	if !ok {
+		return nil, fmt.Errorf("it has no identity, which the framework's create checks")
 	}
 	resp, err := schemaOf(r)
 	if err != nil {
@@ -57,9 +70,10 @@ func applyRuleFor(factory func() resource.Resource) (*applyRule, error) {
 		return nil, fmt.Errorf("it has blocks, whose write-only and semantic-equality walks are not modelled")
 	}
 	var id resource.IdentitySchemaResponse
-	r.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &id)
+	withIdentity.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &id)
 	rule := &applyRule{factory: factory, schema: resp.Schema, identity: id.IdentitySchema,
-		typ: resp.Schema.Type().TerraformType(ctx), identityType: id.IdentitySchema.Type().TerraformType(ctx)}
+		typ: resp.Schema.Type().TerraformType(ctx), identityType: id.IdentitySchema.Type().TerraformType(ctx),
+		privateKeys: privateKeysOf(r), validating: map[string]typeValidator{}}
 	for _, name := range sortedKeys(resp.Schema.Attributes) {
 		a := resp.Schema.Attributes[name]
 		if t := semanticType(ctx, a.GetType()); t != "" {
@@ -70,6 +84,9 @@ func applyRuleFor(factory func() resource.Resource) (*applyRule, error) {
 		}
 		if a.IsWriteOnly() {
 			rule.writeOnly = append(rule.writeOnly, name)
+		}
+		if validating, ok := a.GetType().(typeValidator); ok {
+			rule.validating[name] = validating
 		}
 	}
 	return rule, nil
@@ -120,11 +137,24 @@ func nestedWriteOnly(a schema.Attribute) bool {
 	return false
 }
 
+// typeValidator is a type that validates its values, as the framework's walks call it.
+type typeValidator = xattr.TypeWithValidate //nolint:staticcheck // deprecated for providers' own types; the framework still calls it
+
+// privateKeysOf are the private keys r may write: the seal, and its own.
+func privateKeysOf(r resource.Resource) []string {
+	keys := []string{answerKey}
+	if writer, ok := unwrapped(r).(PrivateKeyWriter); ok {
+		keys = append(keys, writer.PrivateKeys()...)
+	}
+	return keys
+}
+
 // cannedCreate carries a Create's outcome into the framework's replay of the request.
 type cannedCreate struct{}
 
-// replayCreate sets resp to the outcome knownApply carries in ctx, if it carries one.
-func replayCreate(ctx context.Context, resp *resource.CreateResponse) bool {
+// Replayed sets resp to the outcome of Create the known apply carries in ctx, and reports
+// whether it did: a CreateReplayer's Create returns at once when it did.
+func Replayed(ctx context.Context, resp *resource.CreateResponse) bool {
 	outcome, ok := ctx.Value(cannedCreate{}).(*resource.CreateResponse)
 	if ok {
 		*resp = *outcome
@@ -133,7 +163,7 @@ func replayCreate(ctx context.Context, resp *resource.CreateResponse) bool {
 }
 
 // knownApply answers the apply of a create, or returns nil for the framework to answer it.
-func (s *knownAnswers) knownApply(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) *tfprotov6.ApplyResourceChangeResponse {
+func (s *server) knownApply(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) *tfprotov6.ApplyResourceChangeResponse {
 	rule := s.applies[req.TypeName]
 	if rule == nil || req.PriorState == nil || req.PlannedState == nil || req.Config == nil || len(req.PlannedPrivate) > 0 {
 		return nil
@@ -176,11 +206,11 @@ func (s *knownAnswers) knownApply(ctx context.Context, req *tfprotov6.ApplyResou
 	defer done()
 	r.Create(ctx, createReq, &createResp)
 
-	if resp, ok := rule.answer(ctx, createResp); ok {
-		s.provider.answered.add("apply " + req.TypeName)
+	if resp, ok := rule.answer(ctx, planned, createResp); ok {
+		s.counts.Add("apply " + req.TypeName)
 		return resp
 	}
-	s.provider.answered.add("replayed apply " + req.TypeName)
+	s.counts.Add("replayed apply " + req.TypeName)
 	resp, err := s.frameworkServer.ApplyResourceChange(context.WithValue(ctx, cannedCreate{}, &createResp), req)
 	if err != nil { // the framework's server answers every request with a nil error; were it not to, say so
 		resp = &tfprotov6.ApplyResourceChangeResponse{Diagnostics: []*tfprotov6.Diagnostic{{
@@ -192,16 +222,15 @@ func (s *knownAnswers) knownApply(ctx context.Context, req *tfprotov6.ApplyResou
 
 // answer is the framework's answer to a Create's outcome, when the framework would pass it
 // on unchanged (see above); false otherwise.
-func (rule *applyRule) answer(ctx context.Context, out resource.CreateResponse) (*tfprotov6.ApplyResourceChangeResponse, bool) {
+func (rule *applyRule) answer(ctx context.Context, planned tftypes.Value, out resource.CreateResponse) (*tfprotov6.ApplyResourceChangeResponse, bool) {
 	diags, ok := protocolDiagnostics(ctx, out.Diagnostics)
 	if !ok || out.Identity == nil {
 		return nil, false
 	}
 	state := out.State.Raw
 	if !out.Diagnostics.HasError() {
-		// The framework's walks over the new state also refuse a set holding one element
-		// twice ("Duplicate Set Element"): such an outcome is the framework's to answer.
-		if state.Equal(tftypes.NewValue(rule.typ, nil)) || out.Identity.Raw.IsFullyNull() || hasDuplicateSetElements(state) {
+		if state.Equal(tftypes.NewValue(rule.typ, nil)) || out.Identity.Raw.IsFullyNull() ||
+			!rule.valid(ctx, planned) || !rule.valid(ctx, state) {
 			return nil, false
 		}
 		var nulled bool
@@ -217,7 +246,7 @@ func (rule *applyRule) answer(ctx context.Context, out resource.CreateResponse) 
 	if err != nil {
 		return nil, false
 	}
-	private, ok := privateBytes(ctx, out.Private)
+	private, ok := privateBytes(ctx, out.Private, rule.privateKeys)
 	if !ok {
 		return nil, false
 	}
@@ -225,25 +254,19 @@ func (rule *applyRule) answer(ctx context.Context, out resource.CreateResponse) 
 		NewIdentity: &tfprotov6.ResourceIdentityData{IdentityData: &newIdentity}}, true
 }
 
-// hasDuplicateSetElements reports a set anywhere in v with two equal elements.
-func hasDuplicateSetElements(v tftypes.Value) bool {
-	found := false
-	_ = tftypes.Walk(v, func(_ *tftypes.AttributePath, v tftypes.Value) (bool, error) {
-		var elems []tftypes.Value
-		if found || !v.Type().Is(tftypes.Set{}) || !v.IsKnown() || v.IsNull() || v.As(&elems) != nil {
-			return !found, nil
+// valid: each attribute of object whose type validates its values finds nothing to say,
+// so the framework's walk adds nothing.
+func (rule *applyRule) valid(ctx context.Context, object tftypes.Value) bool {
+	var attrs map[string]tftypes.Value
+	if object.As(&attrs) != nil {
+		return false
+	}
+	for name, validating := range rule.validating {
+		if len(validating.Validate(ctx, attrs[name], path.Root(name))) > 0 {
+			return false
 		}
-		for i := range elems {
-			for j := i + 1; j < len(elems); j++ {
-				if elems[i].Equal(elems[j]) {
-					found = true
-					return false, nil
-				}
-			}
-		}
-		return true, nil
-	})
-	return found
+	}
+	return true
 }
 
 // withNull is object with the named attributes null; false if object is not a known object.
@@ -265,7 +288,7 @@ func withNull(object tftypes.Value, names []string) (tftypes.Value, bool) {
 
 // stoppable is ctx, cancelled when the CLI stops the provider, as the framework cancels the
 // requests it serves; done forgets it.
-func (s *knownAnswers) stoppable(ctx context.Context) (context.Context, func()) {
+func (s *server) stoppable(ctx context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	s.stops.Lock()
 	defer s.stops.Unlock()
@@ -288,7 +311,7 @@ type stopRequests struct {
 	cancels map[*context.CancelFunc]struct{}
 }
 
-func (s *knownAnswers) StopProvider(ctx context.Context, req *tfprotov6.StopProviderRequest) (*tfprotov6.StopProviderResponse, error) {
+func (s *server) StopProvider(ctx context.Context, req *tfprotov6.StopProviderRequest) (*tfprotov6.StopProviderResponse, error) {
 	s.stops.Lock()
 	for cancel := range s.stops.cancels {
 		(*cancel)()
@@ -297,7 +320,7 @@ func (s *knownAnswers) StopProvider(ctx context.Context, req *tfprotov6.StopProv
 	return s.frameworkServer.StopProvider(ctx, req)
 }
 
-func (s *knownAnswers) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
 	if resp := s.knownApply(ctx, req); resp != nil {
 		return resp, nil
 	}

@@ -1,4 +1,4 @@
-package provider
+package knownanswers
 
 import (
 	"context"
@@ -14,23 +14,30 @@ import (
 // The framework reads an astra_cluster in about 2 ms of CPU and plans one in about 4 ms: it
 // walks the schema of some sixty attributes several times (defaults, computed values,
 // every plan modifier), rebuilding the attribute map at each step, which made it most of
-// the cost of a fleet. These requests have answers known beforehand, and NewServer's
-// server answers them itself; every other request goes to the framework:
-//   - a read that finds the answer the state was last written from (known_reads.go);
-//   - a plan that proposes the prior state, and the plan of a create (known_plans.go),
-//     when the resource's own plan checks (checkPlan, the same function its ModifyPlan
-//     is) have nothing to say;
-//   - a state upgrade at the schema's version (known_upgrades.go);
-//   - the apply of a create, around the resource's own Create (known_applies.go).
-//
-// Every resource of the provider takes part when planRuleFor accepts its schema (checked
-// once, when the server starts): a new resource needs no registration, only checkPlan
-// instead of ModifyPlan and, for reads, readAnswer. The refused ones go to the framework;
-// TestKnownAnswers_coverage lists them and why. known_answers_test.go compares the
-// answers with the framework's, on hand-picked cases and on random requests built from
-// each schema (known_differential_test.go).
+// the cost of a fleet. The requests the package doc lists have answers known beforehand;
+// the server answers them itself and passes every other request to the framework.
 
-// NewServer serves p through the framework, answering the requests above itself.
+// Provider is a provider the layer serves: the framework's provider, plus what the layer
+// needs to call its resources as the framework calls them.
+type Provider interface {
+	provider.Provider
+	// ResourceData is the ResourceData its last Configure handed to resources, nil before
+	// one: the layer configures each resource it calls with it.
+	ResourceData() any
+	// ConfigureDeferred: its last Configure answered Deferred. The framework then defers
+	// every read and plan, which the layer never does, so it answers none.
+	ConfigureDeferred() bool
+}
+
+// CountingProvider keeps the counts of what the layer answered, shared by every server of
+// the provider (a CLI starts one per command; tests assert the counts).
+type CountingProvider interface {
+	Provider
+	AnswerCounts() *Counts
+}
+
+// NewServer serves p through the framework, with the known answers in front of it when p
+// is a Provider and the switch (SwitchVariable) leaves them on.
 func NewServer(p provider.Provider) func() (tfprotov6.ProviderServer, error) {
 	return func() (tfprotov6.ProviderServer, error) {
 		server, err := providerserver.NewProtocol6WithError(p)()
@@ -38,11 +45,17 @@ func NewServer(p provider.Provider) func() (tfprotov6.ProviderServer, error) {
 			return nil, err
 		}
 		full, ok := server.(frameworkServer)
-		astraP, isAstra := p.(*astraProvider)
-		if !ok || !isAstra {
+		known, takesPart := p.(Provider)
+		if !ok || !takesPart {
 			return server, nil
 		}
-		return newKnownAnswers(full, astraP, astraP.Resources(context.Background())), nil
+		switch on, err := Enabled(); {
+		case err != nil: // the framework alone, and Configure reports it where the CLI shows it
+			return &refusedSwitch{frameworkServer: full, problem: err}, nil //nolint:nilerr // reported at Configure
+		case !on:
+			return server, nil
+		}
+		return newServer(full, known), nil
 	}
 }
 
@@ -55,9 +68,11 @@ type frameworkServer interface {
 	tfprotov6.ProviderServerWithStateStores  //nolint:staticcheck // see above
 }
 
-type knownAnswers struct {
+// server is the framework's server with the known answers in front.
+type server struct {
 	frameworkServer
-	provider *astraProvider
+	provider Provider
+	counts   *Counts
 	rules    map[string]*knownRule
 	// upgrades are the resource types whose state upgrades knownUpgrade answers.
 	upgrades map[string]*upgradeRule
@@ -70,50 +85,46 @@ type knownAnswers struct {
 	stops stopRequests
 }
 
-// newKnownAnswers derives the rules of every resource of p (its resources, given apart so
-// that a test can give others).
-func newKnownAnswers(server frameworkServer, p *astraProvider, resources []func() resource.Resource) *knownAnswers {
+// newServer derives the rules of every resource of p.
+func newServer(full frameworkServer, p Provider) *server {
 	ctx := context.Background()
-	s := &knownAnswers{frameworkServer: server, provider: p, rules: map[string]*knownRule{}, refused: map[string]string{},
+	s := &server{frameworkServer: full, provider: p, counts: &Counts{}, rules: map[string]*knownRule{}, refused: map[string]string{},
 		upgrades: map[string]*upgradeRule{}, applies: map[string]*applyRule{}, applyRefused: map[string]string{}}
-	_, withMeta := any(p).(provider.ProviderWithMetaSchema)
-	for _, factory := range resources {
+	if counting, ok := p.(CountingProvider); ok {
+		s.counts = counting.AnswerCounts()
+	}
+	var meta provider.MetadataResponse
+	p.Metadata(ctx, provider.MetadataRequest{}, &meta)
+	_, withMeta := p.(provider.ProviderWithMetaSchema)
+	for _, factory := range p.Resources(ctx) {
 		r := factory()
-		var meta resource.MetadataResponse
-		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: typeName}, &meta)
+		var typ resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: meta.TypeName}, &typ)
 		if upgrade, ok := upgradeRuleFor(r); ok {
-			s.upgrades[meta.TypeName] = upgrade
+			s.upgrades[typ.TypeName] = upgrade
 		}
 		switch apply, err := applyRuleFor(factory); {
 		case withMeta:
-			s.applyRefused[meta.TypeName] = "the provider has a meta schema, whose configuration the framework decodes"
+			s.applyRefused[typ.TypeName] = "the provider has a meta schema, whose configuration the framework decodes"
 		case err != nil:
-			s.applyRefused[meta.TypeName] = err.Error()
+			s.applyRefused[typ.TypeName] = err.Error()
 		default:
-			s.applies[meta.TypeName] = apply
+			s.applies[typ.TypeName] = apply
 		}
 		rule, err := planRuleFor(r)
 		if err != nil {
-			s.refused[meta.TypeName] = err.Error()
+			s.refused[typ.TypeName] = err.Error()
 			continue
 		}
 		rule.factory = factory
-		s.rules[meta.TypeName] = rule
+		s.rules[typ.TypeName] = rule
 	}
 	return s
 }
 
-// unwrapped is the resource identifiedByID wraps, whose own methods the rules look for.
-func unwrapped(r resource.Resource) resource.Resource {
-	if id, ok := r.(*identified); ok {
-		return id.Resource
-	}
-	return r
-}
-
 // configured is a new resource of the rule's type configured as the framework configures
 // one for each request (nil if that fails), unwrapped.
-func (s *knownAnswers) configured(ctx context.Context, rule *knownRule) resource.Resource {
+func (s *server) configured(ctx context.Context, rule *knownRule) resource.Resource {
 	r, ok := s.configuredAs(ctx, unwrapped(rule.factory()))
 	if !ok {
 		return nil
@@ -123,14 +134,10 @@ func (s *knownAnswers) configured(ctx context.Context, rule *knownRule) resource
 
 // configuredAs is r configured as the framework configures a resource for each request;
 // false if that reports anything.
-func (s *knownAnswers) configuredAs(ctx context.Context, r resource.Resource) (resource.Resource, bool) {
+func (s *server) configuredAs(ctx context.Context, r resource.Resource) (resource.Resource, bool) {
 	if c, ok := r.(resource.ResourceWithConfigure); ok {
-		var data any
-		if d := s.provider.configured.Load(); d != nil {
-			data = d
-		}
 		var resp resource.ConfigureResponse
-		c.Configure(ctx, resource.ConfigureRequest{ProviderData: data}, &resp)
+		c.Configure(ctx, resource.ConfigureRequest{ProviderData: s.provider.ResourceData()}, &resp)
 		if len(resp.Diagnostics) > 0 {
 			return nil, false
 		}
@@ -143,33 +150,34 @@ func (s *knownAnswers) configuredAs(ctx context.Context, r resource.Resource) (r
 // allows deferrals (Terraform 1.16 allows them in every apply) is answered as any other:
 // the framework defers one only when Configure did or when the resource's own code does,
 // and no resource of this provider defers (TestKnownAnswers_defers checks the sources).
-func (s *knownAnswers) defers() bool {
-	return s.provider.deferred.Load()
+func (s *server) defers() bool {
+	return s.provider.ConfigureDeferred()
 }
 
-func (s *knownAnswers) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
 	if resp := s.knownPlan(ctx, req); resp != nil {
-		s.provider.answered.add("plan " + req.TypeName)
+		s.counts.Add("plan " + req.TypeName)
 		return resp, nil
 	}
 	return s.frameworkServer.PlanResourceChange(ctx, req)
 }
 
-func (s *knownAnswers) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
+func (s *server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
 	if resp := s.unchangedRead(ctx, req); resp != nil {
-		s.provider.answered.add("read " + req.TypeName)
+		s.counts.Add("read " + req.TypeName)
 		return resp, nil
 	}
 	return s.frameworkServer.ReadResource(ctx, req)
 }
 
-// answerCounts counts answered requests by key.
-type answerCounts struct {
+// Counts counts answered requests by kind and resource type ("read astra_cluster").
+type Counts struct {
 	mu sync.Mutex
 	n  map[string]int
 }
 
-func (c *answerCounts) add(key string) {
+// Add counts one more of key.
+func (c *Counts) Add(key string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.n == nil {
@@ -178,8 +186,8 @@ func (c *answerCounts) add(key string) {
 	c.n[key]++
 }
 
-// get is the count of key so far.
-func (c *answerCounts) get(key string) int {
+// Get is the count of key so far.
+func (c *Counts) Get(key string) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.n[key]

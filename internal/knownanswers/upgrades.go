@@ -1,4 +1,4 @@
-package provider
+package knownanswers
 
 import (
 	"bytes"
@@ -67,16 +67,16 @@ func passthroughType(typ tftypes.Type) bool {
 	return typ.Is(tftypes.String) || typ.Is(tftypes.Number) || typ.Is(tftypes.Bool)
 }
 
-func (s *knownAnswers) UpgradeResourceState(ctx context.Context, req *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error) {
+func (s *server) UpgradeResourceState(ctx context.Context, req *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error) {
 	if resp := s.knownUpgrade(req); resp != nil {
-		s.provider.answered.add("upgrade " + req.TypeName)
+		s.counts.Add("upgrade " + req.TypeName)
 		return resp, nil
 	}
 	return s.frameworkServer.UpgradeResourceState(ctx, req)
 }
 
 // knownUpgrade is the framework's answer to a state at the schema's version, or nil.
-func (s *knownAnswers) knownUpgrade(req *tfprotov6.UpgradeResourceStateRequest) *tfprotov6.UpgradeResourceStateResponse {
+func (s *server) knownUpgrade(req *tfprotov6.UpgradeResourceStateRequest) *tfprotov6.UpgradeResourceStateResponse {
 	if req == nil || req.RawState == nil || len(req.RawState.JSON) == 0 {
 		return nil
 	}

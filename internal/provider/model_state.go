@@ -23,7 +23,7 @@ import (
 // validated by it as the framework validates it; the struct's layout is read once per
 // struct type. Any other model, or a field whose type or value the framework would check
 // or refuse, goes to the framework, which reports what it reports. The differential tests
-// (known_state_test.go) compare the two on random models and states of every resource.
+// (model_state_test.go) compare the two on random models and states of every resource.
 func setState(ctx context.Context, state *tfsdk.State, model any) diag.Diagnostics {
 	if v, ok := modelValue(ctx, state.Schema.Type(), model); ok {
 		return state.Set(ctx, v) // a value is stored as it is, once its type is checked

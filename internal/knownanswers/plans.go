@@ -1,12 +1,14 @@
-package provider
+package knownanswers
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
@@ -20,8 +22,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 )
 
 // The framework plans a resource in steps (fwserver.PlanResourceChange): defaults where
@@ -30,18 +30,18 @@ import (
 // attribute's plan modifiers, then the resource's ModifyPlan. For the two plans answered
 // here each step has a known result when the schema is one planRuleFor accepts:
 //   - a create (prior state null): the known plan modifiers do nothing without a prior
-//     state, and ModifyPlan is the resource's checkPlan, called on the plan computed here;
+//     state, and ModifyPlan is the resource's CheckPlan, called on the plan computed here;
 //   - an unchanged plan (the plan after defaults equals the fully known prior state): no
 //     value is marked unknown, the known plan modifiers do nothing when the planned value
-//     is known and equal to the prior one, and checkPlan is called as on a create.
-// Any diagnostic from checkPlan, even a warning, sends the request to the framework.
+//     is known and equal to the prior one, and CheckPlan is called as on a create.
+// Any diagnostic from CheckPlan, even a warning, sends the request to the framework.
 
 // knownRule is what the known answers of one resource type need from its schema.
 type knownRule struct {
 	factory           func() resource.Resource
 	schema            schema.Schema
 	typ, identityType tftypes.Type // identityType nil without an identity
-	// reads: the resource converts one object fetched by its identity (answerReader), whose
+	// reads: the resource converts one object fetched by its identity (AnswerReader), whose
 	// attributes are string attributes of its state, so a read can be answered.
 	reads bool
 	// defaults are the top-level attributes with a default: a configuration leaving one out
@@ -70,12 +70,12 @@ func identityInState(identityType tftypes.Type, s schema.Schema) bool {
 	return true
 }
 
-// knownModifiers are the plan modifiers whose effect on the two plans answered is known:
-// none. UseStateForUnknown, attrs.KeepUnlessChanged and the metadata modifier of
-// attrs.MetadataSchema act only with a prior state and an unknown planned value;
-// RequiresReplace and RequiresReplaceIf (the same type, whatever its function) only with
-// a prior state and a planned value that differs from it. A modifier outside this list
-// makes planRuleFor refuse the schema.
+// knownModifiers are the framework's plan modifiers whose effect on the two plans answered
+// is known: none. UseStateForUnknown acts only with a prior state and an unknown planned
+// value; RequiresReplace and RequiresReplaceIf (the same type, whatever its function) only
+// with a prior state and a planned value that differs from it. A provider's own modifier
+// that does nothing in those plans says so (IdleModifier). Any other modifier makes
+// planRuleFor refuse the schema.
 var knownModifiers = func() map[reflect.Type]string {
 	known := map[reflect.Type]string{}
 	for _, m := range []any{
@@ -86,7 +86,6 @@ var knownModifiers = func() map[reflect.Type]string {
 		setplanmodifier.UseStateForUnknown(), setplanmodifier.RequiresReplace(),
 		mapplanmodifier.UseStateForUnknown(), mapplanmodifier.RequiresReplace(),
 		objectplanmodifier.UseStateForUnknown(), objectplanmodifier.RequiresReplace(),
-		attrs.KeepUnlessChanged(), attrs.MetadataSchema().PlanModifiers[0],
 	} {
 		known[reflect.TypeOf(m)] = fmt.Sprintf("%T", m)
 	}
@@ -98,9 +97,14 @@ var knownModifiers = func() map[reflect.Type]string {
 func planRuleFor(r resource.Resource) (*knownRule, error) {
 	ctx := context.Background()
 	inner := unwrapped(r)
-	_, checksOnly := inner.(planChecksOnly)
-	if _, ok := inner.(resource.ResourceWithModifyPlan); ok && !checksOnly {
-		return nil, fmt.Errorf("it has its own ModifyPlan, which may change a plan; give it checkPlan (planChecker) instead")
+	_, checks := inner.(PlanChecker)
+	_, ownModifyPlan := inner.(resource.ResourceWithModifyPlan)
+	_, modifyPlan := r.(resource.ResourceWithModifyPlan)
+	switch {
+	case ownModifyPlan && !checks:
+		return nil, fmt.Errorf("it has its own ModifyPlan, which may change a plan; give it CheckPlan (PlanChecker) instead")
+	case checks && !modifyPlan:
+		return nil, fmt.Errorf("its CheckPlan never runs under the framework: give it a ModifyPlan that calls knownanswers.ModifyPlan")
 	}
 	resp, err := schemaOf(r)
 	if err != nil {
@@ -117,7 +121,7 @@ func planRuleFor(r resource.Resource) (*knownRule, error) {
 		withIdentity.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &id)
 		rule.identityType = id.IdentitySchema.Type().TerraformType(ctx)
 	}
-	_, reads := inner.(answerReader)
+	_, reads := inner.(AnswerReader)
 	rule.reads = reads && identityInState(rule.identityType, resp.Schema)
 	for _, name := range sortedKeys(resp.Schema.Attributes) {
 		a := resp.Schema.Attributes[name]
@@ -208,7 +212,8 @@ func checkModifiers(x any) error {
 		if !m.IsValid() {
 			continue
 		}
-		if _, ok := knownModifiers[m.Type()]; !ok {
+		_, idle := m.Interface().(IdleModifier)
+		if _, ok := knownModifiers[m.Type()]; !ok && !idle {
 			return fmt.Errorf("plan modifier %s is not one the known answers model", m.Type())
 		}
 	}
@@ -285,7 +290,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // knownPlan is the framework's answer to an unchanged plan or a create's plan, or nil when
 // the request is anything else or a check has something to say.
-func (s *knownAnswers) knownPlan(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) *tfprotov6.PlanResourceChangeResponse {
+func (s *server) knownPlan(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) *tfprotov6.PlanResourceChangeResponse {
 	rule, ok := s.rules[req.TypeName]
 	if !ok || s.defers() ||
 		req.PriorState == nil || req.ProposedNewState == nil || req.Config == nil {
@@ -302,6 +307,10 @@ func (s *knownAnswers) knownPlan(ctx context.Context, req *tfprotov6.PlanResourc
 		return nil
 	}
 	private, ok := canonicalPrivate(req.PriorPrivate)
+	if !ok {
+		return nil
+	}
+	priorKeys, ok := newPriorPrivate(private)
 	if !ok {
 		return nil
 	}
@@ -326,11 +335,14 @@ func (s *knownAnswers) knownPlan(ctx context.Context, req *tfprotov6.PlanResourc
 		return nil // an update: the framework plans it
 	}
 	r := s.configured(ctx, rule)
-	if checker, ok := r.(planChecker); ok {
-		diags := checker.checkPlan(ctx, resource.ModifyPlanRequest{
+	if checker, ok := r.(PlanChecker); ok {
+		diags := checker.CheckPlan(ctx, PlanRequest{
 			Config: tfsdk.Config{Schema: rule.schema, Raw: config},
 			State:  tfsdk.State{Schema: rule.schema, Raw: prior},
 			Plan:   tfsdk.Plan{Schema: rule.schema, Raw: plan},
+			// The framework's ModifyPlan has the prior private state, whose keys some
+			// checks read (the kubeconfig credential's last API server): so has this.
+			Private: priorKeys,
 		})
 		if len(diags) > 0 {
 			return nil
@@ -347,6 +359,30 @@ func (s *knownAnswers) knownPlan(ctx context.Context, req *tfprotov6.PlanResourc
 		state = &encoded
 	}
 	return &tfprotov6.PlanResourceChangeResponse{PlannedState: state, PlannedIdentity: identity, PlannedPrivate: private}
+}
+
+// priorPrivate is the provider's part of a prior private state, read from the protocol's
+// bytes, as the framework's ModifyPlan request holds it.
+type priorPrivate map[string][]byte
+
+// newPriorPrivate reads canonical private state (canonicalPrivate's).
+func newPriorPrivate(canonical []byte) (priorPrivate, bool) {
+	keys := priorPrivate{}
+	if len(canonical) == 0 {
+		return keys, true
+	}
+	return keys, json.Unmarshal(canonical, (*map[string][]byte)(&keys)) == nil
+}
+
+// GetKey answers as the framework's private state does: nothing for a key it lacks, an
+// error for a key of the framework's own.
+func (p priorPrivate) GetKey(_ context.Context, key string) ([]byte, diag.Diagnostics) {
+	if strings.HasPrefix(key, ".") {
+		return nil, diag.Diagnostics{diag.NewErrorDiagnostic("Restricted Resource Private State Namespace",
+			"Using a period ('.') as a prefix for a key used in private state is not allowed.\n\n"+
+				fmt.Sprintf("The key %q is invalid. Please check the key you are supplying does not use a a period ('.') as a prefix.", key))}
+	}
+	return p[key], nil
 }
 
 // plannedIdentity is the identity the framework plans: the prior one, or a null one when

@@ -1,4 +1,4 @@
-package provider
+package knownanswers
 
 import (
 	"context"
@@ -11,53 +11,26 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"github.com/astra-control/terraform-provider-astra/internal/astra"
 )
 
 // A read that finds the answer the state was last written from writes that state again:
-// the conversion from an answer keeps what the state already holds. recordAnswerDigest
-// notes, in the resource's private state, the digests of the answer and of the state
-// written from it; unchangedRead answers a read whose state and fetched answer match them
+// the conversion from an answer keeps what the state already holds. RecordAnswer notes, in
+// the resource's private state, the digests of the answer and of the state written from it;
+// unchangedRead answers a read whose state and fetched answer match them
 // with the state as it is, and leaves every other read (a change, a 404, an error, no
 // record, a record of another build) to the framework.
-
-// answerReader is a resource whose Read converts one object, fetched by its identity, to
-// state, and answers the identity its state names: each identity attribute is the state's
-// attribute of the same name ({ id } for those identifiedByID wraps, { app_id, id } for a
-// protection policy).
-type answerReader interface {
-	// readAnswer is the object Read would convert, given the identity's attributes as the
-	// state holds them; false when Read would not convert one (a 404, an error, an object
-	// it forgets, no client).
-	readAnswer(ctx context.Context, ids map[string]string) (any, bool)
-}
-
-// readWith is a readAnswer: the object get fetches with the configured client, unless
-// forgotten (nil: never) says Read would remove it from state.
-func readWith[T any](h *clientHolder, get func(*astra.Client) (*T, error), forgotten func(*T) bool) (any, bool) {
-	client := h.configuredClient()
-	if client == nil {
-		return nil, false
-	}
-	obj, err := get(client)
-	if err != nil || obj == nil || (forgotten != nil && forgotten(obj)) {
-		return nil, false
-	}
-	return obj, true
-}
 
 // unchangedRead is the framework's answer to a read that finds the answer the state was
 // written from, or nil when it finds anything else (or cannot tell).
 //
 // The identity: the framework's read answers the identity built from the state ({ id =
-// <the state's id> }; identified.Read, or the resource's own Read, sets it) whether or not
+// <the state's id> }; the provider's identity wrapper, or the resource's own Read, sets it) whether or not
 // the CLI sent one, and fails when the CLI sent another. So a read without identity
 // (Terraform before 1.12, OpenTofu before 1.12) is answered with the identity built from
 // the state, and one naming another object goes to the framework. The first version
 // required an identity only because it echoed the request's, which is nothing for those
 // CLIs, where the framework answers one.
-func (s *knownAnswers) unchangedRead(ctx context.Context, req *tfprotov6.ReadResourceRequest) *tfprotov6.ReadResourceResponse {
+func (s *server) unchangedRead(ctx context.Context, req *tfprotov6.ReadResourceRequest) *tfprotov6.ReadResourceResponse {
 	rule, ok := s.rules[req.TypeName]
 	if !ok || !rule.reads || s.defers() ||
 		req.CurrentState == nil {
@@ -84,11 +57,11 @@ func (s *knownAnswers) unchangedRead(ctx context.Context, req *tfprotov6.ReadRes
 		return nil
 	}
 	r := s.configured(ctx, rule)
-	reader, ok := r.(answerReader)
+	reader, ok := r.(AnswerReader)
 	if !ok {
 		return nil
 	}
-	answer, ok := reader.readAnswer(ctx, ids)
+	answer, ok := reader.ReadAnswer(ctx, ids)
 	if !ok {
 		return nil
 	}
@@ -194,14 +167,11 @@ func answerSeal(build, id, answerSum, stateSum string) string {
 	return base64.RawStdEncoding.EncodeToString(sum[:16])
 }
 
-// privateKeys is where the framework's private state keeps a provider's keys.
-type privateKeys interface {
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-}
-
-// recordAnswerDigest notes that state was written from answer alone, for unchangedRead. A
-// failure to note it only costs the next read its shortcut.
-func recordAnswerDigest(ctx context.Context, private privateKeys, answer any, state tfsdk.State, diags *diag.Diagnostics) {
+// RecordAnswer notes that state was written from answer alone, for the known reads: an
+// AnswerReader's Read and Create call it once they have written state from the object its
+// ReadAnswer fetches. A resource whose Read then adds anything of its own (a warning) must
+// not record. A failure to note it only costs the next read its shortcut.
+func RecordAnswer(ctx context.Context, private PrivateWriter, answer any, state tfsdk.State, diags *diag.Diagnostics) {
 	build := buildKey()
 	if private == nil || answer == nil || build == "" || diags.HasError() {
 		return

@@ -2,8 +2,10 @@ package provider
 
 import (
 	"context"
+	"maps"
 	"math/rand"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -14,6 +16,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/astra-control/terraform-provider-astra/internal/testutil"
 )
 
 // resourceModels is the model each resource writes into its state.
@@ -75,13 +79,13 @@ func TestSetState_differential(t *testing.T) {
 		attrTypes := mr.schema.Type().(attr.TypeWithAttributeTypes).AttributeTypes()
 		fast, refused := 0, 0
 		for _, s := range []int64{1, 2, seed} {
-			g := &requestGen{rng: rand.New(rand.NewSource(s))}
+			g := testutil.RandomValues{Rand: rand.New(rand.NewSource(s))}
 			for range 100 {
 				m := reflect.New(mr.model)
 				mistyped := false
-				for _, name := range sortedKeys(layout) {
+				for _, name := range slices.Sorted(maps.Keys(layout)) {
 					// One mistyped field at most: with two, the framework reports either.
-					v, wrong := g.attributeValue(t, attrTypes[name], !mistyped)
+					v, wrong := attributeValue(t, g, attrTypes[name], !mistyped)
 					mistyped = mistyped || wrong
 					m.Elem().FieldByIndex(layout[name]).Set(reflect.ValueOf(v))
 				}
@@ -112,24 +116,24 @@ func TestSetState_differential(t *testing.T) {
 
 // attributeValue is a random value of an attribute of typ (null, unknown or known); now and
 // then, for a collection, one of another element type, which the framework refuses.
-func (g *requestGen) attributeValue(t *testing.T, typ attr.Type, mistype bool) (attr.Value, bool) {
+func attributeValue(t *testing.T, g testutil.RandomValues, typ attr.Type, mistype bool) (attr.Value, bool) {
 	t.Helper()
 	ctx := context.Background()
-	if mistype && g.rng.Intn(25) == 0 {
+	if mistype && g.Rand.Intn(25) == 0 {
 		switch typ := typ.(type) {
 		case basetypes.MapType:
 			return types.MapNull(types.BoolType), true
 		case basetypes.ListType:
 			return types.ListUnknown(types.Int64Type), true
 		case basetypes.SetType:
-			if elem := typ.ElemType; elem.Equal(types.StringType) && g.rng.Intn(2) == 0 {
+			if elem := typ.ElemType; elem.Equal(types.StringType) && g.Rand.Intn(2) == 0 {
 				twice := types.StringValue("twice") // the framework refuses a set holding it twice
 				return types.SetValueMust(elem, []attr.Value{twice, twice}), true
 			}
 			return types.SetValueMust(types.BoolType, []attr.Value{types.BoolValue(true)}), true
 		}
 	}
-	v, err := typ.ValueFromTerraform(ctx, g.value(typ.TerraformType(ctx), true))
+	v, err := typ.ValueFromTerraform(ctx, g.Value(typ.TerraformType(ctx), true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,15 +156,15 @@ func TestStateGet_differential(t *testing.T) {
 		typ := mr.schema.Type().TerraformType(ctx).(tftypes.Object)
 		fast, refused := 0, 0
 		for _, s := range []int64{1, 2, seed} {
-			g := &requestGen{rng: rand.New(rand.NewSource(s))}
+			g := testutil.RandomValues{Rand: rand.New(rand.NewSource(s))}
 			for range 100 {
-				raw := g.value(typ, true)
-				if g.rng.Intn(20) == 0 { // an object of another type: one attribute short
+				raw := g.Value(typ, true)
+				if g.Rand.Intn(20) == 0 { // an object of another type: one attribute short
 					short := tftypes.Object{AttributeTypes: map[string]tftypes.Type{}}
 					var members map[string]tftypes.Value
 					_ = raw.As(&members)
 					kept := map[string]tftypes.Value{}
-					for i, name := range sortedKeys(typ.AttributeTypes) {
+					for i, name := range slices.Sorted(maps.Keys(typ.AttributeTypes)) {
 						if i > 0 {
 							short.AttributeTypes[name] = typ.AttributeTypes[name]
 							if members != nil {

@@ -1,4 +1,4 @@
-package provider
+package knownanswers
 
 import (
 	"context"
@@ -62,9 +62,6 @@ func attributePath(ctx context.Context, p path.Path) (*tftypes.AttributePath, bo
 	return tftypes.NewAttributePathWithSteps(steps), true
 }
 
-// providerPrivateKeys are every private-state key the provider's resources write.
-var providerPrivateKeys = []string{answerKey, serverKey}
-
 // privateData is the framework's private state of a resource (an internal type, reached
 // through resource.CreateResponse.Private).
 type privateData[P any] interface {
@@ -81,25 +78,25 @@ func newPrivate[P privateData[P]](ctx context.Context, like P) P {
 }
 
 // privateBytes encodes private as the framework does (a JSON object of its non-empty keys,
-// nothing when there is none); false when it holds a key outside providerPrivateKeys.
-func privateBytes[P privateData[P]](ctx context.Context, private P) ([]byte, bool) {
+// nothing when there is none); false when it holds a key outside keys.
+func privateBytes[P privateData[P]](ctx context.Context, private P, keys []string) ([]byte, bool) {
 	if reflect.ValueOf(private).IsNil() {
 		return nil, true
 	}
-	keys := map[string][]byte{}
+	values := map[string][]byte{}
 	rebuilt := newPrivate(ctx, private)
-	for _, key := range providerPrivateKeys {
+	for _, key := range keys {
 		if v, _ := private.GetKey(ctx, key); len(v) > 0 {
-			keys[key] = v
+			values[key] = v
 			rebuilt.SetKey(ctx, key, v)
 		}
 	}
 	if !rebuilt.Equal(private) {
 		return nil, false
 	}
-	if len(keys) == 0 {
+	if len(values) == 0 {
 		return nil, true
 	}
-	b, err := json.Marshal(keys)
+	b, err := json.Marshal(values)
 	return b, err == nil
 }

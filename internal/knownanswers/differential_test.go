@@ -1,0 +1,183 @@
+package knownanswers_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+)
+
+// The differential guard: random requests built from each resource's schema go to the
+// server with known answers and to the framework's own server, which must answer alike:
+// planned or new state, identity, private state, replacements and diagnostics. Fixed
+// seeds run first, then one random seed, logged; KNOWN_ANSWERS_SEED replays a seed and
+// KNOWN_ANSWERS_DURATION (a Go duration, default 2s) bounds the random part, which
+// `make fuzz` runs for longer.
+
+func TestKnownAnswers_differential(t *testing.T) {
+	f := newAnswersFixture(t)
+	readBases := f.readBases(t)
+	seeds := []int64{1, 2, 3}
+	random := time.Now().UnixNano()
+	if s := os.Getenv("KNOWN_ANSWERS_SEED"); s != "" {
+		var err error
+		if random, err = strconv.ParseInt(s, 10, 64); err != nil {
+			t.Fatalf("KNOWN_ANSWERS_SEED=%q: %v", s, err)
+		}
+		seeds = nil
+	}
+	duration := 2 * time.Second
+	if d := os.Getenv("KNOWN_ANSWERS_DURATION"); d != "" {
+		var err error
+		if duration, err = time.ParseDuration(d); err != nil {
+			t.Fatalf("KNOWN_ANSWERS_DURATION=%q: %v", d, err)
+		}
+	}
+	counts := map[string]int{}
+	scripted := newScriptedServers(t)
+	for _, seed := range seeds {
+		g := newRequestGen(t, seed, f, scripted)
+		for i := 0; i < 25; i++ {
+			g.round(t, readBases, counts)
+		}
+	}
+	// The guard is not vacuous: on the fixed seeds, every rule answered some requests of
+	// each kind itself.
+	for typ, rule := range f.fast.Rules() {
+		for _, kind := range []string{"create", "unchanged"} {
+			if len(seeds) > 0 && counts[typ+"/"+kind+"/shortcut"] == 0 {
+				t.Errorf("%s: no %s plan took the known answer", typ, kind)
+			}
+		}
+		if len(seeds) > 0 && rule.Reads && counts[typ+"/read/shortcut"] == 0 {
+			t.Errorf("%s: no read took the known answer", typ)
+		}
+	}
+	for typ := range f.schemas.ResourceSchemas {
+		if len(seeds) > 0 && f.fast.Upgrades(typ) && counts[typ+"/upgrade/shortcut"] == 0 {
+			t.Errorf("%s: no state upgrade took the known answer", typ)
+		}
+	}
+	// The objects the defects of issue 32 hid in were compared: refreshes that warn of a
+	// failed or removed (managed) cluster, plans that warn of a kubeconfig rotation.
+	for _, warned := range []string{
+		"astra_cluster/read warns Cluster is failed in Astra Control", "astra_cluster/read warns Cluster is removed in Astra Control",
+		"astra_managed_cluster/read warns Cluster is failed in Astra Control", "astra_managed_cluster/read warns Cluster is removed in Astra Control",
+		"astra_kubeconfig_credential/plan warns Rotated kubeconfig points at another API server",
+	} {
+		if len(seeds) > 0 && counts[warned] == 0 {
+			t.Errorf("no request compared where the framework %s", strings.TrimPrefix(warned, "/"))
+		}
+	}
+	for typ := range scripted.fast.Applies() {
+		for _, kind := range []string{"shortcut", "replayed"} {
+			if len(seeds) > 0 && counts[typ+"/apply/"+kind] == 0 {
+				t.Errorf("%s: no create's apply was %s", typ, map[string]string{"shortcut": "answered", "replayed": "replayed"}[kind])
+			}
+		}
+	}
+	t.Logf("random seed %d (replay with KNOWN_ANSWERS_SEED=%d), for %s", random, random, duration)
+	g := newRequestGen(t, random, f, scripted)
+	iterations := 0
+	for deadline := time.Now().Add(duration); time.Now().Before(deadline) && !t.Failed(); iterations++ {
+		g.round(t, readBases, counts)
+	}
+	keys := sortedKeys(counts)
+	var summary []string
+	for _, k := range keys {
+		summary = append(summary, fmt.Sprintf("%s=%d", k, counts[k]))
+	}
+	t.Logf("%d random rounds; requests compared: %s", iterations, strings.Join(summary, " "))
+}
+
+// round sends one random plan of every resource type, then reads and plans each object the
+// simulator holds.
+func (g *requestGen) round(t *testing.T, bases []readBase, counts map[string]int) {
+	t.Helper()
+	schemas := g.f.schemas
+	for _, typeName := range sortedKeys(schemas.ResourceSchemas) {
+		req, kind := g.plan(typeName, schemas.ResourceSchemas[typeName])
+		g.comparePlan(t, req, kind, counts)
+	}
+	g.upgradeRound(t, counts)
+	g.applyRound(t, counts)
+	rules := g.f.fast.Rules()
+	for _, base := range bases {
+		g.compareRead(t, base, counts)
+		if _, planned := rules[base.typeName]; planned { // else both plans are the framework's
+			g.comparePlan(t, g.basePlan(base, schemas.ResourceSchemas[base.typeName]), "object", counts)
+		}
+	}
+}
+
+// comparePlan sends req to the known answers and to the bare framework and compares.
+func (g *requestGen) comparePlan(t *testing.T, req *tfprotov6.PlanResourceChangeRequest, kind string, counts map[string]int) {
+	t.Helper()
+	typ := g.f.schemas.ResourceSchemas[req.TypeName].ValueType()
+	got, want, shortcut, err := served(context.Background(), req, g.f.fast.KnownPlan, g.f.fast.Framework().PlanResourceChange, g.f.framework.PlanResourceChange)
+	if err != nil {
+		t.Fatalf("seed %d: %s plan: %v", g.seed, req.TypeName, err)
+	}
+	counts[req.TypeName+"/"+kind+"/"+taken(shortcut)]++
+	countWarnings(counts, req.TypeName+"/plan", want.Diagnostics)
+	if d := planDiff(typ, g.identityType(req.TypeName), got, want); d != "" {
+		t.Errorf("seed %d: %s %s plan (shortcut %v) differs from the framework's: %s\nrequest: %s", g.seed, req.TypeName, kind, shortcut, d, describePlan(req, typ))
+	}
+}
+
+// compareRead sends a random read of base to the known answers and to the bare framework
+// and compares.
+func (g *requestGen) compareRead(t *testing.T, base readBase, counts map[string]int) {
+	t.Helper()
+	req, expect := g.read(base)
+	got, want, shortcut, err := served(context.Background(), req, g.f.fast.UnchangedRead, g.f.fast.Framework().ReadResource, g.f.framework.ReadResource)
+	if err != nil {
+		t.Fatalf("seed %d: %s read: %v", g.seed, base.typeName, err)
+	}
+	counts[base.typeName+"/read/"+taken(shortcut)]++
+	countWarnings(counts, base.typeName+"/read", want.Diagnostics)
+	if expect && !shortcut {
+		t.Errorf("seed %d: %s: an unchanged read did not take the known answer", g.seed, base.typeName)
+	}
+	if d := readDiff(base.typ, g.identityType(base.typeName), got, want); d != "" {
+		t.Errorf("seed %d: %s read (shortcut %v) differs from the framework's: %s", g.seed, base.typeName, shortcut, d)
+	}
+}
+
+// countWarnings counts the framework's warnings by summary ("astra_cluster/read warns
+// Cluster is failed in Astra Control").
+func countWarnings(counts map[string]int, prefix string, diags []*tfprotov6.Diagnostic) {
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityWarning {
+			counts[prefix+" warns "+d.Summary]++
+		}
+	}
+}
+
+// served is what the wrapper serves for req (its known answer, or else the framework's it
+// wraps, as its own method does) and what the bare framework answers; shortcut tells
+// whether the known answer served.
+func served[Req, Resp any](ctx context.Context, req Req, known func(context.Context, Req) *Resp,
+	framework, bare func(context.Context, Req) (*Resp, error)) (got, want *Resp, shortcut bool, err error) {
+	got = known(ctx, req)
+	shortcut = got != nil
+	var err1 error
+	if !shortcut {
+		got, err1 = framework(ctx, req)
+	}
+	want, err2 := bare(ctx, req)
+	return got, want, shortcut, errors.Join(err1, err2)
+}
+
+func taken(shortcut bool) string {
+	if shortcut {
+		return "shortcut"
+	}
+	return "framework"
+}

@@ -1,0 +1,40 @@
+// Package knownanswers is the protocol layer between tfprotov6 and the framework's provider
+// server. It answers the requests whose answers it can prove the framework would give, at a
+// fraction of the framework's cost, and hands every other request to the framework.
+//
+// It answers, for each resource type whose schema passes the rules derived at start:
+//   - a read that finds the answer the state was last written from: the resource's
+//     AnswerReader fetches it, and the seal RecordAnswer left in private state matches it
+//     (reads.go);
+//   - the plan of a create, and a plan that proposes the prior state, when the resource's
+//     PlanChecker has nothing to say (plans.go);
+//   - the upgrade of a state already at the schema's version (upgrades.go);
+//   - the apply of a create, around the resource's own Create, when the framework would pass
+//     its outcome on unchanged; any other outcome is replayed through the framework, so
+//     Create still runs once (applies.go).
+//
+// It refuses, leaving them to the framework, every request whose answer depends on what it
+// does not model:
+//   - every request of a type whose schema holds blocks, plan modifiers outside its list,
+//     nested defaults, dynamic values or a ModifyPlan that may change plans, or whose
+//     PlanChecker the framework never calls: the framework's steps there are not known
+//     beforehand (TestKnownAnswers_coverage lists the types refused and why);
+//   - the plan and apply of an update, deletes and imports: what they answer comes from the
+//     plan modifiers and the resource's own methods, which only the framework runs in full;
+//   - a read of a changed object, or of one sealed by another build: the resource's
+//     conversion must run, and another build may convert differently;
+//   - any plan a PlanChecker reports on, even with a warning, so the framework reports it;
+//   - private state the framework would refuse or act on (its own keys, an import's);
+//   - every read and plan once Configure deferred: the framework then answers Deferred;
+//   - every request when ASTRA_KNOWN_ANSWERS is off (or false, 0), so that a suspected
+//     difference can be ruled out (switch.go); a value it does not take is refused at
+//     Configure.
+//
+// Resources take part through the interfaces of participants.go, found when the server
+// starts; the package imports nothing of the provider. What keeps it honest is the
+// differential test (TestKnownAnswers_differential, run longer by `make fuzz`): random
+// requests built from every resource's schema, with failed, removed and unreachable objects
+// and every private key a resource writes, go to this layer and to the bare framework
+// server, which must answer alike. `make test` runs one acceptance pass with the layer off,
+// so the framework's path is exercised end to end as well.
+package knownanswers
