@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"sync"
 	"time"
-
-	"github.com/astra-control/terraform-provider-astra/internal/astra"
 )
 
 // After a create whose answer was lost, the provider looks for the object the request may
@@ -105,34 +103,4 @@ func (l lostCreate[T]) notAdoptable(found *T) string {
 			"sent at %s, so it is not the one this request created", s.ID, created.UTC().Format(time.RFC3339), l.sent.UTC().Format(time.RFC3339))
 	}
 	return ""
-}
-
-func credentialStamp(c *astra.Credential) objectStamp {
-	return objectStamp{Kind: "credential", ID: c.ID, Created: c.Metadata.CreationTimestamp}
-}
-
-func cloudStamp(c *astra.Cloud) objectStamp {
-	return objectStamp{Kind: "cloud", ID: c.ID, Created: c.Metadata.CreationTimestamp}
-}
-
-func bucketStamp(b *astra.Bucket) objectStamp {
-	return objectStamp{Kind: "bucket", ID: b.ID, Created: b.Metadata.CreationTimestamp}
-}
-
-func clusterStamp(c *astra.Cluster) objectStamp {
-	return objectStamp{Kind: "cluster", ID: c.ID, Created: c.Metadata.CreationTimestamp}
-}
-
-// managedClusterStamp: managing a cluster creates no object, it starts a transition; the
-// managed timestamp says when it ended (none while it is still under way).
-func managedClusterStamp(m *astra.ManagedCluster) objectStamp {
-	return objectStamp{Kind: "managed cluster", ID: m.ID, Created: m.ManagedTimestamp, Starting: m.ManagedTimestamp == ""}
-}
-
-func appStamp(a *astra.App) objectStamp {
-	return objectStamp{Kind: "app", ID: a.ID, Created: a.Metadata.CreationTimestamp}
-}
-
-func appScheduleStamp(s *astra.AppSchedule) objectStamp {
-	return objectStamp{Kind: "protection policy", ID: s.ID, Created: s.Metadata.CreationTimestamp}
 }

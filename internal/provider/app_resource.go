@@ -125,15 +125,12 @@ func checkAppNamespaces(clusterID string, namespaces []astra.Namespace, scope ty
 }
 
 func (r *appResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan appModel
-	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	plan, client, ok := fromPlan[appModel](ctx, &r.clientHolder, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, d := plan.Timeouts.Create(ctx, appTimeouts.Create)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := timeoutOf(ctx, plan.Timeouts, creating, appTimeouts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	body := appCreateRequest(plan.appValues)
@@ -156,10 +153,8 @@ func (r *appResource) Create(ctx context.Context, req resource.CreateRequest, re
 }
 
 func (r *appResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state appModel
-	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	state, client, ok := fromState[appModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueString()
@@ -176,36 +171,28 @@ func (r *appResource) Read(ctx context.Context, req resource.ReadRequest, resp *
 // Update renames the app or changes its labels: a fresh GET, what the plan changes applied
 // to it, one PUT of the whole app, within timeouts.update.
 func (r *appResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan appModel
-	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	plan, client, ok := fromPlan[appModel](ctx, &r.clientHolder, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if providerSideOnly(ctx, req, &resp.Diagnostics, appPutArgs...) {
-		resp.State.Raw = req.State.Raw
-		resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
+	timeout, ok := timeoutOf(ctx, plan.Timeouts, updating, appTimeouts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, d := plan.Timeouts.Update(ctx, appTimeouts.Update)
-	resp.Diagnostics.Append(d...)
-	var change appModel
-	resp.Diagnostics.Append(planForFreshCopy(ctx, req, &resp.Diagnostics, appPutArgs...).Get(ctx, &change)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	id := plan.ID.ValueString()
-	app := updateFromFreshCopy(ctx, &resp.Diagnostics, client, "app", id, appAPIFields,
-		func(ctx context.Context) (*astra.App, error) { return client.GetApp(ctx, id) },
-		func(a *astra.App) { applyAppPlan(a, change.appValues) },
-		client.UpdateApp)
-	if app == nil {
-		return
-	}
-	r.recordAnswer(ctx, &plan, app, &resp.State, &resp.Diagnostics)
-	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
+	inPlace(ctx, req, resp, appPutArgs, func(change appModel) bool {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		id := plan.ID.ValueString()
+		app := updateFromFreshCopy(ctx, &resp.Diagnostics, client, "app", id, appAPIFields,
+			func(ctx context.Context) (*astra.App, error) { return client.GetApp(ctx, id) },
+			func(a *astra.App) { applyAppPlan(a, change.appValues) },
+			client.UpdateApp)
+		if app == nil {
+			return false
+		}
+		r.recordAnswer(ctx, &plan, app, &resp.State, &resp.Diagnostics)
+		return true
+	})
 }
 
 // Delete unmanages the app and waits for a 404. While the service says the app is busy
@@ -213,15 +200,12 @@ func (r *appResource) Update(ctx context.Context, req resource.UpdateRequest, re
 // taking a snapshot), the request is repeated until it is accepted or the timeout ends;
 // any other refusal fails at once with the service's reasons.
 func (r *appResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state appModel
-	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	state, client, ok := fromState[appModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, d := state.Timeouts.Delete(ctx, appTimeouts.Delete)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := timeoutOf(ctx, state.Timeouts, deleting, appTimeouts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueString()
@@ -310,4 +294,17 @@ func findApp(ctx context.Context, client *astra.Client, clusterID, name string) 
 		}
 	}
 	return nil, nil
+}
+
+func appStamp(a *astra.App) objectStamp {
+	return objectStamp{Kind: "app", ID: a.ID, Created: a.Metadata.CreationTimestamp}
+}
+
+// existingApp is the app a 409/121 refers to: the app of that name on the cluster.
+func existingApp(ctx context.Context, client *astra.Client, body astra.AppCreate) *existing {
+	a, err := findApp(ctx, client, body.ClusterID, body.Name)
+	if err != nil || a == nil {
+		return nil
+	}
+	return &existing{what: fmt.Sprintf("the app %q (state %s) on cluster %s", a.Name, a.State, body.ClusterID), id: a.ID}
 }

@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -55,17 +57,13 @@ func (r *bucketResource) ValidateConfig(ctx context.Context, req resource.Valida
 }
 
 func (r *bucketResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan bucketModel
-	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	plan, client, ok := fromPlan[bucketModel](ctx, &r.clientHolder, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, d := plan.Timeouts.Create(ctx, bucketTimeouts.Create)
-	resp.Diagnostics.Append(d...)
+	timeout, ok := timeoutOf(ctx, plan.Timeouts, creating, bucketTimeouts, &resp.Diagnostics)
 	// Values unknown at plan time are known now: check them again.
-	addProblems(&resp.Diagnostics, bucketConfigProblems(plan.BucketProvider, plan.S3, plan.GCP, plan.Azure))
-	if resp.Diagnostics.HasError() {
+	if addProblems(&resp.Diagnostics, bucketConfigProblems(plan.BucketProvider, plan.S3, plan.GCP, plan.Azure)); !ok || resp.Diagnostics.HasError() {
 		return
 	}
 	body := bucketCreateRequest(plan.bucketValues)
@@ -89,10 +87,8 @@ func (r *bucketResource) Create(ctx context.Context, req resource.CreateRequest,
 }
 
 func (r *bucketResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state bucketModel
-	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	state, client, ok := fromState[bucketModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueString()
@@ -111,50 +107,36 @@ func (r *bucketResource) Read(ctx context.Context, req resource.ReadRequest, res
 // fresh GET of the bucket itself (never a shared listing), the plan applied, the PUT, and
 // the read its 204 calls for; a new credential is then waited for.
 func (r *bucketResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan bucketModel
-	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	plan, client, ok := fromPlan[bucketModel](ctx, &r.clientHolder, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, d := plan.Timeouts.Update(ctx, bucketTimeouts.Update)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := timeoutOf(ctx, plan.Timeouts, updating, bucketTimeouts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if providerSideOnly(ctx, req, &resp.Diagnostics, bucketPutArgs...) {
-		resp.State.Raw = req.State.Raw
-		resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
-		return
-	}
-	var change bucketModel
-	resp.Diagnostics.Append(planForFreshCopy(ctx, req, &resp.Diagnostics, bucketPutArgs...).Get(ctx, &change)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	id := plan.ID.ValueString()
-	bucket := updateFromFreshCopy(ctx, &resp.Diagnostics, client, "bucket", id, bucketAPIFields,
-		func(ctx context.Context) (*astra.Bucket, error) { return client.GetBucket(ctx, id) },
-		func(b *astra.Bucket) { applyBucketPlan(b, change.bucketValues) },
-		client.UpdateBucket)
-	if bucket == nil {
-		return
-	}
-	r.recordAndWait(ctx, client, timeout, &plan, bucket, &resp.State, resp.Private, &resp.Diagnostics,
-		"The new settings are applied and recorded in state; the bucket has not reported available since.")
-	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
+	inPlace(ctx, req, resp, bucketPutArgs, func(change bucketModel) bool {
+		id := plan.ID.ValueString()
+		bucket := updateFromFreshCopy(ctx, &resp.Diagnostics, client, "bucket", id, bucketAPIFields,
+			func(ctx context.Context) (*astra.Bucket, error) { return client.GetBucket(ctx, id) },
+			func(b *astra.Bucket) { applyBucketPlan(b, change.bucketValues) },
+			client.UpdateBucket)
+		if bucket == nil {
+			return false
+		}
+		r.recordAndWait(ctx, client, timeout, &plan, bucket, &resp.State, resp.Private, &resp.Diagnostics,
+			"The new settings are applied and recorded in state; the bucket has not reported available since.")
+		return true
+	})
 }
 
 func (r *bucketResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state bucketModel
-	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	state, client, ok := fromState[bucketModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, d := state.Timeouts.Delete(ctx, bucketTimeouts.Delete)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := timeoutOf(ctx, state.Timeouts, deleting, bucketTimeouts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -198,4 +180,24 @@ func (r *bucketResource) recordAndWait(ctx context.Context, client *astra.Client
 	id := m.ID.ValueString()
 	waitAndRecord(ctx, r.waitSchedule(), timeout, answer, func(ctx context.Context) (*astra.Bucket, error) { return client.GetBucket(ctx, id) },
 		astra.BucketAvailable, func(b *astra.Bucket) { r.recordAnswer(ctx, m, b, state, private, diags) }, diags, "Bucket did not become available", aftermath)
+}
+
+func bucketStamp(b *astra.Bucket) objectStamp {
+	return objectStamp{Kind: "bucket", ID: b.ID, Created: b.Metadata.CreationTimestamp}
+}
+
+// existingBucket is the bucket a 409/57 refers to: the account's bucket of the same
+// provider and location; nil when one read does not tell.
+func existingBucket(ctx context.Context, client *astra.Client, body astra.BucketCreate) *existing {
+	buckets, err := client.ListBuckets(ctx, astra.ListOptions{})
+	if err != nil {
+		return nil
+	}
+	want, _ := json.Marshal(body.Parameters)
+	for _, b := range buckets {
+		if got, _ := json.Marshal(b.BucketParameters); b.Provider == body.Provider && string(got) == string(want) {
+			return &existing{what: fmt.Sprintf("the bucket %q (%s, state %s) at the same location", b.Name, b.Provider, b.State), id: b.ID}
+		}
+	}
+	return nil
 }

@@ -58,15 +58,12 @@ func (r *cloudResource) ValidateConfig(ctx context.Context, req resource.Validat
 }
 
 func (r *cloudResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan cloudModel
-	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	plan, client, ok := fromPlan[cloudModel](ctx, &r.clientHolder, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, d := plan.Timeouts.Create(ctx, cloudTimeouts.Create)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := timeoutOf(ctx, plan.Timeouts, creating, cloudTimeouts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	body := cloudCreateRequest(plan.cloudValues)
@@ -84,10 +81,8 @@ func (r *cloudResource) Create(ctx context.Context, req resource.CreateRequest, 
 }
 
 func (r *cloudResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state cloudModel
-	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	state, client, ok := fromState[cloudModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueString()
@@ -100,16 +95,14 @@ func (r *cloudResource) Read(ctx context.Context, req resource.ReadRequest, resp
 }
 
 func (r *cloudResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, prior cloudModel
-	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(stateGet(ctx, req.State, &prior)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	plan, client, ok := fromPlan[cloudModel](ctx, &r.clientHolder, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, d := plan.Timeouts.Update(ctx, cloudTimeouts.Update)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
+	var prior cloudModel
+	resp.Diagnostics.Append(stateGet(ctx, req.State, &prior)...)
+	timeout, ok := timeoutOf(ctx, plan.Timeouts, updating, cloudTimeouts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if !cloudNeedsPut(plan.cloudValues, prior.cloudValues) {
@@ -137,10 +130,8 @@ func (r *cloudResource) Update(ctx context.Context, req resource.UpdateRequest, 
 }
 
 func (r *cloudResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state cloudModel
-	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	state, client, ok := fromState[cloudModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	err := client.DeleteCloud(ctx, state.ID.ValueString())
@@ -201,4 +192,8 @@ func (r *cloudResource) recordAndWait(ctx context.Context, timeout time.Duration
 func cloudNeedsPut(plan, prior cloudValues) bool {
 	changed := func(p, s types.String) bool { return !p.IsUnknown() && !p.IsNull() && !p.Equal(s) }
 	return changed(plan.CredentialID, prior.CredentialID) || changed(plan.DefaultBucketID, prior.DefaultBucketID)
+}
+
+func cloudStamp(c *astra.Cloud) objectStamp {
+	return objectStamp{Kind: "cloud", ID: c.ID, Created: c.Metadata.CreationTimestamp}
 }

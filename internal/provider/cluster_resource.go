@@ -95,12 +95,12 @@ func (r *clusterResource) CheckPlan(ctx context.Context, req knownanswers.PlanRe
 }
 
 func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan clusterModel
-	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
-	client := r.client(&resp.Diagnostics)
-	timeout, d := plan.Timeouts.Create(ctx, clusterTimeouts.Create)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
+	plan, client, ok := fromPlan[clusterModel](ctx, &r.clientHolder, req.Plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	timeout, ok := timeoutOf(ctx, plan.Timeouts, creating, clusterTimeouts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	opCtx, cancel := context.WithTimeout(ctx, timeout)
@@ -135,10 +135,8 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 }
 
 func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state clusterModel
-	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	state, client, ok := fromState[clusterModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueString()
@@ -156,72 +154,61 @@ func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, re
 // fields set elsewhere (read-only labels, members the provider does not know, whatever
 // another writer changed since the plan) survive (updateFromFreshCopy).
 func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, prior clusterModel
-	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
+	plan, client, ok := fromPlan[clusterModel](ctx, &r.clientHolder, req.Plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	var prior clusterModel
 	resp.Diagnostics.Append(stateGet(ctx, req.State, &prior)...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := timeoutOf(ctx, plan.Timeouts, updating, clusterTimeouts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if providerSideOnly(ctx, req, &resp.Diagnostics, clusterPutArgs...) {
-		resp.State.Raw = req.State.Raw
-		resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
-		return
-	}
-	client := r.client(&resp.Diagnostics)
-	timeout, d := plan.Timeouts.Update(ctx, clusterTimeouts.Update)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	opCtx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-
-	var change clusterModel
-	resp.Diagnostics.Append(planForFreshCopy(ctx, req, &resp.Diagnostics, clusterPutArgs...).Get(ctx, &change)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	cloudID, id := prior.CloudID.ValueString(), prior.ID.ValueString()
-	ready := astra.ClusterRunning
-	updated := updateFromFreshCopy(opCtx, &resp.Diagnostics, client, "cluster", id, clusterAPIFields,
-		func(ctx context.Context) (*astra.Cluster, error) { return client.GetCluster(ctx, cloudID, id) },
-		func(c *astra.Cluster) {
-			// A cluster removed before the change (a credential being repaired) stays removed
-			// until the service collects it again: then only failed ends the wait early.
-			ready = astra.ClusterRunning
-			if isUnreachable(c.State) == "removed" {
-				ready = astra.ClusterRecollected
-			}
-			applyClusterPlan(c, change.clusterValues)
-		},
-		func(ctx context.Context, c *astra.Cluster) (*astra.Cluster, error) {
-			updated, err := client.UpdateCluster(ctx, cloudID, c)
-			return updated, client.ExplainVersion(ctx, err)
-		})
-	if updated == nil {
-		return
-	}
-	// A new credential makes Astra Control collect the cluster again.
-	if plan.CredentialID.Equal(prior.CredentialID) || !plan.WaitForRunning.ValueBool() {
-		r.recordAnswer(ctx, plan, updated, &resp.State, resp.Private, &resp.Diagnostics)
-	} else {
-		r.recordAndWait(ctx, opCtx, client, timeout, plan, updated, ready, &resp.State, resp.Private, &resp.Diagnostics,
-			"Cluster did not reach running after its credential changed",
-			"The new settings are applied and recorded in state. Check that the credential's kubeconfig reaches this "+
-				"cluster (its API server, `kubectl --kubeconfig FILE get --raw /version`), fix the credential or set "+
-				"credential_id back, and apply again.")
-	}
-	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
+	inPlace(ctx, req, resp, clusterPutArgs, func(change clusterModel) bool {
+		opCtx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		cloudID, id := prior.CloudID.ValueString(), prior.ID.ValueString()
+		ready := astra.ClusterRunning
+		updated := updateFromFreshCopy(opCtx, &resp.Diagnostics, client, "cluster", id, clusterAPIFields,
+			func(ctx context.Context) (*astra.Cluster, error) { return client.GetCluster(ctx, cloudID, id) },
+			func(c *astra.Cluster) {
+				// A cluster removed before the change (a credential being repaired) stays removed
+				// until the service collects it again: then only failed ends the wait early.
+				ready = astra.ClusterRunning
+				if isUnreachable(c.State) == "removed" {
+					ready = astra.ClusterRecollected
+				}
+				applyClusterPlan(c, change.clusterValues)
+			},
+			func(ctx context.Context, c *astra.Cluster) (*astra.Cluster, error) {
+				updated, err := client.UpdateCluster(ctx, cloudID, c)
+				return updated, client.ExplainVersion(ctx, err)
+			})
+		if updated == nil {
+			return false
+		}
+		// A new credential makes Astra Control collect the cluster again.
+		if plan.CredentialID.Equal(prior.CredentialID) || !plan.WaitForRunning.ValueBool() {
+			r.recordAnswer(ctx, plan, updated, &resp.State, resp.Private, &resp.Diagnostics)
+		} else {
+			r.recordAndWait(ctx, opCtx, client, timeout, plan, updated, ready, &resp.State, resp.Private, &resp.Diagnostics,
+				"Cluster did not reach running after its credential changed",
+				"The new settings are applied and recorded in state. Check that the credential's kubeconfig reaches this "+
+					"cluster (its API server, `kubectl --kubeconfig FILE get --raw /version`), fix the credential or set "+
+					"credential_id back, and apply again.")
+		}
+		return true
+	})
 }
 
 // Delete removes the cluster record, which Astra Control allows only while unmanaged.
 func (r *clusterResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state clusterModel
-	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
-	client := r.client(&resp.Diagnostics)
-	timeout, d := state.Timeouts.Delete(ctx, clusterTimeouts.Delete)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
+	state, client, ok := fromState[clusterModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	timeout, ok := timeoutOf(ctx, state.Timeouts, deleting, clusterTimeouts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	opCtx, cancel := context.WithTimeout(ctx, timeout)
@@ -349,4 +336,8 @@ func addStillManaged(diags *diag.Diagnostics, c *astra.Cluster, serverSaid strin
 		detail += "\n\n" + serverSaid
 	}
 	diags.AddError("Cluster is still managed", detail)
+}
+
+func clusterStamp(c *astra.Cluster) objectStamp {
+	return objectStamp{Kind: "cluster", ID: c.ID, Created: c.Metadata.CreationTimestamp}
 }

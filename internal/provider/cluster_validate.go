@@ -174,3 +174,23 @@ func clusterValuesFromRaw(attributes map[string]tftypes.Value) (clusterValues, b
 	out.ConnectorCapabilities = set
 	return out, true
 }
+
+// clusterReferenceProblems checks astra_cluster's cloud_id and credential_id.
+func clusterReferenceProblems(ctx context.Context, client *astra.Client, seen *seenObjects, cfg, prior clusterValues) []attrProblem {
+	if client == nil {
+		return nil
+	}
+	return referenceProblems(ctx, seen, clusterReferences(client),
+		map[string]types.String{"cloud_id": cfg.CloudID, "credential_id": cfg.CredentialID},
+		map[string]types.String{"cloud_id": prior.CloudID, "credential_id": prior.CredentialID})
+}
+
+// clusterReferences are astra_cluster's references: its cloud and its credential.
+func clusterReferences(client *astra.Client) []reference {
+	return []reference{
+		{attribute: "cloud_id", what: "cloud", listedBy: "the astra_clouds data source and `GET /topology/v1/clouds`",
+			get: func(ctx context.Context, id string) error { _, err := client.GetCloud(ctx, id); return err }},
+		{attribute: "credential_id", what: "credential", listedBy: "astra_kubeconfig_credential resources and `GET /core/v1/credentials`",
+			get: func(ctx context.Context, id string) error { _, err := client.GetCredential(ctx, id); return err }},
+	}
+}

@@ -458,3 +458,7 @@ func (r *credentialResource[M]) noteWritten(ctx context.Context, private private
 func (r *credentialResource[M]) ReadAnswer(ctx context.Context, ids map[string]string) (any, bool) {
 	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Credential, error) { return c.GetCredential(ctx, ids["id"]) }, nil)
 }
+
+func credentialStamp(c *astra.Credential) objectStamp {
+	return objectStamp{Kind: "credential", ID: c.ID, Created: c.Metadata.CreationTimestamp}
+}

@@ -2,12 +2,16 @@ package provider
 
 import (
 	"context"
+	"encoding/base64"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
+	"github.com/astra-control/terraform-provider-astra/internal/kubeconfig"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
 
@@ -78,4 +82,34 @@ func (r *kubeconfigCredentialResource) CheckPlan(ctx context.Context, req knowna
 			priorKubeconfigServer(ctx, prior, req.Private), text, &diags)
 	}
 	return diags
+}
+
+// existingKubeconfigCredential is the credential a 409/44 refers to, a credential that
+// already reaches the kubeconfig's cluster: the one the service labelled with that
+// cluster's name, when exactly one is; nil otherwise.
+func existingKubeconfigCredential(ctx context.Context, client *astra.Client, body astra.CredentialCreate) *existing {
+	doc, err := base64.StdEncoding.DecodeString(body.KeyStore["base64"])
+	if err != nil {
+		return nil
+	}
+	_, info, err := kubeconfig.Parse(doc)
+	if err != nil {
+		return nil
+	}
+	creds, err := client.ListCredentials(ctx, astra.ListOptions{})
+	if err != nil {
+		return nil
+	}
+	var found []astra.Credential
+	for _, c := range creds {
+		for _, l := range c.Metadata.Labels {
+			if l.Name == astra.ReadOnlyLabelPrefix+"clusterName" && l.Value == info.ClusterName {
+				found = append(found, c)
+			}
+		}
+	}
+	if len(found) != 1 {
+		return nil
+	}
+	return &existing{what: fmt.Sprintf("the credential %q, which already reaches the cluster %q", found[0].Name, info.ClusterName), id: found[0].ID}
 }

@@ -119,15 +119,12 @@ func (r *managedClusterResource) planProblems(ctx context.Context, req knownansw
 }
 
 func (r *managedClusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan managedClusterModel
-	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	plan, client, ok := fromPlan[managedClusterModel](ctx, &r.clientHolder, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, d := plan.Timeouts.Create(ctx, managedClusterTimeouts.Create)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() || !r.applyTimeCheckStorageClass(ctx, client, plan.managedClusterValues, &resp.Diagnostics) {
+	timeout, ok := timeoutOf(ctx, plan.Timeouts, creating, managedClusterTimeouts, &resp.Diagnostics)
+	if !ok || !r.applyTimeCheckStorageClass(ctx, client, plan.managedClusterValues, &resp.Diagnostics) {
 		return
 	}
 	id := plan.ClusterID.ValueString()
@@ -148,10 +145,8 @@ func (r *managedClusterResource) Create(ctx context.Context, req resource.Create
 }
 
 func (r *managedClusterResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state managedClusterModel
-	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	state, client, ok := fromState[managedClusterModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueString()
@@ -168,56 +163,42 @@ func (r *managedClusterResource) Read(ctx context.Context, req resource.ReadRequ
 }
 
 func (r *managedClusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan managedClusterModel
-	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	plan, client, ok := fromPlan[managedClusterModel](ctx, &r.clientHolder, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, d := plan.Timeouts.Update(ctx, managedClusterTimeouts.Update)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := timeoutOf(ctx, plan.Timeouts, updating, managedClusterTimeouts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if providerSideOnly(ctx, req, &resp.Diagnostics, managedClusterPutArgs...) {
-		resp.State.Raw = req.State.Raw
-		resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
-		return
-	}
-	if r.storageClassChanges(ctx, req.State, plan) && !r.applyTimeCheckStorageClass(ctx, client, plan.managedClusterValues, &resp.Diagnostics) {
-		return
-	}
-	var change managedClusterModel
-	resp.Diagnostics.Append(planForFreshCopy(ctx, req, &resp.Diagnostics, managedClusterPutArgs...).Get(ctx, &change)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	id := plan.ID.ValueString()
-	mc := updateFromFreshCopy(ctx, &resp.Diagnostics, client, "managed cluster", id, managedClusterAPIFields,
-		func(ctx context.Context) (*astra.ManagedCluster, error) { return client.GetManagedCluster(ctx, id) },
-		func(m *astra.ManagedCluster) { applyManagedClusterPlan(m, change.managedClusterValues) },
-		func(ctx context.Context, m *astra.ManagedCluster) (*astra.ManagedCluster, error) {
-			updated, err := client.UpdateManagedCluster(ctx, m)
-			return updated, client.ExplainVersion(ctx, err)
-		})
-	if mc == nil {
-		return
-	}
-	r.recordAndWait(ctx, client, timeout, &plan, mc, &resp.State, resp.Private, &resp.Diagnostics,
-		"The new settings are applied and recorded in state; the cluster has not reported managed and running since.")
-	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
+	inPlace(ctx, req, resp, managedClusterPutArgs, func(change managedClusterModel) bool {
+		if r.storageClassChanges(ctx, req.State, plan) && !r.applyTimeCheckStorageClass(ctx, client, plan.managedClusterValues, &resp.Diagnostics) {
+			return false
+		}
+		id := plan.ID.ValueString()
+		mc := updateFromFreshCopy(ctx, &resp.Diagnostics, client, "managed cluster", id, managedClusterAPIFields,
+			func(ctx context.Context) (*astra.ManagedCluster, error) { return client.GetManagedCluster(ctx, id) },
+			func(m *astra.ManagedCluster) { applyManagedClusterPlan(m, change.managedClusterValues) },
+			func(ctx context.Context, m *astra.ManagedCluster) (*astra.ManagedCluster, error) {
+				updated, err := client.UpdateManagedCluster(ctx, m)
+				return updated, client.ExplainVersion(ctx, err)
+			})
+		if mc == nil {
+			return false
+		}
+		r.recordAndWait(ctx, client, timeout, &plan, mc, &resp.State, resp.Private, &resp.Diagnostics,
+			"The new settings are applied and recorded in state; the cluster has not reported managed and running since.")
+		return true
+	})
 }
 
 func (r *managedClusterResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state managedClusterModel
-	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	state, client, ok := fromState[managedClusterModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, d := state.Timeouts.Delete(ctx, managedClusterTimeouts.Delete)
-	resp.Diagnostics.Append(d...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := timeoutOf(ctx, state.Timeouts, deleting, managedClusterTimeouts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueString()
@@ -393,4 +374,10 @@ func addInUse(diags *diag.Diagnostics, id, apps string, err error) {
 		detail += "\n\n" + err.Error()
 	}
 	diags.AddError("Cannot unmanage a cluster that has managed applications", detail)
+}
+
+// managedClusterStamp: managing a cluster creates no object, it starts a transition; the
+// managed timestamp says when it ended (none while it is still under way).
+func managedClusterStamp(m *astra.ManagedCluster) objectStamp {
+	return objectStamp{Kind: "managed cluster", ID: m.ID, Created: m.ManagedTimestamp, Starting: m.ManagedTimestamp == ""}
 }

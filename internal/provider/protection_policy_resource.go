@@ -123,10 +123,8 @@ func bucketExists(ctx context.Context, client *astra.Client, id string) (bool, e
 }
 
 func (r *protectionPolicyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan protectionPolicyModel
-	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	plan, client, ok := fromPlan[protectionPolicyModel](ctx, &r.clientHolder, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	appID := plan.AppID.ValueString()
@@ -146,10 +144,8 @@ func (r *protectionPolicyResource) Create(ctx context.Context, req resource.Crea
 }
 
 func (r *protectionPolicyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state protectionPolicyModel
-	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	state, client, ok := fromState[protectionPolicyModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	appID, id := state.AppID.ValueString(), state.ID.ValueString()
@@ -167,35 +163,29 @@ func (r *protectionPolicyResource) Read(ctx context.Context, req resource.ReadRe
 // bucket_id left out of the configuration included, keeps whatever the schedule holds
 // now), one PUT of the whole schedule, then a read (its PUT answer is an echo).
 func (r *protectionPolicyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, change protectionPolicyModel
-	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	plan, client, ok := fromPlan[protectionPolicyModel](ctx, &r.clientHolder, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	resp.Diagnostics.Append(planForFreshCopy(ctx, req, &resp.Diagnostics, protectionPolicyPutArgs...).Get(ctx, &change)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	appID, id := plan.AppID.ValueString(), plan.ID.ValueString()
-	s := updateFromFreshCopy(ctx, &resp.Diagnostics, client, "protection policy", id, protectionPolicyAPIFields,
-		func(ctx context.Context) (*astra.AppSchedule, error) { return client.GetAppSchedule(ctx, appID, id) },
-		func(s *astra.AppSchedule) { applyProtectionPolicyPlan(s, change) },
-		func(ctx context.Context, s *astra.AppSchedule) (*astra.AppSchedule, error) {
-			return client.UpdateAppSchedule(ctx, appID, s)
-		})
-	if s == nil {
-		return
-	}
-	r.record(ctx, appID, s, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
-	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
+	inPlace(ctx, req, resp, protectionPolicyPutArgs, func(change protectionPolicyModel) bool {
+		appID, id := plan.AppID.ValueString(), plan.ID.ValueString()
+		s := updateFromFreshCopy(ctx, &resp.Diagnostics, client, "protection policy", id, protectionPolicyAPIFields,
+			func(ctx context.Context) (*astra.AppSchedule, error) { return client.GetAppSchedule(ctx, appID, id) },
+			func(s *astra.AppSchedule) { applyProtectionPolicyPlan(s, change) },
+			func(ctx context.Context, s *astra.AppSchedule) (*astra.AppSchedule, error) {
+				return client.UpdateAppSchedule(ctx, appID, s)
+			})
+		if s == nil {
+			return false
+		}
+		r.record(ctx, appID, s, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+		return true
+	})
 }
 
 func (r *protectionPolicyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state protectionPolicyModel
-	resp.Diagnostics.Append(stateGet(ctx, req.State, &state)...)
-	client := r.client(&resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	state, client, ok := fromState[protectionPolicyModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if err := client.DeleteAppSchedule(ctx, state.AppID.ValueString(), state.ID.ValueString()); err != nil && !astra.IsNotFound(err) {
@@ -263,4 +253,8 @@ func findAppSchedule(ctx context.Context, client *astra.Client, appID string, bo
 		}
 	}
 	return nil, nil
+}
+
+func appScheduleStamp(s *astra.AppSchedule) objectStamp {
+	return objectStamp{Kind: "protection policy", ID: s.ID, Created: s.Metadata.CreationTimestamp}
 }
