@@ -85,51 +85,38 @@ log "downloading $module@v$version"
 moddir="$(cd "$tmp" && go mod download -json "$module@v$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
 [ -d "$moddir" ] || { log "module download failed"; exit 1; }
 
+# Every CLI is built without its remote-state backends (azurerm, consul, cos, gcs,
+# kubernetes, oss, pg, s3, oci): the tests here only use local state, and those backends
+# are a fifth of OpenTofu's packages (Kubernetes' client among them), so leaving them out
+# cuts a cold build's time. Since Terraform 1.9 they are also nested Go modules that the
+# proxy's module zip does not contain, so a plain build would fail on their replace
+# directives. `local`, `remote`, `cloud`, `http` and `inmem` stay. The build runs in a
+# writable copy of the module: OpenTofu's go.mod has replace directives, so `go install
+# pkg@v` is refused anyway.
+dropped="azure consul cos gcs kubernetes oci oss pg s3"
+log "$kind $version: leaving out the remote-state backends (${dropped// /, }); tests use local state"
+src="$tmp/src"
+cp -r "$moddir" "$src" && chmod -R u+w "$src"
+init="$src/internal/backend/init/init.go"
+for b in $dropped; do
+  # import line: backendXxx "…/internal/backend/remote-state/<b>"
+  sed -i "\#internal/backend/remote-state/$b\"#d" "$init"
+done
+# map entries: "azurerm": func(…) … backendAzure.New(…) … (azure's key is azurerm)
+sed -i -E '/^[[:space:]]*"(azurerm|consul|cos|gcs|kubernetes|oss|pg|s3|oci)":[[:space:]]*func\(/d' "$init"
+for b in $dropped; do
+  if grep -q "remote-state/$b\"" "$init"; then log "could not drop backend $b from $init"; exit 1; fi
+done
+if [ "$kind" = terraform ]; then
+  sed -i -E '/^replace github\.com\/hashicorp\/terraform\/internal\/.* => \.\/internal\//d;
+             /^[[:space:]]*github\.com\/hashicorp\/terraform\/internal\/[^ ]+ v0\.0\.0-/d' "$src/go.mod"
+fi
 case "$kind" in
-  tofu)
-    log "compiling (module dir $moddir)"
-    # OpenTofu's go.mod has replace directives, so `go install pkg@v` is refused: build in its module dir.
-    (cd "$moddir" && go build -mod=mod -trimpath \
-      -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" \
-      -o "$tmp/$kind" ./cmd/tofu)
-    ;;
-  terraform)
-    case "$version" in
-      1.5.*)
-        log "compiling (module dir $moddir)"
-        (cd "$moddir" && go build -mod=mod -trimpath -ldflags "-s -w" -o "$tmp/$kind" .)
-        ;;
-      *)
-        # Since 1.9 the remote-state backends below are nested Go modules that the proxy's
-        # module zip does not contain, so a plain build fails on their replace directives.
-        # Nothing but those backends needs them, and the tests here only use local state, so
-        # the build leaves them out: in a writable copy, drop their imports and map entries
-        # from internal/backend/init/init.go and the nested modules' replace/require lines
-        # from go.mod. `local`, `remote`, `cloud`, `http` and `inmem` stay.
-        dropped="azure consul cos gcs kubernetes oci oss pg s3"
-        log "Terraform $version: leaving out the remote-state backends (${dropped// /, }): their nested modules are not in the proxy's zip; tests use local state"
-        src="$tmp/src"
-        cp -r "$moddir" "$src" && chmod -R u+w "$src"
-        init="$src/internal/backend/init/init.go"
-        for b in $dropped; do
-          # import line: backendXxx "…/internal/backend/remote-state/<b>"
-          sed -i "\#internal/backend/remote-state/$b\"#d" "$init"
-        done
-        # map entries: "azurerm": func() … backendAzure.New() … (azure's key is azurerm)
-        sed -i -E '/^[[:space:]]*"(azurerm|consul|cos|gcs|kubernetes|oss|pg|s3|oci)":[[:space:]]*func\(\)/d' "$init"
-        for b in $dropped; do
-          if grep -q "remote-state/$b\"" "$init"; then log "could not drop backend $b from $init"; exit 1; fi
-        done
-        sed -i -E '/^replace github\.com\/hashicorp\/terraform\/internal\/.* => \.\/internal\//d;
-                   /^[[:space:]]*github\.com\/hashicorp\/terraform\/internal\/[^ ]+ v0\.0\.0-/d' "$src/go.mod"
-        log "compiling the trimmed copy ($src)"
-        (cd "$src" && go build -mod=mod -trimpath \
-          -ldflags "-s -w -X github.com/hashicorp/terraform/version.dev=no" \
-          -o "$tmp/$kind" .)
-        ;;
-    esac
-    ;;
+  tofu)      pkg=./cmd/tofu; ldflags="-s -w -X github.com/opentofu/opentofu/version.dev=no" ;;
+  terraform) pkg=.;          ldflags="-s -w -X github.com/hashicorp/terraform/version.dev=no" ;;
 esac
+log "compiling the trimmed copy ($src)"
+(cd "$src" && go build -mod=mod -trimpath -ldflags "$ldflags" -o "$tmp/$kind" "$pkg")
 
 reports_version "$tmp/$kind" || { log "built binary does not report version $version:"; "$tmp/$kind" version >&2 || true; exit 1; }
 mkdir -p "$dir"

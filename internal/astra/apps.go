@@ -198,10 +198,3 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
-
-func nonNilLabels(ls []Label) []Label {
-	if ls == nil {
-		return []Label{}
-	}
-	return ls
-}

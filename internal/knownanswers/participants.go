@@ -40,12 +40,31 @@ type PrivateState interface {
 	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
 }
 
-// ModifyPlan is a PlanChecker's ModifyPlan: its checks, nothing to check on a destroy.
+// DestroyChecker is a resource that checks the plan of its own destroy (warns of what the
+// service will refuse). It changes nothing, and the known answers never answer a destroy's
+// plan: the framework calls ModifyPlan, which calls CheckDestroy (ModifyPlan below, or
+// ModifyDestroyPlan for a resource with no other check).
+type DestroyChecker interface {
+	CheckDestroy(ctx context.Context, state tfsdk.State) diag.Diagnostics
+}
+
+// ModifyPlan is a PlanChecker's ModifyPlan: its checks, and on a destroy its
+// DestroyChecker's, if it is one.
 func ModifyPlan(ctx context.Context, checker PlanChecker, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
+		if d, ok := checker.(DestroyChecker); ok {
+			resp.Diagnostics.Append(d.CheckDestroy(ctx, req.State)...)
+		}
 		return
 	}
 	resp.Diagnostics.Append(checker.CheckPlan(ctx, PlanRequest{Config: req.Config, State: req.State, Plan: req.Plan, Private: req.Private})...)
+}
+
+// ModifyDestroyPlan is the ModifyPlan of a DestroyChecker that checks nothing else.
+func ModifyDestroyPlan(ctx context.Context, checker DestroyChecker, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		resp.Diagnostics.Append(checker.CheckDestroy(ctx, req.State)...)
+	}
 }
 
 // PrivateWriter is the write half of a resource's private state (resource.CreateResponse's

@@ -98,10 +98,11 @@ func planRuleFor(r resource.Resource) (*knownRule, error) {
 	ctx := context.Background()
 	inner := unwrapped(r)
 	_, checks := inner.(PlanChecker)
+	_, checksDestroy := inner.(DestroyChecker)
 	_, ownModifyPlan := inner.(resource.ResourceWithModifyPlan)
 	_, modifyPlan := r.(resource.ResourceWithModifyPlan)
 	switch {
-	case ownModifyPlan && !checks:
+	case ownModifyPlan && !checks && !checksDestroy:
 		return nil, fmt.Errorf("it has its own ModifyPlan, which may change a plan; give it CheckPlan (PlanChecker) instead")
 	case checks && !modifyPlan:
 		return nil, fmt.Errorf("its CheckPlan never runs under the framework: give it a ModifyPlan that calls knownanswers.ModifyPlan")

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -56,6 +57,17 @@ type variantCheckerModifying struct{ variantChecker }
 
 func (r *variantCheckerModifying) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	ModifyPlan(ctx, r, req, resp)
+}
+
+// variantDestroyChecker checks only the plans of its destroys, which the known answers
+// never answer.
+type variantDestroyChecker struct{ variantResource }
+
+func (r *variantDestroyChecker) CheckDestroy(context.Context, tfsdk.State) diag.Diagnostics {
+	return nil
+}
+func (r *variantDestroyChecker) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	ModifyDestroyPlan(ctx, r, req, resp)
 }
 
 // wrapper gives the resource it wraps an identity { id } and replays creates, as the
@@ -137,6 +149,8 @@ func TestKnownAnswers_refusedSchemas(t *testing.T) {
 			r: &variantChecker{variantResource{schema: with("x", schema.StringAttribute{Optional: true})}}},
 		{name: "plan checks its ModifyPlan runs",
 			r: &variantCheckerModifying{variantChecker{variantResource{schema: with("x", schema.StringAttribute{Optional: true})}}}},
+		{name: "checks of its destroys only",
+			r: &variantDestroyChecker{variantResource{schema: with("x", schema.StringAttribute{Optional: true})}}},
 		{name: "plan checks its Wrapper runs",
 			r: &wrapper{Resource: &variantChecker{variantResource{schema: with("x", schema.StringAttribute{Optional: true})}}}},
 		{name: "a plan modifier of the provider's own, idle",

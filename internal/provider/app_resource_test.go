@@ -262,7 +262,7 @@ resource "astra_protection_policy" "test" {
 	a.test(resource.TestCase{
 		Steps: steps,
 		CheckDestroy: func(*terraform.State) error {
-			if a.sim != nil && a.sim.Count("POST", routeApps)+a.sim.Count("POST", routeSchedules) != 0 {
+			if a.simulated() && a.sim.Count("POST", routeApps)+a.sim.Count("POST", routeSchedules) != 0 {
 				return fmt.Errorf("a refused configuration was sent")
 			}
 			return nil

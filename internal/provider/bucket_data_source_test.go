@@ -29,7 +29,7 @@ func TestAccBucketDataSources(t *testing.T) {
 	s3 := a.bucket("ds-s3")
 	name := a.name("ds-s3")
 	var failed string
-	if a.sim != nil { // a failed bucket, for the state filter
+	if a.simulated() { // a failed bucket, for the state filter
 		b, err := a.client.CreateBucket(testContext(), astra.BucketCreate{Name: "ds-failed", CredentialID: a.s3Credential("ds-failed-key"),
 			Provider: astra.BucketProviderAWS, Parameters: astra.BucketParameters{S3: &astra.S3BucketParameters{ServerURL: "s3.amazonaws.com", BucketName: dsUnreachable}}})
 		if err != nil {
@@ -91,7 +91,7 @@ data "astra_buckets" "none" {
 					expectIDs("data.astra_buckets.failed", "buckets", a.bucketIDs(func(b astra.Bucket) bool { return b.State == "failed" })),
 					func(s *terraform.State) error {
 						// Against the simulator there is exactly one failed bucket: the one it cannot reach.
-						if got, err := listAttr(s, "data.astra_buckets.failed", "buckets", "id"); a.sim != nil && (err != nil || len(got) != 1 || got[0] != failed) {
+						if got, err := listAttr(s, "data.astra_buckets.failed", "buckets", "id"); a.simulated() && (err != nil || len(got) != 1 || got[0] != failed) {
 							return fmt.Errorf("failed buckets %v (%w), want [%s]", got, err, failed)
 						}
 						return nil

@@ -6,8 +6,11 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 )
 
 // Problems of a bucket Astra Control will not forget: in use (83: backups in it, or a
@@ -96,9 +99,43 @@ func addBucketInUse(ctx context.Context, diags *diag.Diagnostics, client *astra.
 	if len(defaults)+len(policies)+len(backups) == 0 {
 		b.WriteString(" It reports the bucket in use (for example by backups under way). Wait for them to finish, then destroy again.")
 	}
+	describeBucketUsers(&b, defaults, policies, backups)
+	diags.AddError("Cannot delete a bucket that is in use", b.String()+"\n\n"+err.Error())
+}
+
+// CheckDestroy warns, at plan, that a bucket about to be destroyed is still in use
+// (knownanswers.DestroyChecker): Astra Control would refuse the delete at apply, after the
+// rest of the apply. It warns rather than refuses, because the users it names may be
+// destroyed or moved by this same apply, before the bucket (Terraform orders them).
+func (r *bucketResource) CheckDestroy(ctx context.Context, state tfsdk.State) diag.Diagnostics {
+	client := r.configuredClient()
+	var diags diag.Diagnostics
+	var prior bucketModel
+	if client == nil || stateGet(ctx, state, &prior).HasError() || !isSet(prior.ID) {
+		return nil
+	}
+	defaults, policies, backups := bucketUsers(ctx, client, prior.ID.ValueString())
+	if len(defaults)+len(policies)+len(backups) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("Bucket " + prior.Name.ValueString() + " (" + prior.ID.ValueString() + ") is in use, and Astra Control " +
+		"refuses to forget a bucket in use: unless this apply also destroys or moves what uses it, the destroy of the " +
+		"bucket fails.")
+	describeBucketUsers(&b, defaults, policies, backups)
+	diags.AddWarning("The bucket to destroy is in use", b.String())
+	return diags
+}
+
+func (r *bucketResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	knownanswers.ModifyDestroyPlan(ctx, r, req, resp)
+}
+
+// describeBucketUsers says what uses a bucket and what to change for each.
+func describeBucketUsers(b *strings.Builder, defaults, policies, backups []bucketUser) {
 	if len(defaults) > 0 {
 		b.WriteString(" It is the default bucket of ")
-		listUsers(&b, defaults)
+		listUsers(b, defaults)
 		b.WriteString(": set their default_bucket_id to another bucket first, then destroy again. In one configuration, " +
 			"give the bucket lifecycle { create_before_destroy = true }: Terraform then updates the users of a bucket " +
 			"before it destroys the bucket (by default it destroys first), so one apply both moves the default and " +
@@ -106,15 +143,14 @@ func addBucketInUse(ctx context.Context, diags *diag.Diagnostics, client *astra.
 	}
 	if len(policies) > 0 {
 		b.WriteString(" Protection policies back up into it: ")
-		listUsers(&b, policies)
+		listUsers(b, policies)
 		b.WriteString(". Set their bucket_id to another bucket, or destroy them, first.")
 	}
 	if len(backups) > 0 {
 		b.WriteString(" It holds backups: ")
-		listUsers(&b, backups)
+		listUsers(b, backups)
 		b.WriteString(". Astra Control keeps a bucket while it holds backups: delete them first (destroy their " +
 			"astra_app_backup resources, or delete them in Astra Control, knowing that they are then gone), or keep the " +
 			"bucket (a removed block with lifecycle { destroy = false } takes it out of the configuration and leaves it).")
 	}
-	diags.AddError("Cannot delete a bucket that is in use", b.String()+"\n\n"+err.Error())
 }

@@ -2,7 +2,11 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -10,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
 
 // TestAccBucket_inUse: Astra Control keeps a bucket that a protection policy backs up into
@@ -78,12 +83,131 @@ resource "astra_bucket" "b" {
 				// Nothing uses it any more: it goes.
 				Config: a.config(base),
 				Check: func(*terraform.State) error {
-					if _, err := a.client.GetBucket(testContext(), bucketID); !astra.IsNotFound(err) {
-						return fmt.Errorf("the bucket must be gone (a 404), got %v", err)
+					_, err := a.client.GetBucket(testContext(), bucketID)
+					if err == nil {
+						return errors.New("the bucket must be gone (a 404), yet it is still there")
+					}
+					if !astra.IsNotFound(err) {
+						return fmt.Errorf("the bucket must be gone (a 404): %w", err)
 					}
 					return nil
 				},
 			},
 		},
 	})
+}
+
+// TestAccBucket_inUseWarnsAtPlan: a bucket that a protection policy outside its references
+// backs up into (the policy names it by ID) plans its destroy with a warning naming the
+// policy, before the apply that Astra Control would refuse; and a policy whose bucket is
+// gone (as if the service had lost it) says so on the next refresh, where the plan alone
+// would show nothing (issue 33).
+func TestAccBucket_inUseWarnsAtPlan(t *testing.T) {
+	h := newCLIHarness(t, astrasim.Options{}, "")
+	kube := writeKubeconfig(h.t, "in-use", "https://in-use.k8s.example:6443")
+	base := fmt.Sprintf(`
+resource "astra_kubeconfig_credential" "c" {
+  name       = "in-use"
+  kubeconfig = file(%q)
+}
+
+resource "astra_cluster" "c" {
+  cloud_id      = %q
+  credential_id = astra_kubeconfig_credential.c.id
+}
+
+resource "astra_managed_cluster" "c" {
+  cluster_id = astra_cluster.c.id
+}
+
+resource "astra_app" "c" {
+  name                       = "in-use"
+  cluster_id                 = astra_managed_cluster.c.id
+  namespace_scoped_resources = [{ namespace = "default" }]
+}
+
+resource "astra_s3_credential" "k" {
+  name              = "in-use-key"
+  access_key_id     = "AKIAEXAMPLE"
+  secret_access_key = "secret-example"
+}
+`, kube, h.sim().Seeds().PrivateCloudID)
+	bucket := `
+resource "astra_bucket" "b" {
+  name            = "in-use"
+  bucket_provider = "generic-s3"
+  credential_id   = astra_s3_credential.k.id
+  s3              = { server_url = "s3.example.com", bucket_name = "in-use" }
+}
+`
+	policy := func(bucketID string) string {
+		return `
+resource "astra_protection_policy" "c" {
+  app_id             = astra_app.c.id
+  name               = "hourly"
+  granularity        = "hourly"
+  snapshot_retention = 3
+  backup_retention   = 1
+  bucket_id          = ` + bucketID + `
+}
+`
+	}
+	h.write(base + bucket + policy("astra_bucket.b.id"))
+	if r := h.apply(); r.err != nil {
+		t.Fatalf("apply: %v\n%s", r.err, r.out)
+	}
+	bucketID, appID, policyID := h.stateIDOf("astra_bucket", "b"), h.stateIDOf("astra_app", "c"), h.stateIDOf("astra_protection_policy", "c")
+
+	h.write(base + policy(fmt.Sprintf("%q", bucketID)))
+	r := h.plan()
+	if r.err != nil {
+		t.Fatalf("plan: %v\n%s", r.err, r.out)
+	}
+	expectOutput(t, "the plan destroying the bucket", r, "Warning: The bucket to destroy is in use",
+		"Bucket in-use ("+bucketID+") is in use, and Astra Control refuses to forget a bucket in use: unless this apply "+
+			"also destroys or moves what uses it, the destroy of the bucket fails.",
+		"Protection policies back up into it: astra_protection_policy in-use/hourly ("+appID+"/"+policyID+"). "+
+			"Set their bucket_id to another bucket, or destroy them, first.")
+
+	// The service loses the bucket: the policy still names it, and its refresh says so.
+	forgetBucket(t, h.sim(), bucketID)
+	r = h.plan()
+	if r.err != nil {
+		t.Fatalf("plan: %v\n%s", r.err, r.out)
+	}
+	expectOutput(t, "the refresh of a policy whose bucket is gone", r, "Warning: The policy's bucket is gone",
+		"Protection policy hourly backs up into bucket "+bucketID+", which Astra Control no longer has: its backups fail "+
+			"until bucket_id names a bucket that exists.")
+}
+
+// forgetBucket removes a bucket from the simulator's state, as a service that lost it would
+// answer: something Astra Control's API itself refuses while a policy uses the bucket.
+func forgetBucket(t *testing.T, sim *astrasim.Sim, id string) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "sim.json")
+	if err := sim.SaveState(file); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saved map[string]any
+	if err := json.Unmarshal(data, &saved); err != nil {
+		t.Fatal(err)
+	}
+	buckets, _ := saved["state"].(map[string]any)["buckets"].(map[string]any)
+	if _, ok := buckets[id]; !ok {
+		t.Fatalf("the simulator's state holds no bucket %s", id)
+	}
+	delete(buckets, id)
+	if data, err = json.Marshal(saved); err == nil {
+		err = os.WriteFile(file, data, 0o600)
+	}
+	if err == nil {
+		err = sim.LoadState(file)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }

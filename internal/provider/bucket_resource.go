@@ -21,6 +21,8 @@ var (
 	_ resource.ResourceWithConfigure      = (*bucketResource)(nil)
 	_ resource.ResourceWithImportState    = (*bucketResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*bucketResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*bucketResource)(nil)
+	_ knownanswers.DestroyChecker         = (*bucketResource)(nil)
 )
 
 type bucketResource struct{ clientHolder }

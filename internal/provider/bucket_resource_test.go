@@ -271,7 +271,7 @@ func TestAccBucket_planTimeErrors(t *testing.T) {
 			},
 		},
 	})
-	if a.sim != nil && (a.sim.Count("POST", routeBuckets) != 0 || a.sim.Count("POST", routeCredentials) != 0) {
+	if a.simulated() && (a.sim.Count("POST", routeBuckets) != 0 || a.sim.Count("POST", routeCredentials) != 0) {
 		t.Errorf("nothing may be sent for a configuration refused at plan time")
 	}
 }

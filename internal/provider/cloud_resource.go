@@ -112,7 +112,7 @@ func (r *cloudResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		return
 	}
 	var change cloudModel
-	resp.Diagnostics.Append(planForFreshCopy(ctx, req, &resp.Diagnostics, cloudPutArgs...).Get(ctx, &change)...)
+	resp.Diagnostics.Append(planForFreshCopy(req, &resp.Diagnostics, cloudPutArgs...).Get(ctx, &change)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

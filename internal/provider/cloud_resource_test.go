@@ -138,7 +138,7 @@ func TestAccCloud_planTimeRules(t *testing.T) {
 			},
 		},
 	})
-	if a.sim != nil && a.sim.Count("POST", routeClouds) != 0 {
+	if a.simulated() && a.sim.Count("POST", routeClouds) != 0 {
 		t.Errorf("nothing may be sent for a configuration refused at plan time")
 	}
 }

@@ -64,7 +64,7 @@ func TestAccCluster_validation(t *testing.T) {
 		})
 	}
 	a.test(resource.TestCase{Steps: steps})
-	if a.sim != nil && len(a.sim.Counts()) != 0 {
+	if a.simulated() && len(a.sim.Counts()) != 0 {
 		t.Errorf("requests %v; plan-time validation must send none", a.sim.Counts())
 	}
 }

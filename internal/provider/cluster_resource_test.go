@@ -245,7 +245,7 @@ func (a *accTarget) readOnlyLabels(id string) (map[string]string, error) {
 func (a *accTarget) recordReadOnlyLabels(dst *map[string]string) resource.TestCheckFunc {
 	return resource.TestCheckResourceAttrWith(clusterAddr, "id", func(id string) error {
 		labels, err := a.readOnlyLabels(id)
-		if err == nil && len(labels) == 0 && a.sim != nil {
+		if err == nil && len(labels) == 0 && a.simulated() {
 			err = fmt.Errorf("the simulator set no read-only label on cluster %s", id)
 		}
 		*dst = labels

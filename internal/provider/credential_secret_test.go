@@ -247,7 +247,7 @@ func testAccSecretCredentialInvalid(t *testing.T, cases []invalidCredentialConfi
 			Config: a.config(c.hcl), PlanOnly: true, ExpectError: c.want,
 		}}})
 	}
-	if a.sim != nil {
+	if a.simulated() {
 		if err := expectCount(counts.since(a.sim, "POST "+routeCredentials), 0); err != nil {
 			t.Errorf("nothing may be sent for an invalid credential: %v", err)
 		}

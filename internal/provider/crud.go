@@ -70,7 +70,7 @@ func inPlace[M any](ctx context.Context, req resource.UpdateRequest, resp *resou
 		return
 	}
 	var change M
-	resp.Diagnostics.Append(planForFreshCopy(ctx, req, &resp.Diagnostics, putArgs...).Get(ctx, &change)...)
+	resp.Diagnostics.Append(planForFreshCopy(req, &resp.Diagnostics, putArgs...).Get(ctx, &change)...)
 	if resp.Diagnostics.HasError() || !write(change) {
 		return
 	}

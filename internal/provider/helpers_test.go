@@ -450,7 +450,7 @@ func (c *countDelta) since(sim *astrasim.Sim, key string) int {
 
 // markCounts marks c on the simulator (against a real Astra Control there is nothing to count).
 func (a *accTarget) markCounts(c *countDelta) {
-	if a.sim != nil {
+	if a.simulated() {
 		c.mark(a.sim)
 	}
 }

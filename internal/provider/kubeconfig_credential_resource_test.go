@@ -147,7 +147,7 @@ func TestAccKubeconfigCredential_invalid(t *testing.T) {
 			ExpectError: regexp.MustCompile(`(?s)Invalid kubeconfig.*exactly one\s+cluster;\s+found 2`),
 		}},
 	})
-	if a.sim != nil {
+	if a.simulated() {
 		if err := expectCount(a.sim.Count("POST", routeCredentials), 0); err != nil {
 			t.Errorf("nothing may be sent for an invalid kubeconfig: %v", err)
 		}

@@ -248,7 +248,7 @@ func (r *managedClusterResource) recordAnswer(ctx context.Context, m *managedClu
 // ReadAnswer is the object Read converts (knownanswers.AnswerReader): not one it forgets.
 func (r *managedClusterResource) ReadAnswer(ctx context.Context, ids map[string]string) (any, bool) {
 	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.ManagedCluster, error) { return c.GetManagedCluster(ctx, ids["id"]) },
-		managedClusterForgotten)
+		func(_ *astra.Client, m *astra.ManagedCluster) bool { return managedClusterForgotten(m) })
 }
 
 // managedClusterForgotten: the service may keep answering for a cluster it no longer

@@ -44,7 +44,7 @@ func TestAccManagedCluster_private(t *testing.T) {
 			},
 			{
 				PreConfig: func() {
-					if a.sim != nil && a.sim.Count("POST", routeManagedClusters) != 0 {
+					if a.simulated() && a.sim.Count("POST", routeManagedClusters) != 0 {
 						t.Fatal("a managed cluster was posted with a storage class the cluster does not have")
 					}
 				},
@@ -96,7 +96,7 @@ func TestAccManagedCluster_private(t *testing.T) {
 			}),
 			{
 				PreConfig: func() {
-					if a.sim != nil {
+					if a.simulated() {
 						if err := a.sim.SetManagedApps(clusterID, 0); err != nil {
 							t.Fatal(err)
 						}
@@ -217,7 +217,7 @@ func TestAccManagedCluster_defaultBucketNeedsVersion17(t *testing.T) {
 			ExpectError: regexp.MustCompile(`(?s)Argument needs api_version 1.7.*api_version\s+is\s+1.5`),
 		}},
 	})
-	if a.sim != nil && len(a.sim.Counts()) != 0 {
+	if a.simulated() && len(a.sim.Counts()) != 0 {
 		t.Errorf("requests %v; nothing may be sent", a.sim.Counts())
 	}
 }

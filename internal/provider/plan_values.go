@@ -56,7 +56,7 @@ func providerSideOnly(ctx context.Context, req resource.UpdateRequest, diags *di
 // object, the update's recordPlanned keeps the state the plan promised, and the next
 // refresh shows the other writer's change as drift, where the user sees it; a concurrent
 // write during the update itself is caught by astra.UpdateConditionally.
-func planForFreshCopy(ctx context.Context, req resource.UpdateRequest, diags *diag.Diagnostics, putArgs ...string) tfsdk.Plan {
+func planForFreshCopy(req resource.UpdateRequest, diags *diag.Diagnostics, putArgs ...string) tfsdk.Plan {
 	var planned, prior map[string]tftypes.Value
 	if req.Plan.Raw.As(&planned) != nil || req.State.Raw.As(&prior) != nil {
 		diags.AddError("Cannot read the plan", "The plan or the state is not an object. This is a bug in the provider; please report it.")

@@ -85,7 +85,7 @@ func TestPlanForFreshCopy(t *testing.T) {
 		State:  tfsdk.State{Schema: s, Raw: obj(str("a"), str("read"), str("old"), labels(team), labels(team), str("y"))},
 	}
 	var diags diag.Diagnostics
-	got := planForFreshCopy(ctx, req, &diags, "set", "unset", "changed", "labels", "removed")
+	got := planForFreshCopy(req, &diags, "set", "unset", "changed", "labels", "removed")
 	if diags.HasError() {
 		t.Fatal(diags)
 	}

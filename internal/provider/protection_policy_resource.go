@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -156,6 +157,28 @@ func (r *protectionPolicyResource) Read(ctx context.Context, req resource.ReadRe
 		return
 	}
 	r.record(ctx, appID, s, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	warnBucketGone(ctx, client, s, &resp.Diagnostics)
+}
+
+// bucketGone reports whether Astra Control answers that bucket id (if any) does not exist.
+// The bucket is read from the listing the refresh's other bucket reads share.
+func bucketGone(ctx context.Context, client *astra.Client, id string) bool {
+	if id == "" {
+		return false
+	}
+	_, err := client.GetBucket(ctx, id)
+	return astra.IsNotFound(err)
+}
+
+// warnBucketGone says, on refresh, that the bucket a policy backs up into is gone: the
+// service keeps the policy, whose backups then fail, and nothing else in the plan shows it.
+func warnBucketGone(ctx context.Context, client *astra.Client, s *astra.AppSchedule, diags *diag.Diagnostics) {
+	if bucketGone(ctx, client, s.BucketID) {
+		diags.AddAttributeWarning(path.Root("bucket_id"), "The policy's bucket is gone",
+			fmt.Sprintf("Protection policy %s backs up into bucket %s, which Astra Control no longer has: its backups fail "+
+				"until bucket_id names a bucket that exists. Set bucket_id to another bucket (an astra_bucket's id), or "+
+				"remove it to back up into the cluster's default bucket, and apply.", s.Name, s.BucketID))
+	}
 }
 
 // Update changes every argument but app_id and granularity in place: a fresh GET of the
@@ -226,11 +249,12 @@ func (r *protectionPolicyResource) record(ctx context.Context, appID string, s *
 	knownanswers.RecordAnswer(ctx, private, s, *state, diags)
 }
 
-// ReadAnswer is the object Read converts (knownanswers.AnswerReader): the schedule of the state's app.
+// ReadAnswer is the object Read converts (knownanswers.AnswerReader): the schedule of the
+// state's app, unless Read warns that its bucket is gone.
 func (r *protectionPolicyResource) ReadAnswer(ctx context.Context, ids map[string]string) (any, bool) {
 	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.AppSchedule, error) {
 		return c.GetAppSchedule(ctx, ids["app_id"], ids["id"])
-	}, nil)
+	}, func(c *astra.Client, s *astra.AppSchedule) bool { return bucketGone(ctx, c, s.BucketID) })
 }
 
 func setPolicyIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, appID, id string, diags *diag.Diagnostics) {

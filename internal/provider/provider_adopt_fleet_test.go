@@ -732,7 +732,7 @@ func TestAccKubeconfigCredential_createNeeds(t *testing.T) {
 			ExpectError: regexp.MustCompile(tc.want),
 		}}})
 	}
-	if a.sim != nil {
+	if a.simulated() {
 		if err := expectCount(a.sim.Count("POST", routeCredentials), 0); err != nil {
 			t.Errorf("nothing may be sent for a refused credential: %v", err)
 		}

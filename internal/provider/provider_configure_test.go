@@ -56,7 +56,7 @@ func TestAccProvider_validation(t *testing.T) {
 func TestAccProvider_missingCredentials(t *testing.T) {
 	a := newAccTarget(t)
 	endpoint := a.url
-	if a.sim == nil { // real mode runs tests one at a time, so the environment may change
+	if !a.simulated() { // real mode runs tests one at a time, so the environment may change
 		endpoint = os.Getenv(config.EnvEndpoint)
 		t.Setenv(config.EnvAccountID, "")
 		t.Setenv(config.EnvAPIToken, "")

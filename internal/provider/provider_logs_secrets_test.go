@@ -53,7 +53,7 @@ func logsKeepSecrets(t *testing.T, faults []astrasim.Fault, firstApplyFails *reg
 		a.requireSim("injects faults")
 	}
 	token, kubeYAML := os.Getenv(config.EnvAPIToken), a.kubeconfig("logs")
-	if a.sim != nil {
+	if a.simulated() {
 		// The token comes from the environment, as in real use: the test harness itself logs
 		// the HCL of every step, which would otherwise carry it.
 		tokenLine := fmt.Sprintf("  api_token  = %q\n", astrasim.DefaultToken)

@@ -180,8 +180,11 @@ resource "astra_protection_policy" "test" {
 			},
 			read: func(a *accTarget, id string) (string, string, error) {
 				apps, err := a.client.ListApps(testContext(), astra.ListOptions{Filters: []astra.Filter{astra.Eq("name", a.name("nlu-policy-app"))}})
-				if err != nil || len(apps) != 1 {
-					return "", "", fmt.Errorf("the policy's app: %d found, %v", len(apps), err)
+				if err != nil {
+					return "", "", fmt.Errorf("the policy's app: %w", err)
+				}
+				if len(apps) != 1 {
+					return "", "", fmt.Errorf("the policy's app: %d found, want 1", len(apps))
 				}
 				s, err := a.client.GetAppSchedule(testContext(), apps[0].ID, id)
 				if err != nil {
