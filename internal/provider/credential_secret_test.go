@@ -196,7 +196,7 @@ func testAccSecretCredentialWriteOnly(t *testing.T, c secretCredentialCase) {
 		t.Log("this CLI has no write-only arguments: checking the error that says to use " + c.plainAttr)
 		ours := "Write-only arguments need a newer CLI.*set\\s+`" + c.plainAttr + "`\\s+instead"
 		a.test(resource.TestCase{Steps: []resource.TestStep{{
-			Config:      a.config(c.woHCL(name, 1, "1")),
+			Config: a.config(c.woHCL(name, 1, "1")),
 			// Two errors, documented: the framework's own, then ours naming the argument to use.
 			ExpectError: regexp.MustCompile("(?s)(WriteOnly Attribute Not Allowed.*" + ours + "|" + ours + ".*WriteOnly Attribute Not Allowed)"),
 		}}})
