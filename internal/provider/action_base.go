@@ -88,6 +88,10 @@ func waitForAction[T any](ctx context.Context, sched astra.Schedule, timeout tim
 	diags *diag.Diagnostics, summary, onward string) (T, bool) {
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	// Said before the wait: after an interrupt a CLI stops reading the action's events and
+	// diagnostics (Terraform 1.16 shows neither), so this line is what tells the user.
+	p.report(fmt.Sprintf("waiting up to %s; an interrupt (Ctrl-C) or the timeout stops the wait, never the operation, "+
+		"which Astra Control goes on with", timeout))
 	got, err := astra.Wait(waitCtx, sched, func(ctx context.Context) (T, error) {
 		v, err := fetch(ctx)
 		if err == nil {
