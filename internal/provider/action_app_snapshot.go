@@ -81,7 +81,9 @@ func (a *appSnapshotAction) Invoke(ctx context.Context, req action.InvokeRequest
 	}
 	p.report(describeSnapshot(snap))
 	onward := fmt.Sprintf("Watch snapshot %q (%s) of app %s with the astra_app_snapshots data source.", snap.Name, snap.ID, appID)
-	fetch := func(ctx context.Context) (*astra.AppSnapshot, error) { return client.GetAppSnapshot(ctx, appID, snap.ID) }
+	fetch := func(ctx context.Context) (*astra.AppSnapshot, error) {
+		return client.GetAppSnapshot(ctx, appID, snap.ID)
+	}
 	if _, ok := waitForAction(ctx, a.waitSchedule(), actionTimeout(m.Timeout, appSnapshotTimeout), p, fetch,
 		astra.AppSnapshotCompleted, describeSnapshot, &resp.Diagnostics, "Snapshot not completed", onward); ok {
 		p.report(fmt.Sprintf("snapshot %q (%s) of app %s completed", snap.Name, snap.ID, appID))

@@ -134,4 +134,3 @@ func appIDAttribute(what string) schema.StringAttribute {
 func onDemandName(kind string, now time.Time) string {
 	return kind + "-" + now.UTC().Format("20060102-150405")
 }
-
