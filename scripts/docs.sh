@@ -5,7 +5,8 @@
 #   scripts/docs.sh generate [CLI_BINARY]   # rewrite docs/
 #   scripts/docs.sh check [CLI_BINARY]      # fail if docs/ differs from what generate would write;
 #                                           # also runs tfplugindocs validate. Changes nothing.
-# Without CLI_BINARY, the cached OpenTofu is used (built if missing). Always use the same CLI:
+# Without CLI_BINARY, the cached OpenTofu is used (built if missing); the actions' schemas
+# always come from the cached Terraform 1.16.4 (built if missing). Always use the same CLI:
 # the schema JSON differs between CLIs (Terraform 1.5.7 predates write-only attributes and
 # drops them, so its docs lose the write-only notes).
 set -euo pipefail
@@ -19,6 +20,13 @@ mode="$1" cli="${2:-}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 scripts/providers-schema.sh "$cli" "$work/schema.json"
+# OpenTofu has no actions: their schemas come from Terraform 1.16.4 (ACTIONS_CLI to name
+# another Terraform 1.14+), merged into the first CLI's schema, so that every other page
+# stays rendered from the one CLI.
+actions_cli="${ACTIONS_CLI:-}"
+[ -n "$actions_cli" ] || actions_cli="$(install_cli terraform-latest)"
+scripts/providers-schema.sh "$actions_cli" "$work/actions-schema.json"
+go run ./scripts/merge-action-schemas "$work/schema.json" "$work/actions-schema.json"
 
 tfplugindocs() { go tool tfplugindocs "$@" --provider-name astra --providers-schema "$work/schema.json"; }
 
