@@ -191,3 +191,35 @@ func TestAppStateWithoutSourceReadsAsNoClone(t *testing.T) {
 		t.Errorf("name: %#v", got["name"])
 	}
 }
+
+// TestAccApp_clonePlanTimeRules: what is wrong with a source is refused at plan time:
+// a snapshot and a backup at once, a storage class source that is neither a name nor "*",
+// and a storage class mapping below api_version 1.4 (app 2.2).
+func TestAccApp_clonePlanTimeRules(t *testing.T) {
+	a := newAccTarget(t)
+	clone := func(source string) string {
+		return fmt.Sprintf(`
+resource "astra_app" "clone" {
+  name       = "web-staging"
+  cluster_id = "0f284377-e5dc-4dcd-bacd-3197f2b8a347"
+  namespace_scoped_resources = [{ namespace = "staging" }]
+  source = {
+    app_id = "9a0c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d"
+%s
+  }
+}
+`, source)
+	}
+	steps := []resource.TestStep{
+		{Config: a.renderProviderBlock("") + clone(`    snapshot_id = "05c357ed-30ce-432f-bbb0-9d5ff1695428"
+    backup_id   = "50e89023-ba84-435d-bb47-1833f4c250ff"`), ExpectError: errorPhrases(`Invalid Attribute Combination`, `"source.backup_id" cannot be specified when "source.snapshot_id" is specified`)},
+		{Config: a.renderProviderBlock("") + clone(`    storage_class_mapping = [{ source = "Gold_Class", destination = "ontap-gold" }]`),
+			ExpectError: errorPhrases(`Invalid Attribute Value`)},
+		{Config: a.renderProviderBlock("1.3") + clone(`    storage_class_mapping = [{ source = "*", destination = "ontap-gold" }]`),
+			ExpectError: errorPhrases("Argument needs api_version 1.4", "the provider's api_version is 1.3. Raise api_version (or ASTRA_API_VERSION) to 1.4 or later, or remove storage_class_mapping")},
+	}
+	for i := range steps {
+		steps[i].PlanOnly = true
+	}
+	a.test(resource.TestCase{Steps: steps})
+}

@@ -86,6 +86,12 @@ func (r *appResource) CheckPlan(ctx context.Context, req knownanswers.PlanReques
 		}
 		warnAppReplacement(ctx, client, *because, prior.appValues, &diags)
 	}
+	if src, clone := appSourceOf(plan.Source); clone && len(src.StorageClassMapping) > 0 && !versionAtLeast(client.ClusterVersion(), "1.4") {
+		diags.AddAttributeError(path.Root("source").AtName("storage_class_mapping"), "Argument needs api_version 1.4",
+			"A clone's storage_class_mapping is app version 2.2, which cluster API 1.4 (Astra Control 23.05) and later have; the "+
+				"provider's api_version is "+client.ClusterVersion()+". Raise api_version (or ASTRA_API_VERSION) to 1.4 or later, "+
+				"or remove storage_class_mapping. "+reachVersion("1.4"))
+	}
 	if !isSet(plan.ClusterID) {
 		return diags
 	}
