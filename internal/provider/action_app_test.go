@@ -169,6 +169,16 @@ func TestAccActions_invoke(t *testing.T) {
 	if n, p := sim.Restores(appID), sim.Count(http.MethodPut, routeApp)-puts; n != 2 || p != 2 {
 		t.Fatalf("%d restores in %d PUTs, want 2 in 2", n, p)
 	}
+	// An ordinary update of the restored app (a rename) is one PUT that restores nothing: the
+	// simulator refuses forceUpdate on any other PUT and a restore's members without it.
+	h.write(strings.Replace(actionsHCL(h, restoreHCL("backup_id", backups[0].ID)), `name                       = "web"`, `name                       = "web-renamed"`, 1))
+	puts = sim.Count(http.MethodPut, routeApp)
+	expectActionOutput(t, "renaming the restored app", h.apply(), false, "1 changed")
+	if n, p := sim.Restores(appID), sim.Count(http.MethodPut, routeApp)-puts; n != 2 || p != 1 {
+		t.Fatalf("the rename: %d PUTs, %d restores in all (want 1 and 2)", p, n)
+	}
+	h.write(actionsHCL(h, restoreHCL("backup_id", backups[0].ID)))
+	expectActionOutput(t, "renaming it back", h.apply(), false)
 	if err := sim.FailNextRestore(appID, "Volume default/data could not be restored (injected)"); err != nil {
 		t.Fatal(err)
 	}
