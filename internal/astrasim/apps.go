@@ -117,7 +117,7 @@ func (s *Sim) appPath(a *app) string { return s.accountPath() + "/k8s/v2/apps/" 
 
 // renderApp answers an app as the service does (NetApp's toolkit docs): an empty
 // labelSelectors is left out, although the published GET schema requires it, and namespaces
-// is empty until the app's resources are discovered.
+// is empty until the app's resources are discovered (a clone's, until it is provisioned).
 func (s *Sim) renderApp(a *app) map[string]any {
 	ns := make([]any, 0, len(a.NamespaceScope))
 	names := make([]string, 0, len(a.NamespaceScope))
@@ -127,7 +127,7 @@ func (s *Sim) renderApp(a *app) map[string]any {
 			entry["labelSelectors"] = strs(r.LabelSelectors)
 		}
 		ns = append(ns, entry)
-		if !containsString(names, r.Namespace) && a.State != "pending" && a.State != "discovering" {
+		if !containsString(names, r.Namespace) && a.State != "pending" && a.State != "discovering" && a.State != "provisioning" {
 			names = append(names, r.Namespace)
 		}
 	}
