@@ -3,11 +3,13 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -16,7 +18,10 @@ import (
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
 
-var _ action.ActionWithConfigure = (*appRestoreAction)(nil)
+var (
+	_ action.ActionWithConfigure  = (*appRestoreAction)(nil)
+	_ action.ActionWithModifyPlan = (*appRestoreAction)(nil)
+)
 
 // appRestoreTimeout: a restore from a backup copies every volume back from the object store.
 const appRestoreTimeout = 2 * time.Hour
@@ -43,7 +48,8 @@ func (a *appRestoreAction) Schema(_ context.Context, _ action.SchemaRequest, res
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Restores an app **in place** from one of its snapshots or backups (`PUT /k8s/v2/apps/{app_id}` " +
 			"with the header `forceUpdate: true`) and waits until the app is `ready` again, reporting its state; a restore " +
-			"that fails fails the action with the service's reasons.\n\n" +
+			"that fails fails the action with the service's reasons. The plan checks, when the IDs are known, that the " +
+			"snapshot or backup is one of the app's and is completed.\n\n" +
 			"**It overwrites the app:** every Kubernetes resource of the app's namespaces (deployments, config maps, " +
 			"secrets, ...) is replaced by its copy in the snapshot or backup, and every persistent volume of the app is " +
 			"replaced by its data at that time. Changes made since then are lost, and the app is unavailable while it is " +
@@ -64,6 +70,50 @@ func (a *appRestoreAction) Schema(_ context.Context, _ action.SchemaRequest, res
 			},
 			"timeout": actionTimeoutAttribute("the app to be ready again", appRestoreTimeout),
 		},
+	}
+}
+
+// ModifyPlan checks at plan time, when the IDs are known, that the snapshot or backup is one
+// of the app's and completed: a restore is refused before the plan is shown, not halfway.
+func (a *appRestoreAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
+	var m appRestoreActionModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	client := a.configuredClient()
+	if resp.Diagnostics.HasError() || client == nil || !isSet(m.AppID) {
+		return
+	}
+	appID := m.AppID.ValueString()
+	var state, name string
+	var err error
+	switch {
+	case isSet(m.SnapshotID):
+		var s *astra.AppSnapshot
+		if s, err = client.GetAppSnapshot(ctx, appID, m.SnapshotID.ValueString()); err == nil {
+			state, name = s.State, "snapshot "+s.Name
+		}
+		a.checkRestorePoint(&resp.Diagnostics, path.Root("snapshot_id"), appID, name, state, err)
+	case isSet(m.BackupID):
+		var b *astra.AppBackup
+		if b, err = client.GetAppBackup(ctx, appID, m.BackupID.ValueString()); err == nil {
+			state, name = b.State, "backup "+b.Name
+		}
+		a.checkRestorePoint(&resp.Diagnostics, path.Root("backup_id"), appID, name, state, err)
+	}
+}
+
+// checkRestorePoint adds the plan-time error of a snapshot or backup the app cannot be
+// restored from: not the app's (a 404 under the app's path), or not completed.
+func (a *appRestoreAction) checkRestorePoint(diags *diag.Diagnostics, at path.Path, appID, name, state string, err error) {
+	switch {
+	case astra.IsNotFound(err):
+		diags.AddAttributeError(at, "Nothing to restore from",
+			fmt.Sprintf("App %s has no snapshot or backup with this ID (an app is restored in place only from its own). "+
+				"To bring another app's data here, clone it instead (astra_app with source).", appID))
+	case err != nil:
+		return // the service checks at invocation
+	case !strings.EqualFold(state, "completed"):
+		diags.AddAttributeError(at, "Not completed",
+			fmt.Sprintf("The %s of app %s is %s: only a completed one can be restored from.", name, appID, state))
 	}
 }
 

@@ -179,6 +179,39 @@ func TestAccActions_invoke(t *testing.T) {
 	}
 	h.write(actionsHCL(h, restoreHCL("backup_id", backups[0].ID)))
 	expectActionOutput(t, "renaming it back", h.apply(), false)
+	// A snapshot of another app, and a backup still running, are refused at plan time.
+	other, err := c.CreateApp(ctx, astra.AppCreate{Name: "other", ClusterID: h.stateIDOf("astra_managed_cluster", "c"),
+		NamespaceScopedResources: []astra.NamespaceScope{{Namespace: "kube-public"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := astra.Wait(ctx, accWaitSchedule, func(ctx context.Context) (*astra.App, error) { return c.GetApp(ctx, other.ID) }, astra.AppReady); err != nil {
+		t.Fatal(err)
+	}
+	otherSnap, err := c.CreateAppSnapshot(ctx, other.ID, astra.AppSnapshotCreate{Name: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	puts = sim.Count(http.MethodPut, routeApp)
+	h.write(actionsHCL(h, restoreHCL("snapshot_id", otherSnap.ID)))
+	expectActionOutput(t, "a restore from another app's snapshot", h.apply("-invoke=action.astra_app_restore.now"), true,
+		"Nothing to restore from", "has no snapshot or backup with this ID")
+	running, err := c.CreateAppBackup(ctx, appID, astra.AppBackupCreate{Name: "running"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.write(actionsHCL(h, restoreHCL("backup_id", running.ID)))
+	expectActionOutput(t, "a restore from a running backup", h.apply("-invoke=action.astra_app_restore.now"), true,
+		"Not completed", `The backup running of app `+appID+` is pending`)
+	if sim.Count(http.MethodPut, routeApp) != puts {
+		t.Fatal("a restore refused at plan time sent a PUT")
+	}
+
+	if _, err := astra.Wait(ctx, accWaitSchedule, func(ctx context.Context) (*astra.AppBackup, error) {
+		return c.GetAppBackup(ctx, appID, running.ID)
+	}, astra.AppBackupCompleted); err != nil { // a running backup would refuse the next restore (152)
+		t.Fatal(err)
+	}
 	if err := sim.FailNextRestore(appID, "Volume default/data could not be restored (injected)"); err != nil {
 		t.Fatal(err)
 	}
