@@ -74,7 +74,9 @@ func (a *appBackupAction) Invoke(ctx context.Context, req action.InvokeRequest, 
 		name = onDemandName("backup", time.Now())
 	}
 	p := &progress{send: resp.SendProgress}
-	b, err := client.CreateAppBackup(ctx, appID, astra.AppBackupCreate{Name: name, BucketID: m.BucketID.ValueString()})
+	b, err := createOrFind(func() (*astra.AppBackup, error) {
+		return client.CreateAppBackup(ctx, appID, astra.AppBackupCreate{Name: name, BucketID: m.BucketID.ValueString()})
+	}, func() (*astra.AppBackup, error) { return client.FindAppBackup(ctx, appID, name) })
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Cannot take the backup", err, map[string]string{"name": "name", "bucketID": "bucket_id"})
 		return

@@ -74,7 +74,9 @@ func (a *appSnapshotAction) Invoke(ctx context.Context, req action.InvokeRequest
 		name = onDemandName("snapshot", time.Now())
 	}
 	p := &progress{send: resp.SendProgress}
-	snap, err := client.CreateAppSnapshot(ctx, appID, astra.AppSnapshotCreate{Name: name, BucketID: m.BucketID.ValueString()})
+	snap, err := createOrFind(func() (*astra.AppSnapshot, error) {
+		return client.CreateAppSnapshot(ctx, appID, astra.AppSnapshotCreate{Name: name, BucketID: m.BucketID.ValueString()})
+	}, func() (*astra.AppSnapshot, error) { return client.FindAppSnapshot(ctx, appID, name) })
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Cannot take the snapshot", err, map[string]string{"name": "name", "bucketID": "bucket_id"})
 		return

@@ -151,6 +151,18 @@ func TestAccActions_invoke(t *testing.T) {
 		t.Fatalf("backups after the action: %+v (%v)", backups, err)
 	}
 
+	// A lost answer to the backup's POST: the action finds the backup by the name it gave it
+	// and waits for that one; nothing is taken twice.
+	sim.AddFault(astrasim.Fault{Method: http.MethodPost, Route: routeBackups, Kind: astrasim.FaultLostAnswer, Times: 1})
+	time.Sleep(1100 * time.Millisecond) // the generated name has a resolution of a second
+	expectActionOutput(t, "a backup whose answer is lost", h.apply("-invoke=action.astra_app_backup.now"), false, "completed")
+	if n, posts := sim.Fired(http.MethodPost, routeBackups, astrasim.FaultLostAnswer), sim.Count(http.MethodPost, routeBackups); n != 1 || posts != 2 {
+		t.Fatalf("lost answers %d, backup POSTs %d (want 1 and 2)", n, posts)
+	}
+	if all, _ := c.ListAppBackups(ctx, appID, astra.ListOptions{}); len(all) != 2 || all[1].State != "completed" {
+		t.Fatalf("backups after the lost answer: %+v", all)
+	}
+
 	// A backup that fails: the action fails with the service's reason.
 	if err := sim.FailNextBackup(appID, "Bucket actions is unreachable (injected)"); err != nil {
 		t.Fatal(err)
