@@ -31,8 +31,9 @@
 #             LostAnswer, Failed/failed, Harness: the CLI driven directly)
 #   Valid     diagnostics for bad configuration (*_validation, *_invalid, Validation)
 #   Example   the examples users copy (they must work with the oldest supported CLI)
-#   Identity, WriteOnly, Query: features 1.5.7 lacks; they run there to prove they skip
-#             with their reason.
+#   Identity, WriteOnly, Query, Action: features 1.5.7 lacks; they run there to prove they
+#             skip with their reason.
+#   Clone     creating an app as a clone (astra_app's source), which must work on every CLI.
 #   KnownAnswers  the provider's own answers to reads and plans, which must not depend on
 #             the identity newer CLIs send (1.5.7 sends none)
 # A new test is picked up by naming it like its peers (TestAccBucket_quietPlans); nothing
@@ -102,7 +103,7 @@ mapfile -t acc_pkgs < <(grep -rl --include='*_test.go' '^func TestAcc[A-Z_]' int
 # The soak runs 20s per CLI here (make soak: 10 minutes). The 200-cluster concurrency test
 # runs with 20 clusters, under OpenTofu only (make soak runs all 200 under each).
 export SOAK_SECONDS="${SOAK_SECONDS:-20}" ASTRA_TEST_CONCURRENCY_CLUSTERS="${ASTRA_TEST_CONCURRENCY_CLUSTERS:-20}"
-oldest_cli_tests='^TestAcc[A-Za-z0-9_]*([Qq]uietPlans|[Pp]lanTime|[Ii]mport|[Aa]dopt|State|RoundTrip|Fault|[Ll]ostAnswer|[Ff]ailed|Harness|[Vv]alid|Example|Identity|[Ww]riteOnly|[Qq]uery|KnownAnswers)'
+oldest_cli_tests='^TestAcc[A-Za-z0-9_]*([Qq]uietPlans|[Pp]lanTime|[Ii]mport|[Aa]dopt|State|RoundTrip|Fault|[Ll]ostAnswer|[Ff]ailed|Harness|[Vv]alid|Example|Identity|[Ww]riteOnly|[Qq]uery|Action|[Cc]lone|KnownAnswers)'
 
 # acc_pass CLI: the TestAcc* tests under CLI, verbosely, headed by the CLI's name and version.
 acc_pass() {
