@@ -146,7 +146,7 @@ func createOrFind[T any](create func() (*T, error), find func() (*T, error)) (*T
 	found, findErr := find()
 	switch {
 	case findErr != nil:
-		return nil, fmt.Errorf("%w; looking for it by name failed too: %v", err, findErr)
+		return nil, fmt.Errorf("%w; looking for it by name failed too: %w", err, findErr)
 	case found == nil:
 		return nil, fmt.Errorf("%w; none of that name exists, so nothing was started: invoke the action again", err)
 	}

@@ -79,9 +79,9 @@ func TestAppSourceConverters(t *testing.T) {
 	}
 }
 
-// cloneHCL is a clone of the test's app into namespace (renamed from the source's
-// "default"), with extra arguments of source.
-func cloneHCL(name, namespace string, extra ...string) string {
+// cloneHCL is a live clone of the test's app into namespace (renamed from the source's
+// "default").
+func cloneHCL(name, namespace string) string {
 	return fmt.Sprintf(`
 resource "astra_app" "clone" {
   name       = %q
@@ -90,10 +90,9 @@ resource "astra_app" "clone" {
   source = {
     app_id            = astra_app.test.id
     namespace_mapping = [{ source = "default", destination = %q }]
-%s
   }
 }
-`, name, namespace, namespace, strings.Join(extra, "\n"))
+`, name, namespace, namespace)
 }
 
 const cloneAddr = "astra_app.clone"
