@@ -119,7 +119,10 @@ func (r *hookSourceResource) Delete(ctx context.Context, req resource.DeleteRequ
 	case astra.IsForbidden(err) && astra.ProblemNumber(err) == problemHookSourceInUse:
 		resp.Diagnostics.AddError("Hook source in use", fmt.Sprintf("Astra Control refuses to delete hook source %s (%s) "+
 			"while execution hooks run it: %s. Delete those hooks first (or point them at another hook source), then "+
-			"apply again.\n\n%s", state.Name.ValueString(), id, hooksRunning(context.WithoutCancel(ctx), client, id), err.Error()))
+			"apply again. When this apply also moves Terraform's own hooks to another hook source, Terraform deletes the "+
+			"old source before it updates them, and is refused every time: set `lifecycle { create_before_destroy = true }` "+
+			"on the astra_hook_source (Terraform then updates its dependents first), or apply with -target on the hooks "+
+			"first.\n\n%s", state.Name.ValueString(), id, hooksRunning(context.WithoutCancel(ctx), client, id), err.Error()))
 	default:
 		addAPIError(&resp.Diagnostics, "Cannot delete the hook source", err, nil)
 	}

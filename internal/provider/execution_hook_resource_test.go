@@ -1,0 +1,277 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+)
+
+const (
+	preHookAddr  = "astra_execution_hook.pre"
+	postHookAddr = "astra_execution_hook.post"
+)
+
+// hooksHCL is a PostgreSQL app (its simulated pod postgres-0 runs container postgres), two
+// hook sources, a quiescing one and one the simulator fails, and a pre- and a post-snapshot
+// hook; preSource names the pre hook's source (good or failing), preExtra its other
+// arguments. withFailing false leaves the failing source out.
+func hooksHCL(a *accTarget, preSource, preExtra string, withFailing bool) string {
+	failing := ""
+	if withFailing {
+		failing = fmt.Sprintf(`
+resource "astra_hook_source" "failing" {
+  name   = %q
+  source = "#!/bin/sh\nexit 1\n"
+
+  # Removed while a hook moves off it: the hook's update must come first.
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+`, a.name("failing"))
+	}
+	return fmt.Sprintf(`
+resource "astra_app" "test" {
+  name       = %[1]q
+  cluster_id = astra_managed_cluster.test.id
+  namespace_scoped_resources = [{ namespace = "default", label_selectors = ["app=postgres"] }]
+}
+
+resource "astra_hook_source" "test" {
+  name   = %[2]q
+  source = %[3]q
+}
+%[4]s
+resource "astra_execution_hook" "pre" {
+  name           = %[5]q
+  app_id         = astra_app.test.id
+  hook_source_id = astra_hook_source.%[6]s.id
+  action         = "snapshot"
+  stage          = "pre"
+%[7]s
+}
+
+resource "astra_execution_hook" "post" {
+  name              = %[8]q
+  app_id            = astra_app.test.id
+  hook_source_id    = astra_hook_source.test.id
+  action            = "snapshot"
+  stage             = "post"
+  arguments         = ["thaw"]
+  matching_criteria = [{ type = "container_image", value = "postgres" }]
+  enabled           = false
+}
+`, a.name("pg"), a.name("pg-quiesce"), quiesceV1, failing, a.name("pre-snap"), preSource, preExtra, a.name("post-snap"))
+}
+
+// snapshotHookState takes a snapshot of the app in state and returns it once completed.
+func (a *accTarget) snapshotHookState(s *terraform.State, name string) (*astra.AppSnapshot, error) {
+	appID := s.RootModule().Resources[appAddr].Primary.ID
+	snap, err := a.client.CreateAppSnapshot(testContext(), appID, astra.AppSnapshotCreate{Name: name})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(testContext(), time.Minute)
+	defer cancel()
+	return astra.Wait(ctx, a.waitSchedule(), func(ctx context.Context) (*astra.AppSnapshot, error) {
+		return a.client.GetAppSnapshot(ctx, appID, snap.ID)
+	}, astra.AppSnapshotCompleted)
+}
+
+// TestAccExecutionHook_lifecycle: hooks of a PostgreSQL app created on the app's path (one
+// POST each) with the containers they match; the pre hook changed in place (its script,
+// arguments and criteria: one PUT); a hook whose script fails leaves the next snapshot
+// completed with hookState failed and the hook named, and one whose script succeeds with
+// success; the data sources list the hooks by app, action and stage; import by ID plans
+// nothing; destroying a hook source another hook still runs is refused, naming the hook.
+func TestAccExecutionHook_lifecycle(t *testing.T) {
+	// The simulator fails every hook that runs the source named "failing" (astra-sim
+	// -fail-hook-source); names carry no suffix against the simulator.
+	a := newAccTarget(t, withSim(func(o *astrasim.Options) { o.FailHookSources = []string{"failing"} }))
+	a.requireSim("makes a hook fail on demand (astra-sim -fail-hook-source)")
+	cred := a.kubeconfigCredential("kube-hooks", "hooks")
+	base := privateManagedHCL(a.cloudID(), cred, `local.storage_classes["ontap-gold"]`, true)
+	initial := a.config(base, hooksHCL(a, "test", `  arguments = ["--checkpoint"]
+  matching_criteria = [{ type = "container_name", value = "^postgres$" }]`, true))
+	failing := a.config(base, hooksHCL(a, "failing", `  arguments = ["--checkpoint", "--fast"]
+  matching_criteria = [{ type = "container_name", value = "^postgres$" }, { type = "pod_label", value = "app=postgres" }]`, true))
+	lookups := `
+data "astra_execution_hooks" "pre" {
+  app_id = astra_app.test.id
+  stage  = "pre"
+}
+
+data "astra_execution_hooks" "snapshot" {
+  app_id = astra_app.test.id
+  action = "snapshot"
+}
+
+data "astra_execution_hooks" "backup" {
+  app_id = astra_app.test.id
+  action = "backup"
+}
+
+data "astra_hook_sources" "failing" {
+  name = astra_hook_source.failing.name
+}
+`
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	var counts countDelta
+	working := a.config(base, hooksHCL(a, "test", `  arguments = ["--checkpoint"]`, false))
+	var preID string
+	a.test(resource.TestCase{
+		CheckDestroy: resource.ComposeAggregateTestCheckFunc(a.checkHookSourcesDestroyed, a.checkAppsDestroyed),
+		Steps: []resource.TestStep{
+			{
+				Config: initial,
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(preHookAddr, tfjsonpath.New("id")),
+					statecheck.CompareValuePairs(preHookAddr, tfjsonpath.New("hook_source_id"), hookSourceAddr, tfjsonpath.New("id"), compare.ValuesSame()),
+					statecheck.ExpectKnownValue(preHookAddr, tfjsonpath.New("matching_containers"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"namespace_name": knownvalue.StringExact("default"), "pod_name": knownvalue.StringExact("postgres-0"),
+							"container_name": knownvalue.StringExact("postgres"), "container_image": knownvalue.StringExact("docker.io/library/postgres:latest"),
+						}),
+					})),
+					expectBool(preHookAddr, "enabled", true),
+					expectNull(preHookAddr, "description"),
+					expectBool(postHookAddr, "enabled", false),
+					statecheck.ExpectKnownValue(postHookAddr, tfjsonpath.New("matching_criteria").AtSliceIndex(0).AtMapKey("type"), knownvalue.StringExact("container_image")),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(recordID(preHookAddr, &preID),
+					a.simCheck("one POST per hook, on the app's path", func(sim *astrasim.Sim) error {
+						return expectCounts(sim.Count("POST", routeAppExecutionHooks), 2, sim.Count("POST", routeExecutionHooks), 0,
+							sim.Count("POST", routeHookSources), 2)
+					}),
+					func(s *terraform.State) error {
+						snap, err := a.snapshotHookState(s, "with-working-hooks")
+						if err != nil {
+							return err
+						}
+						if snap.HookState != "success" {
+							return fmt.Errorf("hookState %q (%v), want success", snap.HookState, snap.HookStateDetails)
+						}
+						return nil
+					}),
+			},
+			{Config: initial, ConfigPlanChecks: emptyPlan()},
+			{
+				// The script, the arguments and the criteria change in place: one PUT.
+				PreConfig: func() { a.markCounts(&counts) },
+				Config:    failing,
+				ConfigPlanChecks: prePlan(plancheck.ExpectResourceAction(preHookAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(postHookAddr, plancheck.ResourceActionNoop),
+					expectUnknownExactly(preHookAddr, withPaths(putMetadata, "matching_containers")...)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameID.AddStateValue(preHookAddr, tfjsonpath.New("id")),
+					statecheck.CompareValuePairs(preHookAddr, tfjsonpath.New("hook_source_id"), "astra_hook_source.failing", tfjsonpath.New("id"), compare.ValuesSame()),
+					statecheck.ExpectKnownValue(preHookAddr, tfjsonpath.New("arguments"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact("--checkpoint"), knownvalue.StringExact("--fast")})),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					a.simCheck("one PUT of the hook, nothing posted", func(sim *astrasim.Sim) error {
+						return expectCounts(counts.since(sim, "PUT "+routeExecutionHook), 1, counts.since(sim, "POST "+routeAppExecutionHooks), 0,
+							counts.since(sim, "DELETE "+routeExecutionHook), 0)
+					}),
+					// The failing script: the snapshot completes, its hookState says which hook failed.
+					func(s *terraform.State) error {
+						snap, err := a.snapshotHookState(s, "with-a-failing-hook")
+						if err != nil {
+							return err
+						}
+						if snap.State != "completed" || snap.HookState != "failed" || len(snap.HookStateDetails) != 1 ||
+							!strings.Contains(snap.HookStateDetails[0].Detail, "Execution hook "+a.name("pre-snap")+" (pre-snapshot, script "+a.name("failing")+") exited with status 1 in default/postgres-0/postgres") {
+							return fmt.Errorf("snapshot %s, hookState %q, details %+v; want completed, failed, naming the pre hook", snap.State, snap.HookState, snap.HookStateDetails)
+						}
+						return nil
+					}),
+			},
+			{
+				Config: failing + lookups,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.astra_execution_hooks.pre", tfjsonpath.New("hooks"), knownvalue.ListSizeExact(1)),
+					statecheck.CompareValuePairs("data.astra_execution_hooks.pre", tfjsonpath.New("hooks").AtSliceIndex(0).AtMapKey("id"), preHookAddr, tfjsonpath.New("id"), compare.ValuesSame()),
+					statecheck.ExpectKnownValue("data.astra_execution_hooks.snapshot", tfjsonpath.New("hooks"), knownvalue.ListSizeExact(2)),
+					statecheck.ExpectKnownValue("data.astra_execution_hooks.snapshot", tfjsonpath.New("hooks").AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact(a.name("post-snap"))),
+					statecheck.ExpectKnownValue("data.astra_execution_hooks.backup", tfjsonpath.New("hooks"), knownvalue.ListSizeExact(0)),
+					statecheck.ExpectKnownValue("data.astra_hook_sources.failing", tfjsonpath.New("hook_sources"), knownvalue.ListSizeExact(1)),
+					statecheck.ExpectKnownValue("data.astra_hook_sources.failing", tfjsonpath.New("hook_sources").AtSliceIndex(0).AtMapKey("source"), knownvalue.StringExact("#!/bin/sh\nexit 1\n")),
+				},
+			},
+			{
+				Config: requiredProvidersHCL() + failing, ResourceName: preHookAddr, ImportState: true,
+				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: func(*terraform.State) (string, error) { return preID, nil },
+				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{Config: requiredProvidersHCL() + failing, ResourceName: postHookAddr, ImportState: true, ImportStateVerify: true},
+			{
+				// Back to the working script, without the failing one, while a hook made outside
+				// Terraform still runs it: the pre hook moves first (create_before_destroy on the
+				// source orders its destroy after its dependents' updates), then destroying the
+				// failing source is refused, naming that hook.
+				PreConfig: func() {
+					if _, err := a.client.CreateExecutionHook(testContext(), astra.ExecutionHookCreate{Name: a.name("outside"),
+						AppID: appIDOf(t, a), HookSourceID: failingID(t, a), Action: astra.HookActionBackup, Stage: astra.HookStagePost}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:      working,
+				ExpectError: errorPhrases("Hook source in use", "while execution hooks run it: "+a.name("outside")+" (", "Delete those hooks first"),
+			},
+			{
+				PreConfig: func() {
+					hooks, err := a.client.ListExecutionHooks(testContext(), astra.ListOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, h := range hooks {
+						if h.Name == a.name("outside") {
+							if err := a.client.DeleteExecutionHook(testContext(), h.ID); err != nil {
+								t.Fatal(err)
+							}
+						}
+					}
+				},
+				Config: working,
+				ConfigPlanChecks: prePlan(plancheck.ExpectResourceAction(preHookAddr, plancheck.ResourceActionNoop),
+					plancheck.ExpectResourceAction("astra_hook_source.failing", plancheck.ResourceActionDestroy)),
+				ConfigStateChecks: []statecheck.StateCheck{expectNull(preHookAddr, "matching_criteria"),
+					sameID.AddStateValue(preHookAddr, tfjsonpath.New("id"))},
+			},
+			{Config: working, ConfigPlanChecks: emptyPlan()},
+		},
+	})
+}
+
+// failingID is the ID of the hook source named "failing".
+func failingID(t *testing.T, a *accTarget) string {
+	t.Helper()
+	h, err := a.client.FindHookSource(testContext(), a.name("failing"))
+	if err != nil || h == nil {
+		t.Fatalf("hook source failing: %v", err)
+	}
+	return h.ID
+}
+
+// appIDOf is the ID of the test's app in the simulator (the only app).
+func appIDOf(t *testing.T, a *accTarget) string {
+	t.Helper()
+	apps, err := a.client.ListApps(testContext(), astra.ListOptions{})
+	if err != nil || len(apps) != 1 {
+		t.Fatalf("apps: %v, %d", err, len(apps))
+	}
+	return apps[0].ID
+}
