@@ -275,3 +275,100 @@ func appIDOf(t *testing.T, a *accTarget) string {
 	}
 	return apps[0].ID
 }
+
+// TestAccExecutionHook_planTimeErrors: a regular expression that does not compile (the
+// criterion named), a pre-restore hook, too many or too long arguments, and, at api_version
+// 1.4 (release 23.05), a failover hook, naming the release that has it; a hook source the
+// account does not have. No hook is sent.
+func TestAccExecutionHook_planTimeErrors(t *testing.T) {
+	a := newAccTarget(t, withAPIVersion("1.4"))
+	hook := func(body string) string {
+		return a.config(fmt.Sprintf(`
+resource "astra_execution_hook" "test" {
+  name           = "hook"
+  app_id         = "0f284377-e5dc-4dcd-bacd-3197f2b8a347"
+  hook_source_id = "5f7e2e31-280d-4984-a28b-2d19ab5b77c0"
+%s
+}
+`, body))
+	}
+	long := strings.Repeat("x", 128)
+	var sixteen []string
+	for i := 0; i < 17; i++ {
+		sixteen = append(sixteen, fmt.Sprintf("%q", fmt.Sprint(i)))
+	}
+	steps := []resource.TestStep{
+		{Config: hook(`  action = "snapshot"
+  stage  = "pre"
+  matching_criteria = [{ type = "pod_name", value = "^pg-" }, { type = "container_image", value = "postgres:1[45" }]`),
+			ExpectError: errorPhrases("Invalid regular expression in a matching criterion",
+				`matching_criteria[1] (type container_image): "postgres:1[45" is not an RE2 regular expression: error parsing regexp: missing closing ]: `+"`[45`")},
+		{Config: hook(`  action = "restore"
+  stage  = "pre"`), ExpectError: errorPhrases("A restore hook runs post only", `Astra Control runs restore hooks after the restore only: set stage = "post".`)},
+		{Config: hook(`  action    = "backup"
+  stage     = "pre"
+  arguments = ["` + long + `"]`), ExpectError: errorPhrases(`Attribute arguments[0] string length must be at most 127, got: 128`)},
+		{Config: hook(`  action    = "backup"
+  stage     = "pre"
+  arguments = [` + strings.Join(sixteen, ", ") + `]`), ExpectError: errorPhrases(`Attribute arguments list must contain at most 16 elements, got: 17`)},
+		{Config: hook(`  action = "backup"
+  stage  = "pre"
+  matching_criteria = [{ type = "image", value = "pg" }]`), ExpectError: errorPhrases(`Attribute matching_criteria[0].type value must be one of:`)},
+		{Config: hook(`  action = "failover"
+  stage  = "post"`), ExpectError: errorPhrases("Failover hooks need Astra Control 23.07",
+			"Failover hooks need execution hook version 1.3, which Astra Control 23.07 and later speak. The provider's api_version is 1.4 (release 23.05), whose execution hooks are version 1.2 and have no failover action.",
+			"Raise api_version (or ASTRA_API_VERSION) to 1.5 or later")},
+		{Config: hook(`  action = "snapshot"
+  stage  = "pre"`), ExpectError: errorPhrases("Unknown hook source",
+			`Astra Control has no hook source with ID "5f7e2e31-280d-4984-a28b-2d19ab5b77c0". Set hook_source_id to an astra_hook_source's id`)},
+	}
+	for i := range steps {
+		steps[i].PlanOnly = true
+	}
+	a.test(resource.TestCase{
+		Steps: steps,
+		CheckDestroy: func(*terraform.State) error {
+			if a.simulated() && a.sim.Count("POST", routeAppExecutionHooks)+a.sim.Count("POST", routeExecutionHooks) != 0 {
+				return fmt.Errorf("a refused hook was sent")
+			}
+			return nil
+		},
+	})
+}
+
+// TestAccExecutionHook_failoverFrom2307: at api_version 1.5 (23.07) a failover hook is
+// planned and created at execution hook version 1.3.
+func TestAccExecutionHook_failoverFrom2307(t *testing.T) {
+	a := newAccTarget(t, withAPIVersion("1.5"))
+	cred := a.kubeconfigCredential("kube-failover", "failover")
+	cfg := a.config(privateManagedHCL(a.cloudID(), cred, `local.storage_classes["ontap-gold"]`, true), appHCL(a.name("web"), "default"),
+		hookSourceHCL(a.name("promote"), "source", `"#!/bin/sh\necho promoted\n"`), `
+resource "astra_execution_hook" "failover" {
+  name           = "`+a.name("after-failover")+`"
+  app_id         = astra_app.test.id
+  hook_source_id = astra_hook_source.test.id
+  action         = "failover"
+  stage          = "post"
+}
+`)
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkHookSourcesDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config:            cfg,
+				ConfigStateChecks: []statecheck.StateCheck{expectString("astra_execution_hook.failover", "action", "failover")},
+				Check: func(s *terraform.State) error {
+					h, err := a.client.GetExecutionHook(testContext(), s.RootModule().Resources["astra_execution_hook.failover"].Primary.ID)
+					if err != nil {
+						return err
+					}
+					if h.Version != "1.3" {
+						return fmt.Errorf("the hook is version %s, want 1.3", h.Version)
+					}
+					return nil
+				},
+			},
+			{Config: cfg, ConfigPlanChecks: emptyPlan()},
+		},
+	})
+}
