@@ -77,8 +77,13 @@ resource "astra_execution_hook" "post" {
 `, a.name("pg"), a.name("pg-quiesce"), quiesceV1, failing, a.name("pre-snap"), preSource, preExtra, a.name("post-snap"))
 }
 
-// snapshotHookState takes a snapshot of the app in state and returns it once completed.
+// snapshotHookState takes a snapshot of the test's app and returns it once completed.
 func (a *accTarget) snapshotHookState(s *terraform.State, name string) (*astra.AppSnapshot, error) {
+	return a.snapshotOf(s, appAddr, name)
+}
+
+// snapshotOf takes a snapshot of the app at appAddr in state and returns it once completed.
+func (a *accTarget) snapshotOf(s *terraform.State, appAddr, name string) (*astra.AppSnapshot, error) {
 	appID := s.RootModule().Resources[appAddr].Primary.ID
 	snap, err := a.client.CreateAppSnapshot(testContext(), appID, astra.AppSnapshotCreate{Name: name})
 	if err != nil {
