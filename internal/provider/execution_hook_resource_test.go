@@ -96,13 +96,13 @@ func (a *accTarget) snapshotOf(s *terraform.State, appAddr, name string) (*astra
 	}, astra.AppSnapshotCompleted)
 }
 
-// TestAccExecutionHook_lifecycle: hooks of a PostgreSQL app created on the app's path (one
+// TestAccExecutionHook_failedHooksAndImport: hooks of a PostgreSQL app created on the app's path (one
 // POST each) with the containers they match; the pre hook changed in place (its script,
 // arguments and criteria: one PUT); a hook whose script fails leaves the next snapshot
 // completed with hookState failed and the hook named, and one whose script succeeds with
 // success; the data sources list the hooks by app, action and stage; import by ID plans
 // nothing; destroying a hook source another hook still runs is refused, naming the hook.
-func TestAccExecutionHook_lifecycle(t *testing.T) {
+func TestAccExecutionHook_failedHooksAndImport(t *testing.T) {
 	// The simulator fails every hook that runs the source named "failing" (astra-sim
 	// -fail-hook-source); names carry no suffix against the simulator.
 	a := newAccTarget(t, withSim(func(o *astrasim.Options) { o.FailHookSources = []string{"failing"} }))

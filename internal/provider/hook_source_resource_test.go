@@ -54,12 +54,12 @@ func (a *accTarget) checkHookSourcesDestroyed(s *terraform.State) error {
 	})
 }
 
-// TestAccHookSource_lifecycle: a script as plain text, its hash and the service's MD5 in
+// TestAccHookSource_lifecycleAndImport: a script as plain text, its hash and the service's MD5 in
 // state; a changed script plans as a hash change only (the script itself is sensitive)
 // and is one PUT; a description change keeps the hash known; a script changed outside
 // Terraform shows as drift and is put back; import by ID plans nothing; source_base64
 // holds the same script; destroy deletes it.
-func TestAccHookSource_lifecycle(t *testing.T) {
+func TestAccHookSource_lifecycleAndImport(t *testing.T) {
 	a := newAccTarget(t)
 	name := a.name("pg-quiesce")
 	v1 := a.config(hookSourceHCL(name, "source", fmt.Sprintf("%q", quiesceV1), `  description = "Checkpoints PostgreSQL"`))
