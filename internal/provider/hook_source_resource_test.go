@@ -115,7 +115,7 @@ func TestAccHookSource_lifecycleAndImport(t *testing.T) {
 					return expectCounts(counts.since(sim, "PUT "+routeHookSource), 1)
 				}),
 			},
-			a.simStep("changes the script outside Terraform", resource.TestStep{
+			{
 				// Someone edits the script in the web UI: the refresh shows another hash, the
 				// plan puts the configured script back.
 				PreConfig: func() {
@@ -142,7 +142,7 @@ func TestAccHookSource_lifecycleAndImport(t *testing.T) {
 					}
 					return nil
 				},
-			}),
+			},
 			{
 				Config: requiredProvidersHCL() + v2described, ResourceName: hookSourceAddr, ImportState: true,
 				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: func(*terraform.State) (string, error) { return id, nil },
