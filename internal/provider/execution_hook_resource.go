@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -113,6 +114,13 @@ func (r *executionHookResource) Create(ctx context.Context, req resource.CreateR
 	body := executionHookRequest(plan)
 	sent := time.Now()
 	h, err := client.CreateExecutionHook(ctx, body)
+	if nameRefused(err) {
+		if found := executionHookNamed(ctx, client, body.Name); found != nil {
+			addExists(&resp.Diagnostics, "Execution hook already exists", "astra_execution_hook",
+				&existing{what: fmt.Sprintf("the execution hook %q (app %s)", found.Name, found.AppID), id: found.ID}, "", err)
+			return
+		}
+	}
 	h = createdOrAdopted(ctx, &resp.Diagnostics, "execution hook "+body.Name, "Cannot create the execution hook",
 		executionHookAPIFields, h, err,
 		lostCreate[astra.ExecutionHook]{sent: sent, claims: r.claims(), stamp: executionHookStamp, settle: client.RequestTimeout(),
@@ -190,6 +198,21 @@ func (r *executionHookResource) ReadAnswer(ctx context.Context, ids map[string]s
 	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.ExecutionHook, error) {
 		return c.GetExecutionHook(ctx, ids["id"])
 	}, nil)
+}
+
+// executionHookNamed is the account's hook named name (names are unique across every
+// app), nil if none or the listing fails.
+func executionHookNamed(ctx context.Context, client *astra.Client, name string) *astra.ExecutionHook {
+	hooks, err := client.ListExecutionHooks(ctx, astra.ListOptions{})
+	if err != nil {
+		return nil
+	}
+	for i := range hooks {
+		if hooks[i].Name == name {
+			return &hooks[i]
+		}
+	}
+	return nil
 }
 
 func executionHookStamp(h *astra.ExecutionHook) objectStamp {

@@ -101,7 +101,8 @@ func (a *accTarget) snapshotOf(s *terraform.State, appAddr, name string) (*astra
 // arguments and criteria: one PUT); a hook whose script fails leaves the next snapshot
 // completed with hookState failed and the hook named, and one whose script succeeds with
 // success; the data sources list the hooks by app, action and stage; import by ID plans
-// nothing; destroying a hook source another hook still runs is refused, naming the hook.
+// nothing, and (Terraform and OpenTofu 1.12+) import by identity works; destroying a hook
+// source another hook still runs is refused, naming the hook.
 func TestAccExecutionHook_failedHooksAndImport(t *testing.T) {
 	// The simulator fails every hook that runs the source named "failing" (astra-sim
 	// -fail-hook-source); names carry no suffix against the simulator.
@@ -223,6 +224,17 @@ data "astra_hook_sources" "failing" {
 			},
 			{Config: requiredProvidersHCL() + failing, ResourceName: postHookAddr, ImportState: true, ImportStateVerify: true},
 			{
+				// Terraform and OpenTofu 1.12 and later import by identity { id } too.
+				SkipFunc: func() (bool, error) { return !cliAtLeast(t, 1, 12), nil },
+				Config:   requiredProvidersHCL() + failing, ResourceName: preHookAddr, ImportState: true,
+				ImportStateKind: resource.ImportBlockWithResourceIdentity,
+			},
+			{
+				SkipFunc: func() (bool, error) { return !cliAtLeast(t, 1, 12), nil },
+				Config:   requiredProvidersHCL() + failing, ResourceName: hookSourceAddr, ImportState: true,
+				ImportStateKind: resource.ImportBlockWithResourceIdentity,
+			},
+			{
 				// Back to the working script, without the failing one, while a hook made outside
 				// Terraform still runs it: the pre hook moves first (create_before_destroy on the
 				// source orders its destroy after its dependents' updates), then destroying the
@@ -342,7 +354,8 @@ resource "astra_execution_hook" "test" {
 }
 
 // TestAccExecutionHook_failoverFrom2307: at api_version 1.5 (23.07) a failover hook is
-// planned and created at execution hook version 1.3.
+// planned and created at execution hook version 1.3; a second hook of its name is refused
+// naming the first and its import.
 func TestAccExecutionHook_failoverFrom2307(t *testing.T) {
 	a := newAccTarget(t, withAPIVersion("1.5"))
 	cred := a.kubeconfigCredential("kube-failover", "failover")
@@ -374,6 +387,20 @@ resource "astra_execution_hook" "failover" {
 				},
 			},
 			{Config: cfg, ConfigPlanChecks: emptyPlan()},
+			{
+				// Hook names are unique in the account: a second one of the name names the first.
+				Config: cfg + `
+resource "astra_execution_hook" "twin" {
+  name           = "` + a.name("after-failover") + `"
+  app_id         = astra_app.test.id
+  hook_source_id = astra_hook_source.test.id
+  action         = "snapshot"
+  stage          = "post"
+}
+`,
+				ExpectError: errorPhrases("Execution hook already exists",
+					"Astra Control already holds the execution hook \""+a.name("after-failover")+"\" (app", "terraform import astra_execution_hook.<name>"),
+			},
 		},
 	})
 }

@@ -2,7 +2,9 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 	"time"
@@ -61,6 +63,13 @@ func (r *hookSourceResource) Create(ctx context.Context, req resource.CreateRequ
 	body := astra.HookSourceCreate{Name: plan.Name.ValueString(), Script: script, Description: plan.Description.ValueString()}
 	sent := time.Now()
 	h, err := client.CreateHookSource(ctx, body)
+	if nameRefused(err) {
+		if found, _ := client.FindHookSource(ctx, body.Name); found != nil {
+			addExists(&resp.Diagnostics, "Hook source already exists", "astra_hook_source",
+				&existing{what: fmt.Sprintf("the hook source %q", found.Name), id: found.ID}, "", err)
+			return
+		}
+	}
 	h = createdOrAdopted(ctx, &resp.Diagnostics, "hook source "+body.Name, "Cannot create the hook source", hookSourceAPIFields, h, err,
 		lostCreate[astra.HookSource]{sent: sent, claims: r.claims(), stamp: hookSourceStamp, settle: client.RequestTimeout(),
 			find: func(ctx context.Context) (*astra.HookSource, error) { return client.FindHookSource(ctx, body.Name) }})
@@ -161,6 +170,22 @@ func (r *hookSourceResource) record(ctx context.Context, prior hookSourceModel, 
 // ReadAnswer is the object Read converts (knownanswers.AnswerReader).
 func (r *hookSourceResource) ReadAnswer(ctx context.Context, ids map[string]string) (any, bool) {
 	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.HookSource, error) { return c.GetHookSource(ctx, ids["id"]) }, nil)
+}
+
+// nameRefused reports a create refused for its name (hook sources and hooks have names
+// unique in the account: a 400 or 409 naming the field name), so that the error can name
+// the object that holds it and the import that adopts it.
+func nameRefused(err error) bool {
+	var apiErr *astra.APIError
+	if !errors.As(err, &apiErr) || (apiErr.StatusCode != http.StatusBadRequest && apiErr.StatusCode != http.StatusConflict) {
+		return false
+	}
+	for _, f := range apiErr.InvalidFields {
+		if f.Name == "name" {
+			return true
+		}
+	}
+	return false
 }
 
 func hookSourceStamp(h *astra.HookSource) objectStamp {

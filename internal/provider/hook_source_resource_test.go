@@ -162,6 +162,18 @@ func TestAccHookSource_lifecycleAndImport(t *testing.T) {
 				},
 			},
 			{Config: v2base64, ConfigPlanChecks: emptyPlan()},
+			{
+				// Another hook source of the same name: the error names the one that exists and
+				// its import.
+				Config: v2base64 + `
+resource "astra_hook_source" "twin" {
+  name   = "` + name + `"
+  source = "#!/bin/sh\n"
+}
+`,
+				ExpectError: errorPhrases("Hook source already exists", "Astra Control already holds the hook source \""+name+"\", ID",
+					"terraform import astra_hook_source.<name>"),
+			},
 		},
 	})
 }
