@@ -31,8 +31,9 @@
 #             LostAnswer, Failed/failed, Harness: the CLI driven directly)
 #   Valid     diagnostics for bad configuration (*_validation, *_invalid, Validation)
 #   Example   the examples users copy (they must work with the oldest supported CLI)
-#   Identity, WriteOnly, Query: features 1.5.7 lacks; they run there to prove they skip
-#             with their reason.
+#   Identity, WriteOnly, Query, Action: features 1.5.7 lacks; they run there to prove they
+#             skip with their reason.
+#   Clone     creating an app as a clone (astra_app's source), which must work on every CLI.
 #   KnownAnswers  the provider's own answers to reads and plans, which must not depend on
 #             the identity newer CLIs send (1.5.7 sends none)
 # A new test is picked up by naming it like its peers (TestAccBucket_quietPlans); nothing
@@ -99,6 +100,42 @@ FUZZTIME=2s scripts/fuzz.sh
 mapfile -t acc_pkgs < <(grep -rl --include='*_test.go' '^func TestAcc[A-Z_]' internal | xargs -n1 dirname | sort -u | sed 's|^|./|')
 [ "${#acc_pkgs[@]}" -gt 0 ] || die "no acceptance tests found"
 
+# The soak runs 20s per CLI here (make soak: 10 minutes). The 200-cluster concurrency test
+# runs with 20 clusters, under OpenTofu only (make soak runs all 200 under each).
+export SOAK_SECONDS="${SOAK_SECONDS:-20}" ASTRA_TEST_CONCURRENCY_CLUSTERS="${ASTRA_TEST_CONCURRENCY_CLUSTERS:-20}"
+oldest_cli_tests='^TestAcc[A-Za-z0-9_]*([Qq]uietPlans|[Pp]lanTime|[Ii]mport|[Aa]dopt|State|RoundTrip|Fault|[Ll]ostAnswer|[Ff]ailed|Harness|[Vv]alid|Example|Identity|[Ww]riteOnly|[Qq]uery|Action|[Cc]lone|KnownAnswers)'
+
+# acc_pass CLI: the TestAcc* tests under CLI, verbosely, headed by the CLI's name and version.
+acc_pass() {
+  local cli="$1" run='^TestAcc[A-Z_]' scope="all of them" skip='^TestAccConcurrency200Clusters$' pass_start
+  case "$cli" in
+    "$tofu")
+      scope="all but the ${#ran_whole[@]} that ran whole against the separate astra-sim above"
+      skip='^$'
+      [ "${#ran_whole[@]}" -eq 0 ] || skip="$ran_whole_re" ;;
+    "$terraform")
+      run="$oldest_cli_tests" scope="those the rule for the oldest CLI picks (see the top of this script)" ;;
+  esac
+  step "acceptance tests with $(cli_version "$cli") ($cli): $scope"
+  pass_start=$(date +%s)
+  local rc=0
+  TF_ACC=1 TF_ACC_TERRAFORM_PATH="$cli" go test -count=1 -v -timeout 60m -run "$run" -skip "$skip" "${acc_pkgs[@]}" || rc=$?
+  echo "$(cli_version "$cli") pass: $(( $(date +%s) - pass_start ))s"
+  return "$rc"
+}
+
+# Most of an acceptance test's time is spent waiting (on the CLI's start-up, on the
+# simulator's transitions and polls), so the newest Terraform's pass, the longest, runs in
+# the background beside every other acceptance pass below; its log is shown after them,
+# whole, and any pass failing fails the run.
+latest_log="$(mktemp)"
+acc_pass "$terraform_latest" >"$latest_log" 2>&1 &
+latest_pid=$!
+# A failing step below ends the script: the background pass (go test, its test binary, the
+# CLIs it runs) goes with it, its log shown.
+kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2>/dev/null || true; }
+trap 'if kill -0 "$latest_pid" 2>/dev/null; then kill_tree "$latest_pid"; tail -n 40 "$latest_log"; fi' EXIT
+
 # Real mode first (`make testacc`'s ASTRA_ENDPOINT path), so the log ends with the last CLI
 # pass's own summary. The release with the most to check: it speaks cluster API 1.7, so no
 # test skips for an older one. TestAccHarness never talks to Astra Control and runs below.
@@ -130,25 +167,11 @@ pass_start=$(date +%s)
 ASTRA_KNOWN_ANSWERS=off TF_ACC=1 TF_ACC_TERRAFORM_PATH="$tofu" go test -count=1 -v -timeout 30m -run "$known_answers_off_tests" ./internal/provider/
 echo "known answers off pass: $(( $(date +%s) - pass_start ))s"
 
-# The soak runs 20s per CLI here (make soak: 10 minutes). The 200-cluster concurrency test
-# runs with 20 clusters, under OpenTofu only (make soak runs all 200 under each).
-export SOAK_SECONDS="${SOAK_SECONDS:-20}" ASTRA_TEST_CONCURRENCY_CLUSTERS="${ASTRA_TEST_CONCURRENCY_CLUSTERS:-20}"
-oldest_cli_tests='^TestAcc[A-Za-z0-9_]*([Qq]uietPlans|[Pp]lanTime|[Ii]mport|[Aa]dopt|State|RoundTrip|Fault|[Ll]ostAnswer|[Ff]ailed|Harness|[Vv]alid|Example|Identity|[Ww]riteOnly|[Qq]uery|KnownAnswers)'
-for cli in "${clis[@]}"; do
-  run='^TestAcc[A-Z_]'
-  scope="all of them"
-  skip='^TestAccConcurrency200Clusters$'
-  case "$cli" in
-    "$tofu")
-      scope="all but the ${#ran_whole[@]} that ran whole against the separate astra-sim above"
-      skip='^$'
-      [ "${#ran_whole[@]}" -eq 0 ] || skip="$ran_whole_re" ;;
-    "$terraform")
-      run="$oldest_cli_tests" scope="those the rule for the oldest CLI picks (see the top of this script)" ;;
-  esac
-  step "acceptance tests with $(cli_version "$cli") ($cli): $scope"
-  pass_start=$(date +%s)
-  TF_ACC=1 TF_ACC_TERRAFORM_PATH="$cli" go test -count=1 -v -timeout 60m -run "$run" -skip "$skip" "${acc_pkgs[@]}"
-  echo "$(cli_version "$cli") pass: $(( $(date +%s) - pass_start ))s"
-done
+rc=0
+acc_pass "$tofu" || rc=1
+acc_pass "$terraform" || rc=1
+wait "$latest_pid" || rc=1
+cat "$latest_log"
+rm -f "$latest_log"
+[ "$rc" -eq 0 ] || die "an acceptance pass failed (see its log above)"
 

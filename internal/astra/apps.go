@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 )
 
 // AppVersion is the app resource version sent in bodies: 2.1, what actoolkit and
@@ -28,6 +29,7 @@ type App struct {
 	Namespaces                      []string                   `json:"namespaces,omitempty"`
 	AppDetectedType                 string                     `json:"appDetectedType,omitempty"`
 	LastResourceCollectionTimestamp string                     `json:"lastResourceCollectionTimestamp,omitempty"`
+	SourceAppID                     string                     `json:"sourceAppID,omitempty"` // a clone's source app
 	Metadata                        Metadata                   `json:"metadata,omitzero"`
 	Extra                           map[string]json.RawMessage `json:"-"`
 }
@@ -157,7 +159,104 @@ func (c *Client) UpdateApp(ctx context.Context, app *App) (*App, error) {
 	for _, name := range appPutDropped {
 		delete(m, name)
 	}
+	if _, ok := m["storageClassMapping"]; ok {
+		// A clone's record of its storage class mapping, read back: app 2.1 has no such
+		// member, and only a release with 2.2 answers it.
+		m["version"] = json.RawMessage(`"2.2"`)
+	}
 	return update(ctx, c, path, appResource, m, func(ctx context.Context) (*App, error) { return c.GetApp(ctx, app.ID) })
+}
+
+// Mapping renames a namespace or a storage class in a clone (source to destination).
+type Mapping struct {
+	Source      string `json:"source"`
+	Destination string `json:"destination"`
+}
+
+// AppClone is the POST body that creates an app as a clone of another (research notes
+// §4.8): the source app on its cluster, taken live or from one of its snapshots or backups
+// (at most one), into ClusterID, its namespaces renamed by NamespaceMapping (each
+// destination must not exist; a clone within the source's cluster must map them all).
+type AppClone struct {
+	Name                string
+	ClusterID           string
+	SourceAppID         string
+	SourceClusterID     string
+	SnapshotID          string
+	BackupID            string
+	NamespaceMapping    []Mapping
+	StorageClassMapping []Mapping
+	Labels              []Label
+}
+
+type appClonePostBody struct {
+	Type                string    `json:"type"`
+	Version             string    `json:"version"`
+	Name                string    `json:"name"`
+	ClusterID           string    `json:"clusterID"`
+	SourceAppID         string    `json:"sourceAppID"`
+	SourceClusterID     string    `json:"sourceClusterID"`
+	SnapshotID          string    `json:"snapshotID,omitempty"`
+	BackupID            string    `json:"backupID,omitempty"`
+	NamespaceMapping    []Mapping `json:"namespaceMapping,omitempty"`
+	StorageClassMapping []Mapping `json:"storageClassMapping,omitempty"`
+	Metadata            *Metadata `json:"metadata,omitempty"`
+}
+
+// appCloneVersion is 2.2 when the clone maps storage classes (the first version with
+// storageClassMapping, release 23.05), else AppVersion.
+func appCloneVersion(in AppClone) string {
+	if len(in.StorageClassMapping) > 0 {
+		return "2.2"
+	}
+	return AppVersion
+}
+
+// CloneApp creates an app as a clone. The answer is the new app, usually still
+// provisioning: wait with AppReady. sourceAppID goes with the snapshot or backup, as
+// NetApp's clients send it, so that the new app names its source either way.
+func (c *Client) CloneApp(ctx context.Context, in AppClone) (*App, error) {
+	switch {
+	case in.ClusterID == "" || in.Name == "" || in.SourceAppID == "" || in.SourceClusterID == "":
+		return nil, errors.New("astra: a clone needs a name, a target cluster, a source app and the source app's cluster")
+	case in.SnapshotID != "" && in.BackupID != "":
+		return nil, errors.New("astra: a clone is taken from a snapshot or from a backup, not both")
+	case len(in.StorageClassMapping) > 0 && ReleaseFor(c.clusterVersion) == "22.11":
+		return nil, errors.New("astra: a storage class mapping needs app version 2.2, which release 22.11 (cluster API 1.3) does not have")
+	}
+	body := appClonePostBody{
+		Type: mediaType(appResource), Version: appCloneVersion(in), Name: in.Name, ClusterID: in.ClusterID,
+		SourceAppID: in.SourceAppID, SourceClusterID: in.SourceClusterID, SnapshotID: in.SnapshotID, BackupID: in.BackupID,
+		NamespaceMapping: in.NamespaceMapping, StorageClassMapping: in.StorageClassMapping, Metadata: metadataWithLabels(in.Labels),
+	}
+	return create(ctx, c, appsPath, appResource, body, c.GetApp)
+}
+
+// appRestoreBody is an in-place restore's PUT: only what names the restore, so that no
+// other member of the app changes with it.
+type appRestoreBody struct {
+	Type       string `json:"type"`
+	Version    string `json:"version"`
+	SnapshotID string `json:"snapshotID,omitempty"`
+	BackupID   string `json:"backupID,omitempty"`
+}
+
+// RestoreApp restores an app in place from one of its snapshots or backups (exactly one
+// of snapshotID, backupID): a PUT with the header forceUpdate: true, which overwrites the
+// app's resources and data. The app goes restoring: wait with AppReady. This is the only
+// call that sends forceUpdate or either member (UpdateApp drops them).
+func (c *Client) RestoreApp(ctx context.Context, appID, snapshotID, backupID string) error {
+	if (snapshotID == "") == (backupID == "") {
+		return errors.New("astra: an in-place restore names exactly one snapshot or backup")
+	}
+	path, err := appPath(appID)
+	if err != nil {
+		return err
+	}
+	body := appRestoreBody{Type: mediaType(appResource), Version: AppVersion, SnapshotID: snapshotID, BackupID: backupID}
+	_, err = c.do(ctx, request{method: http.MethodPut, path: path, resource: appResource, body: body,
+		header: http.Header{"forceUpdate": {"true"}}})
+	return err
 }
 
 // DeleteApp unmanages an app; its workloads stay on the cluster.

@@ -26,6 +26,16 @@ type app struct {
 	Collected      *time.Time    `json:"lastResourceCollectionTimestamp,omitempty"`
 	Meta           meta          `json:"metadata"`
 	Pending        *transition   `json:"pending,omitempty"`
+	// A clone's origin (clones.go); SnapshotID and BackupID also name what the app was
+	// last restored from in place.
+	SourceAppID         string    `json:"sourceAppID,omitempty"`
+	SourceClusterID     string    `json:"sourceClusterID,omitempty"`
+	SnapshotID          string    `json:"snapshotID,omitempty"`
+	BackupID            string    `json:"backupID,omitempty"`
+	NamespaceMapping    []mapping `json:"namespaceMapping,omitempty"`
+	StorageClassMapping []mapping `json:"storageClassMapping,omitempty"`
+	FailWith            []string  `json:"failWith,omitempty"` // injected: the clone or restore under way fails with these
+	Restores            int       `json:"restores,omitempty"` // in-place restores so far
 }
 
 type nsScope struct {
@@ -107,7 +117,7 @@ func (s *Sim) appPath(a *app) string { return s.accountPath() + "/k8s/v2/apps/" 
 
 // renderApp answers an app as the service does (NetApp's toolkit docs): an empty
 // labelSelectors is left out, although the published GET schema requires it, and namespaces
-// is empty until the app's resources are discovered.
+// is empty until the app's resources are discovered (a clone's, until it is provisioned).
 func (s *Sim) renderApp(a *app) map[string]any {
 	ns := make([]any, 0, len(a.NamespaceScope))
 	names := make([]string, 0, len(a.NamespaceScope))
@@ -117,7 +127,7 @@ func (s *Sim) renderApp(a *app) map[string]any {
 			entry["labelSelectors"] = strs(r.LabelSelectors)
 		}
 		ns = append(ns, entry)
-		if !containsString(names, r.Namespace) && a.State != "pending" && a.State != "discovering" {
+		if !containsString(names, r.Namespace) && a.State != "pending" && a.State != "discovering" && a.State != "provisioning" {
 			names = append(names, r.Namespace)
 		}
 	}
@@ -150,6 +160,22 @@ func (s *Sim) renderApp(a *app) map[string]any {
 	if a.Collected != nil {
 		m["lastResourceCollectionTimestamp"] = formatTime(*a.Collected)
 	}
+	putIf(m, "sourceAppID", a.SourceAppID)
+	putIf(m, "snapshotID", a.SnapshotID)
+	putIf(m, "backupID", a.BackupID)
+	if a.SourceClusterID != "" && a.SourceClusterID != a.ClusterID {
+		// "Only returned if the application was cloned from another cluster."
+		m["sourceClusterID"] = a.SourceClusterID
+		if c := s.st.Clusters[a.SourceClusterID]; c != nil {
+			m["sourceClusterName"] = c.Name
+		}
+	}
+	if len(a.NamespaceMapping) > 0 {
+		m["namespaceMapping"] = renderMappings(a.NamespaceMapping)
+	}
+	if len(a.StorageClassMapping) > 0 {
+		m["storageClassMapping"] = renderMappings(a.StorageClassMapping)
+	}
 	return fitToSchema(s.responseSchema(apispec.App, a.Version), m)
 }
 
@@ -177,20 +203,32 @@ func (s *Sim) getApp(q *request) *reply {
 	return answer(http.StatusOK, apispec.App, apispec.GetResponse, a.Version, s.renderApp(a))
 }
 
-// restoreFields are the POST members of clones and restores, which the simulator does not model.
-var restoreFields = []string{"namespaceMapping", "storageClassMapping", "sourceAppID", "sourceClusterID", "backupID", "snapshotID", "restoreFilter"}
+func renderMappings(ms []mapping) []any {
+	out := make([]any, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, map[string]any{"source": m.Source, "destination": m.Destination})
+	}
+	return out
+}
 
 // postApp manages an app on a managed cluster: answered discovering, ready Delays.App
 // later (by the next request when it is zero). A name the cluster's apps already have is
-// problem 121, a namespace the cluster does not have 122 (the catalogue's numbers).
+// problem 121, a namespace the cluster does not have 122 (the catalogue's numbers). A body
+// naming a source app, a snapshot or a backup is a clone (clones.go).
 func (s *Sim) postApp(q *request) *reply {
 	b, p := s.readBody(q, apispec.App, apispec.PostRequest)
 	if p != nil {
 		return fail(p)
 	}
-	for _, f := range restoreFields {
-		if _, ok := b.fields[f]; ok {
-			return fail(invalidFields(9, fieldReason{f, "clones and restores are not modelled by the simulator"}))
+	if _, ok := b.fields["restoreFilter"]; ok {
+		return fail(invalidFields(9, fieldReason{"restoreFilter", "selective restores are not modelled by the simulator"}))
+	}
+	clone := isClone(b)
+	if !clone {
+		for _, f := range []string{"sourceClusterID", "namespaceMapping", "storageClassMapping"} {
+			if _, ok := b.fields[f]; ok {
+				return fail(invalidFields(9, fieldReason{f, "only a clone (sourceAppID, snapshotID or backupID) takes " + f}))
+			}
 		}
 	}
 	clusterID, _ := b.str("clusterID")
@@ -204,6 +242,9 @@ func (s *Sim) postApp(q *request) *reply {
 	}
 	if other := s.appNamed(c, name, ""); other != nil {
 		return fail(appExists(other))
+	}
+	if clone {
+		return s.postClone(q, b, c, name)
 	}
 	ns, p := s.namespaceScope(c, b)
 	if p != nil {
@@ -310,8 +351,8 @@ func clusterScope(b *body) ([]gvkScope, *apiProblem) {
 // scope cannot change in place, so a body that sends them different is problem 10 (and
 // clusterScopedResources left out is a change when the app has some); the members the
 // service computes (state, protectionState, namespaces, ...) are its own, whatever a body
-// says of them; a body naming a snapshot or a backup is an in-place restore, refused without
-// the forceUpdate header (research notes §4.8) and not modelled with it.
+// says of them; a body naming a snapshot or a backup is an in-place restore (clones.go), and
+// the forceUpdate header on any other PUT is refused.
 func (s *Sim) putApp(q *request) *reply {
 	a, p := s.lookupApp(q)
 	if p != nil {
@@ -326,8 +367,14 @@ func (s *Sim) putApp(q *request) *reply {
 	}
 	for _, f := range []string{"snapshotID", "backupID", "restoreFilter"} {
 		if _, ok := b.fields[f]; ok {
-			return fail(invalidFields(9, fieldReason{f, "a PUT naming a snapshot or a backup restores the app in place: it needs the forceUpdate header, and the simulator does not model restores"}))
+			return s.restoreApp(q, a, b)
 		}
+	}
+	if forceUpdate(q) {
+		return fail(invalidParams(12, fieldReason{"forceUpdate", "the header enables destructive overwrites: only an in-place restore (a PUT naming a snapshot or a backup) sends it"}))
+	}
+	if id, ok := b.str("sourceAppID"); ok && id != a.SourceAppID {
+		return fail(invalidFields(10, fieldReason{"sourceAppID", "the app the clone was made from cannot change"}))
 	}
 	if id, ok := b.str("id"); ok && id != a.ID {
 		return fail(invalidFields(10, fieldReason{"id", "the id differs from the app's"}))
@@ -404,7 +451,7 @@ func (s *Sim) deleteApp(q *request) *reply {
 	if p := s.checkIfMatch(q.r, s.renderApp(a)); p != nil {
 		return fail(p)
 	}
-	if a.State == "pending" || a.State == "discovering" {
+	if a.State == "pending" || a.State == "discovering" || a.State == "provisioning" || a.State == "restoring" {
 		return fail(problem(112))
 	}
 	if p := s.unmanageBlocked(a); p != nil {
@@ -453,6 +500,14 @@ func (s *Sim) applyAppTransition(a *app, kind string, at time.Time) {
 			a.State, a.StateDetails = "ready", nil
 			t := at
 			a.Collected = &t
+		}
+	case transAppCloned:
+		if a.State == "provisioning" {
+			a.finishRestore("clone", at)
+		}
+	case transAppRestored:
+		if a.State == "restoring" {
+			a.finishRestore("restore", at)
 		}
 	}
 }

@@ -66,6 +66,14 @@
 //     Force-Delete: true is sent; of a snapshot being taken 409/148, of one a running
 //     backup is taken from 409/144. Deleting a bucket that holds backups or that a policy
 //     names is 409/83 naming them.
+//   - Clones and in-place restores (clones.go): a POST of an app naming sourceAppID (with
+//     sourceClusterID), a snapshotID or a backupID is a clone, provisioning then ready
+//     (Delays.Restore), in namespaces it creates (one that exists is 400/9; a clone within
+//     the source's cluster must map each namespace); an unknown destination storage class is
+//     400/156, a live clone of an app at risk 409/161, a snapshot or backup not completed
+//     409/164. A PUT naming a snapshot or backup of the app restores it in place only with
+//     the header forceUpdate: true (else 400/9; the header on any other PUT is 400/12):
+//     restoring, then ready; a backup running refuses it, 409/152.
 //   - Unmanaging an app deletes its snapshots, backups and hooks (unmanage.go: Astra
 //     Control Center's documentation, the safe reading of two that disagree); a run in
 //     progress refuses it, 409/157 (backup) or 409/148 (snapshot).

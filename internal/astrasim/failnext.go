@@ -18,11 +18,14 @@ type FailNext struct {
 const (
 	FailSnapshot = "snapshot"
 	FailBackup   = "backup"
+	// FailRestore: the next in-place restore of the app, or the clone that creates an app
+	// of that name, ends with the app failed.
+	FailRestore = "restore"
 )
 
 func (f FailNext) validate() error {
-	if f.Kind != FailSnapshot && f.Kind != FailBackup {
-		return fmt.Errorf("fail-next: the kind must be snapshot or backup, not %q", f.Kind)
+	if f.Kind != FailSnapshot && f.Kind != FailBackup && f.Kind != FailRestore {
+		return fmt.Errorf("fail-next: the kind must be snapshot, backup or restore, not %q", f.Kind)
 	}
 	if strings.TrimSpace(f.App) == "" {
 		return fmt.Errorf("fail-next: the app name or ID must not be empty")
@@ -62,6 +65,12 @@ func (s *Sim) FailNextRun(f FailNext) error {
 // reasons (a default reason when none is given), as FailApp fails an app.
 func (s *Sim) FailNextSnapshot(app string, reasons ...string) error {
 	return s.FailNextRun(FailNext{Kind: FailSnapshot, App: app, Reasons: reasons})
+}
+
+// FailNextRestore makes the next in-place restore of the app with this ID or name (or the
+// clone creating an app of that name) fail with reasons.
+func (s *Sim) FailNextRestore(app string, reasons ...string) error {
+	return s.FailNextRun(FailNext{Kind: FailRestore, App: app, Reasons: reasons})
 }
 
 // FailNextBackup makes the next backup of the app with this ID or name fail with reasons.

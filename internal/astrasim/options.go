@@ -78,7 +78,7 @@ type Options struct {
 
 // Delays are the durations of the asynchronous transitions. -delay NAME=DURATION of the
 // program maps NAME (discover, manage, unmanage, remove, recollect, bucket, app, snapshot,
-// backup) to these fields.
+// backup, restore) to these fields.
 type Delays struct {
 	Discover  time.Duration // POST cluster (kubeconfig): discovering/pending -> running/unmanaged; new cloud pending -> running
 	Manage    time.Duration // POST managedClusters: managing/pending -> managed/running
@@ -89,6 +89,7 @@ type Delays struct {
 	App       time.Duration // POST apps: pending -> discovering (half way) -> ready
 	Snapshot  time.Duration // a snapshot: discovering -> running (half way) -> completed or failed
 	Backup    time.Duration // a backup: pending -> running (half way) -> completed or failed
+	Restore   time.Duration // a clone: provisioning -> ready; an in-place restore: restoring -> ready (or failed)
 }
 
 // SetDelay sets one delay by its program name.
@@ -115,8 +116,10 @@ func (d *Delays) SetDelay(name string, v time.Duration) error {
 		d.Snapshot = v
 	case "backup":
 		d.Backup = v
+	case "restore":
+		d.Restore = v
 	default:
-		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect, bucket, app, snapshot, backup", name)
+		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect, bucket, app, snapshot, backup, restore", name)
 	}
 	return nil
 }

@@ -21,6 +21,8 @@
 //     beforehand (TestKnownAnswers_coverage lists the types refused and why);
 //   - the plan and apply of an update, deletes and imports: what they answer comes from the
 //     plan modifiers and the resource's own methods, which only the framework runs in full;
+//   - every action request (validate, plan, invoke): an invocation starts an operation and
+//     has no earlier answer to reuse;
 //   - a read of a changed object, or of one sealed by another build: the resource's
 //     conversion must run, and another build may convert differently;
 //   - any plan a PlanChecker reports on, even with a warning, so the framework reports it;

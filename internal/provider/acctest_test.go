@@ -14,8 +14,9 @@ package provider
 //     Adopt/adopt (import blocks, generated configuration), State or RoundTrip (state from
 //     older releases), Fault, LostAnswer, Failed/failed or Harness (how the CLI reports errors,
 //     partial applies and interrupts), Valid/valid (diagnostics: *_validation, *_invalid),
-//     Example (the examples users copy), and Identity, WriteOnly/writeOnly or Query/query
-//     (features 1.5.7 lacks: they prove they skip there, with the reason), and KnownAnswers (the
+//     Example (the examples users copy), Clone/clone (astra_app's source, on every CLI), and
+//     Identity, WriteOnly/writeOnly, Query/query or Action (features 1.5.7 lacks: they prove
+//     they skip there, with the reason), and KnownAnswers (the
 //     provider's own answers, which must not depend on the identity 1.5.7 does not send). Name a new test like
 //     its peers and the rule picks it; nothing else needs an edit.
 //   - A test of a feature a CLI lacks skips below the CLI version that has it, with

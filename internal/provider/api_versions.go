@@ -17,7 +17,7 @@ var releaseOfClusterVersion = map[string]string{
 
 // argumentsNeeding lists, for each version, what this provider sends only from it on.
 var argumentsNeeding = map[string][]string{
-	"1.4": {"astra_cluster.private_route_id"},
+	"1.4": {"astra_cluster.private_route_id", "astra_app.source.storage_class_mapping"},
 	"1.5": {"astra_cluster.connector_capabilities", "an astra_cluster without credential_id"},
 	"1.7": {"astra_managed_cluster.default_bucket_id", "astra_cluster.cluster_type", "the connectorV2 capability"},
 }

@@ -60,6 +60,7 @@ func (r *appListResource) List(ctx context.Context, req list.ListRequest, stream
 		if req.IncludeResource {
 			model := appModel{
 				appValues:    appFrom(&a, appValues{Labels: types.MapNull(types.StringType)}),
+				Source:       types.ObjectNull(appSourceAttrTypes),
 				Timeouts:     nullTimeouts(ctx, req, &res.Diagnostics),
 				WaitForReady: types.BoolValue(true),
 			}

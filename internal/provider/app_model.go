@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"sort"
+
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -24,12 +26,14 @@ type appValues struct {
 	Namespaces               types.List   `tfsdk:"namespaces"`
 	AppDetectedType          types.String `tfsdk:"app_detected_type"`
 	ClusterName              types.String `tfsdk:"cluster_name"`
+	SourceAppID              types.String `tfsdk:"source_app_id"`
 	Metadata                 types.Object `tfsdk:"metadata"`
 }
 
 // appModel is the astra_app resource.
 type appModel struct {
 	appValues
+	Source       types.Object   `tfsdk:"source"` // a clone's origin: only creation reads it
 	Timeouts     timeouts.Value `tfsdk:"timeouts"`
 	WaitForReady types.Bool     `tfsdk:"wait_for_ready"`
 }
@@ -37,7 +41,8 @@ type appModel struct {
 // appAPIFields maps the API's field names in invalidFields to attributes.
 var appAPIFields = map[string]string{
 	"name": "name", "clusterID": "cluster_id", "namespaceScopedResources": "namespace_scoped_resources",
-	"clusterScopedResources": "cluster_scoped_resources",
+	"clusterScopedResources": "cluster_scoped_resources", "sourceAppID": "source.app_id", "snapshotID": "source.snapshot_id",
+	"backupID": "source.backup_id", "namespaceMapping": "source.namespace_mapping", "storageClassMapping": "source.storage_class_mapping",
 }
 
 // appFrom converts the service's app for state; prior keeps a configuration's null labels.
@@ -56,6 +61,7 @@ func appFrom(a *astra.App, prior appValues) appValues {
 		Namespaces:               attrs.StringList(a.Namespaces),
 		AppDetectedType:          attrs.OptionalString(a.AppDetectedType),
 		ClusterName:              attrs.OptionalString(a.ClusterName),
+		SourceAppID:              attrs.OptionalString(a.SourceAppID),
 		Metadata:                 attrs.MetadataValue(a.Metadata),
 	}
 }
@@ -146,4 +152,57 @@ func applyAppPlan(current *astra.App, plan appValues) {
 		current.Name = plan.Name.ValueString()
 	}
 	current.Metadata.Labels = attrs.ApplyLabels(current.Metadata.Labels, plan.Labels)
+}
+
+// appSource is `source` read from a plan.
+type appSource struct {
+	AppID, SnapshotID, BackupID           string
+	NamespaceMapping, StorageClassMapping []astra.Mapping
+}
+
+// appSourceOf reads `source`; ok is false when it is null, or not known yet.
+func appSourceOf(o types.Object) (appSource, bool) {
+	if o.IsNull() || o.IsUnknown() {
+		return appSource{}, false
+	}
+	mappings := func(name string) []astra.Mapping {
+		s, _ := o.Attributes()[name].(types.Set)
+		var out []astra.Mapping
+		for _, m := range setObjects(s) {
+			out = append(out, astra.Mapping{Source: objectString(m, "source"), Destination: objectString(m, "destination")})
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Source < out[j].Source }) // a stable request
+		return out
+	}
+	return appSource{
+		AppID: objectString(o, "app_id"), SnapshotID: objectString(o, "snapshot_id"), BackupID: objectString(o, "backup_id"),
+		NamespaceMapping: mappings("namespace_mapping"), StorageClassMapping: mappings("storage_class_mapping"),
+	}, true
+}
+
+// appCloneRequest is the POST body of a planned clone of src, an app of sourceClusterID.
+func appCloneRequest(plan appValues, src appSource, sourceClusterID string) astra.AppClone {
+	return astra.AppClone{
+		Name: plan.Name.ValueString(), ClusterID: plan.ClusterID.ValueString(), SourceAppID: src.AppID,
+		SourceClusterID: sourceClusterID, SnapshotID: src.SnapshotID, BackupID: src.BackupID,
+		NamespaceMapping: src.NamespaceMapping, StorageClassMapping: src.StorageClassMapping, Labels: attrs.LabelsFromMap(plan.Labels),
+	}
+}
+
+// cloneNamespaces is the scope a clone of source gets: each of its namespaces renamed by
+// the mapping, with its label selectors.
+func cloneNamespaces(source []astra.NamespaceScope, mapping []astra.Mapping) []astra.NamespaceScope {
+	to := map[string]string{}
+	for _, m := range mapping {
+		to[m.Source] = m.Destination
+	}
+	out := make([]astra.NamespaceScope, 0, len(source))
+	for _, r := range source {
+		ns := r.Namespace
+		if d, ok := to[ns]; ok {
+			ns = d
+		}
+		out = append(out, astra.NamespaceScope{Namespace: ns, LabelSelectors: r.LabelSelectors})
+	}
+	return out
 }

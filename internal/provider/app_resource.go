@@ -38,6 +38,7 @@ func (r *appResource) Metadata(_ context.Context, req resource.MetadataRequest, 
 
 func (r *appResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attributes := appAttributes()
+	attributes["source"] = appSourceAttribute()
 	attributes["timeouts"] = attrs.TimeoutsSchema(ctx, appTimeouts)
 	attributes["wait_for_ready"] = schema.BoolAttribute{
 		Optional: true,
@@ -52,7 +53,8 @@ func (r *appResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp
 			"parts of them) and cluster-scoped resources Astra Control protects together. Create waits (see " +
 			"`wait_for_ready`) until the app is `ready`, and fails with the service's `state_details` when it is " +
 			"`failed`, leaving it in state, tainted. Destroy unmanages the app (its workloads stay on the cluster) and " +
-			"waits until it is gone. Protect it with `astra_protection_policy`; `protection_state` shows the outcome.",
+			"waits until it is gone. Protect it with `astra_protection_policy`; `protection_state` shows the outcome. With " +
+			"`source`, the app is created as a clone of another app, live or from a snapshot or a backup.",
 		Attributes: attributes,
 	}
 }
@@ -75,10 +77,20 @@ func (r *appResource) CheckPlan(ctx context.Context, req knownanswers.PlanReques
 		var prior appModel
 		diags.Append(stateGet(ctx, req.State, &prior)...)
 		because := appReplacedBy(plan.appValues, prior.appValues)
+		if because == nil && (plan.Source.IsUnknown() || !plan.Source.Equal(prior.Source)) {
+			p := path.Root("source")
+			because = &p
+		}
 		if diags.HasError() || because == nil {
 			return diags // the scope does not change: nothing to check
 		}
 		warnAppReplacement(ctx, client, *because, prior.appValues, &diags)
+	}
+	if src, clone := appSourceOf(plan.Source); clone && len(src.StorageClassMapping) > 0 && !versionAtLeast(client.ClusterVersion(), "1.4") {
+		diags.AddAttributeError(path.Root("source").AtName("storage_class_mapping"), "Argument needs api_version 1.4",
+			"A clone's storage_class_mapping is app version 2.2, which cluster API 1.4 (Astra Control 23.05) and later have; the "+
+				"provider's api_version is "+client.ClusterVersion()+". Raise api_version (or ASTRA_API_VERSION) to 1.4 or later, "+
+				"or remove storage_class_mapping. "+reachVersion("1.4"))
 	}
 	if !isSet(plan.ClusterID) {
 		return diags
@@ -91,15 +103,98 @@ func (r *appResource) CheckPlan(ctx context.Context, req knownanswers.PlanReques
 				"management before it creates the app, and remove the app before it unmanages the cluster.", plan.ClusterID.ValueString()))
 		return diags
 	}
-	if plan.NamespaceScopedResources.IsUnknown() {
+	if plan.NamespaceScopedResources.IsUnknown() || plan.Source.IsUnknown() {
 		return diags
 	}
 	namespaces, err := client.ListNamespaces(ctx, plan.ClusterID.ValueString())
 	if err != nil {
 		return diags // the cluster may not be managed yet; the service checks at apply
 	}
+	if src, clone := appSourceOf(plan.Source); clone {
+		checkClone(ctx, client, plan.appValues, src, namespaces, &diags)
+		return diags
+	}
 	checkAppNamespaces(plan.ClusterID.ValueString(), namespaces, plan.NamespaceScopedResources, &diags)
 	return diags
+}
+
+// checkClone checks a planned clone against its source app, when that is known: the
+// mapping names the source's namespaces, namespace_scoped_resources is the source's scope
+// renamed by it, and no destination namespace exists on the target cluster yet (Astra
+// Control creates them).
+func checkClone(ctx context.Context, client *astra.Client, plan appValues, src appSource, namespaces []astra.Namespace, diags *diag.Diagnostics) {
+	if src.AppID == "" {
+		return
+	}
+	source, err := client.GetApp(ctx, src.AppID)
+	if astra.IsNotFound(err) {
+		diags.AddAttributeError(path.Root("source").AtName("app_id"), "Unknown source app",
+			fmt.Sprintf("source.app_id %q names no app of Astra Control: set it to the id of the app to clone (astra_app.<name>.id).", src.AppID))
+		return
+	}
+	if err != nil {
+		return // the service checks at apply
+	}
+	have := map[string]bool{}
+	for _, r := range source.NamespaceScopedResources {
+		have[r.Namespace] = true
+	}
+	for _, m := range src.NamespaceMapping {
+		if !have[m.Source] {
+			diags.AddAttributeError(path.Root("source").AtName("namespace_mapping"), "Not a namespace of the source app",
+				fmt.Sprintf("namespace_mapping renames %q, which app %q (%s) does not span; its namespaces are: %s.",
+					m.Source, source.Name, source.ID, strings.Join(scopeNames(source.NamespaceScopedResources), ", ")))
+		}
+	}
+	if diags.HasError() {
+		return
+	}
+	want := cloneNamespaces(source.NamespaceScopedResources, src.NamespaceMapping)
+	if !appNamespacesValue(want).Equal(plan.NamespaceScopedResources) {
+		diags.AddAttributeError(path.Root("namespace_scoped_resources"), "Not the clone's namespaces",
+			fmt.Sprintf("A clone spans the source app's namespaces as source.namespace_mapping renames them, with the source's "+
+				"label selectors. Cloning app %q (%s) gives: %s. Set namespace_scoped_resources to that (or change the mapping).",
+				source.Name, source.ID, describeScope(want)))
+		return
+	}
+	exists := map[string]bool{}
+	for _, n := range namespaces {
+		if !strings.EqualFold(n.NamespaceState, "removed") {
+			exists[n.Name] = true
+		}
+	}
+	for _, r := range want {
+		if !exists[r.Namespace] {
+			continue
+		}
+		detail := fmt.Sprintf("Namespace %q already exists on managed cluster %s, and a clone creates its namespaces. Map it to a "+
+			"new name in source.namespace_mapping.", r.Namespace, plan.ClusterID.ValueString())
+		if source.ClusterID == plan.ClusterID.ValueString() {
+			detail += " A clone within the source app's cluster must rename every namespace."
+		}
+		diags.AddAttributeError(path.Root("source").AtName("namespace_mapping"), "Destination namespace exists", detail)
+	}
+}
+
+func scopeNames(scope []astra.NamespaceScope) []string {
+	out := make([]string, 0, len(scope))
+	for _, r := range scope {
+		out = append(out, r.Namespace)
+	}
+	return out
+}
+
+// describeScope writes a scope as HCL.
+func describeScope(scope []astra.NamespaceScope) string {
+	parts := make([]string, 0, len(scope))
+	for _, r := range scope {
+		sels := make([]string, 0, len(r.LabelSelectors))
+		for _, s := range r.LabelSelectors {
+			sels = append(sels, fmt.Sprintf("%q", s))
+		}
+		parts = append(parts, fmt.Sprintf("{ namespace = %q, label_selectors = [%s] }", r.Namespace, strings.Join(sels, ", ")))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 // checkAppNamespaces adds an error on each namespace the managed cluster does not have.
@@ -135,7 +230,13 @@ func (r *appResource) Create(ctx context.Context, req resource.CreateRequest, re
 	}
 	body := appCreateRequest(plan.appValues)
 	sent := time.Now()
-	app, err := client.CreateApp(ctx, body)
+	var app *astra.App
+	var err error
+	if src, clone := appSourceOf(plan.Source); clone {
+		app, err = r.createClone(ctx, client, plan.appValues, src)
+	} else {
+		app, err = client.CreateApp(ctx, body)
+	}
 	if astra.IsConflict(err) && astra.ProblemNumber(err) == problemAppExists {
 		addExists(&resp.Diagnostics, "App already exists", "astra_app", existingApp(ctx, client, body),
 			"the astra_apps data source lists the apps of a cluster", err)
@@ -150,6 +251,16 @@ func (r *appResource) Create(ctx context.Context, req resource.CreateRequest, re
 	// Recorded before the wait, so a failed wait taints the app instead of orphaning it.
 	r.recordAndWait(ctx, client, timeout, &plan, app, &resp.State, &resp.Diagnostics,
 		"The app is recorded in state as tainted (with its state_details): the next apply unmanages it and manages it again.")
+}
+
+// createClone POSTs the clone of src: the source app is read first for its cluster, which
+// the service wants beside it (sourceClusterID).
+func (r *appResource) createClone(ctx context.Context, client *astra.Client, plan appValues, src appSource) (*astra.App, error) {
+	source, err := client.GetApp(ctx, src.AppID)
+	if err != nil {
+		return nil, fmt.Errorf("reading the source app %s: %w", src.AppID, err)
+	}
+	return client.CloneApp(ctx, appCloneRequest(plan, src, source.ClusterID))
 }
 
 func (r *appResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

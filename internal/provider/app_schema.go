@@ -4,8 +4,11 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
@@ -116,6 +119,73 @@ func appAttributes() map[string]schema.Attribute {
 		"app_detected_type": attrs.Kept(computedString("How Astra Control classified the app, when it did: `system` (part of the Kubernetes " +
 			"environment) or `acc` (an Astra Control Center instance); null for an ordinary app.")),
 		"cluster_name": attrs.Kept(computedString("Name of the cluster the app runs on.")),
-		"metadata":     attrs.MetadataSchema(appPutArgs...),
+		"source_app_id": attrs.Kept(computedString("ID of the app this one was cloned from (Astra Control's `sourceAppID`), " +
+			"whether by `source` or outside Terraform; null for an app that is not a clone.")),
+		"metadata": attrs.MetadataSchema(appPutArgs...),
 	}
+}
+
+// appMappingAttrTypes and appSourceAttrTypes are the object types of `source`.
+var (
+	appMappingAttrTypes = map[string]attr.Type{"source": types.StringType, "destination": types.StringType}
+	appSourceAttrTypes  = map[string]attr.Type{
+		"app_id": types.StringType, "snapshot_id": types.StringType, "backup_id": types.StringType,
+		"namespace_mapping":     types.SetType{ElemType: types.ObjectType{AttrTypes: appMappingAttrTypes}},
+		"storage_class_mapping": types.SetType{ElemType: types.ObjectType{AttrTypes: appMappingAttrTypes}},
+	}
+)
+
+// appSourceAttribute is astra_app's `source`: the app is created as a clone. It is the
+// resource's only (the data source's apps carry source_app_id).
+func appSourceAttribute() schema.SingleNestedAttribute {
+	mapping := func(what, source, destination string, sourceCheck validator.String) schema.SetNestedAttribute {
+		return schema.SetNestedAttribute{
+			Optional:            true,
+			MarkdownDescription: what,
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"source":      schema.StringAttribute{Required: true, MarkdownDescription: source, Validators: []validator.String{sourceCheck}},
+				"destination": schema.StringAttribute{Required: true, MarkdownDescription: destination, Validators: []validator.String{validate.DNSLabel(63)}},
+			}},
+		}
+	}
+	return schema.SingleNestedAttribute{
+		Optional: true,
+		MarkdownDescription: "Creates the app as a **clone** of another app (`POST /k8s/v2/apps` with `sourceAppID`), live or " +
+			"from one of its snapshots or backups, into `cluster_id` (the source's cluster or another). Each destination " +
+			"namespace must not exist yet: Astra Control creates it, and a clone within the source's cluster must rename " +
+			"every namespace with `namespace_mapping`. `namespace_scoped_resources` must be the source app's namespaces as " +
+			"`namespace_mapping` renames them, with the source's label selectors: the plan checks it when the source is " +
+			"known. Once ready the clone is an ordinary app (policies, hooks, import). Only creation reads `source`: an " +
+			"imported app has none, and adding it to an app in state replaces the app." + forcesReplacement,
+		PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
+		Attributes: map[string]schema.Attribute{
+			"app_id": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "ID of the app to clone (an `astra_app`'s `id`).",
+				Validators:          []validator.String{validate.UUID()},
+			},
+			"snapshot_id": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "ID of a completed snapshot of the source app to clone from. At most one of `snapshot_id` and `backup_id`; neither: a clone of the app as it is now.",
+				Validators: []validator.String{validate.UUID(),
+					stringvalidator.ConflictsWith(path.MatchRelative().AtParent().AtName("backup_id"))},
+			},
+			"backup_id": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "ID of a completed backup of the source app to clone from (the `astra_app_backups` data source finds the newest).",
+				Validators:          []validator.String{validate.UUID()},
+			},
+			"namespace_mapping": mapping("Renames the source app's namespaces in the clone: `{ source, destination }`. A namespace "+
+				"left out keeps its name, which must then not exist on the target cluster. A set: the order is not a change.",
+				"A namespace of the source app.", "The clone's namespace: it must not exist on the target cluster.", validate.DNSLabel(63)),
+			"storage_class_mapping": mapping("Moves the clone's volumes to other storage classes: `{ source, destination }`, "+
+				"`source = \"*\"` for all of them. Needs `api_version` 1.4 (Astra Control 23.05) or later. A set: the order is not a change.",
+				"A storage class of the source's volumes, or `*`.", "A storage class of the target cluster.", storageClassSource()),
+		},
+	}
+}
+
+// storageClassSource accepts a storage class name or "*" (every storage class).
+func storageClassSource() validator.String {
+	return stringvalidator.Any(stringvalidator.OneOf("*"), validate.DNSLabel(63))
 }

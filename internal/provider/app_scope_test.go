@@ -16,28 +16,13 @@ import (
 // and two cluster-scoped kinds, and its hourly policy; reordered lists the namespaces, the
 // selectors and the kinds in the opposite order.
 func appScopeHCL(h *cliHarness, namespace string, reordered bool) string {
-	kube := writeKubeconfig(h.t, "scope", "https://scope.k8s.example:6443")
 	namespaces := []string{fmt.Sprintf(`{ namespace = %q, label_selectors = ["tier=web", "app=shop"] }`, namespace), `{ namespace = "kube-public" }`}
 	kinds := []string{"ClusterRole", "ClusterRoleBinding"}
 	if reordered {
 		namespaces = []string{`{ namespace = "kube-public" }`, fmt.Sprintf(`{ namespace = %q, label_selectors = ["app=shop", "tier=web"] }`, namespace)}
 		kinds = []string{"ClusterRoleBinding", "ClusterRole"}
 	}
-	return fmt.Sprintf(`
-resource "astra_kubeconfig_credential" "c" {
-  name       = "scope"
-  kubeconfig = file(%q)
-}
-
-resource "astra_cluster" "c" {
-  cloud_id      = %q
-  credential_id = astra_kubeconfig_credential.c.id
-}
-
-resource "astra_managed_cluster" "c" {
-  cluster_id = astra_cluster.c.id
-}
-
+	return managedStackHCL(h, "scope") + fmt.Sprintf(`
 resource "astra_app" "c" {
   name                       = "scope"
   cluster_id                 = astra_managed_cluster.c.id
@@ -55,7 +40,28 @@ resource "astra_protection_policy" "c" {
   snapshot_retention = 3
   backup_retention   = 1
 }
-`, kube, h.sim().Seeds().PrivateCloudID, namespaces[0], namespaces[1], kinds[0], kinds[1])
+`, namespaces[0], namespaces[1], kinds[0], kinds[1])
+}
+
+// managedStackHCL is a harness test's managed cluster, all named name: its kubeconfig
+// credential "c", the cluster "c" in the private cloud and its management "c".
+func managedStackHCL(h *cliHarness, name string) string {
+	kube := writeKubeconfig(h.t, name, "https://"+name+".k8s.example:6443")
+	return fmt.Sprintf(`
+resource "astra_kubeconfig_credential" "c" {
+  name       = %q
+  kubeconfig = file(%q)
+}
+
+resource "astra_cluster" "c" {
+  cloud_id      = %q
+  credential_id = astra_kubeconfig_credential.c.id
+}
+
+resource "astra_managed_cluster" "c" {
+  cluster_id = astra_cluster.c.id
+}
+`, name, kube, h.sim().Seeds().PrivateCloudID)
 }
 
 // TestAccApp_scope: the order of an app's namespaces, of their selectors and of its

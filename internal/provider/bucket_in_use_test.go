@@ -104,22 +104,7 @@ resource "astra_bucket" "b" {
 // would show nothing (issue 33).
 func TestAccBucket_inUseWarnsAtPlan(t *testing.T) {
 	h := newCLIHarness(t, astrasim.Options{}, "")
-	kube := writeKubeconfig(h.t, "in-use", "https://in-use.k8s.example:6443")
-	base := fmt.Sprintf(`
-resource "astra_kubeconfig_credential" "c" {
-  name       = "in-use"
-  kubeconfig = file(%q)
-}
-
-resource "astra_cluster" "c" {
-  cloud_id      = %q
-  credential_id = astra_kubeconfig_credential.c.id
-}
-
-resource "astra_managed_cluster" "c" {
-  cluster_id = astra_cluster.c.id
-}
-
+	base := managedStackHCL(h, "in-use") + `
 resource "astra_app" "c" {
   name                       = "in-use"
   cluster_id                 = astra_managed_cluster.c.id
@@ -131,7 +116,7 @@ resource "astra_s3_credential" "k" {
   access_key_id     = "AKIAEXAMPLE"
   secret_access_key = "secret-example"
 }
-`, kube, h.sim().Seeds().PrivateCloudID)
+`
 	bucket := `
 resource "astra_bucket" "b" {
   name            = "in-use"

@@ -81,9 +81,12 @@ func clusterComputedAttributes(drivenBy func(attribute string) []string, putArgs
 		"state_unready": computedStrings("Reasons the cluster is not `running`, or why it is `failed` or `removed`."),
 		"managed_state": computedString("Management state: `pending`, `ineligible`, `unmanaged`, `managing`, `managed` " +
 			"(or `deleting` with `api_version` 1.7). An `astra_managed_cluster` brings the cluster under management."),
-		"managed_state_unready":    computedStrings("Reasons the cluster is ineligible for management, or non-fatal management errors."),
-		"managed_timestamp":        computedString("When the cluster was brought under management (ISO 8601); only while managed."),
-		"protection_state":         computedString("Protection state: `full`, `partial` or `atRisk`, from the snapshot support of the default storage class."),
+		"managed_state_unready": computedStrings("Reasons the cluster is ineligible for management, or non-fatal management errors."),
+		"managed_timestamp":     computedString("When the cluster was brought under management (ISO 8601); only while managed."),
+		"protection_state": computedString("Protection state: `full`, `partial` or `atRisk`, from the snapshot support of the " +
+			"default storage class. It moves with that class: `astra_managed_cluster` plans it unknown when its " +
+			"`default_storage_class` changes, while `astra_cluster` holds what its last refresh saw (an output that must " +
+			"show the current value reads the `astra_cluster` data source)."),
 		"protection_state_details": attrs.StateDetailsSchema("Explanations of `protection_state`."),
 		"restore_target_supported": computedBool("Whether the cluster can be the target of a restore."),
 		"snapshot_supported":       computedBool("Whether the cluster supports snapshots."),

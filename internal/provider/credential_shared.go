@@ -57,7 +57,8 @@ func (a secretArgument) attributes(plainDescription string, plainValidators ...v
 			Sensitive: true,
 			WriteOnly: true,
 			MarkdownDescription: "Write-only variant of `" + a.plain + "`: sent to Astra Control but never stored in state or plan. " +
-				"Needs Terraform 1.11 or later (older CLIs: use `" + a.plain + "`). Requires `" + a.woVersion + "`: since the " +
+				"Needs Terraform 1.11 or later (older CLIs: use `" + a.plain + "`; Terraform 1.5 refuses it with two errors, the " +
+				"framework's and one naming `" + a.plain + "`). Requires `" + a.woVersion + "`: since the " +
 				"value is not stored, only a change of that version rotates the credential.",
 			Validators: []validator.String{stringvalidator.AlsoRequires(path.MatchRoot(a.woVersion))},
 		},

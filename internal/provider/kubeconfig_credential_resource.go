@@ -77,7 +77,9 @@ func (r *kubeconfigCredentialResource) CheckPlan(ctx context.Context, req knowna
 	if diags.HasError() || (cfg.Kubeconfig.IsNull() && cfg.KubeconfigWO.IsNull()) {
 		return diags
 	}
-	if text, ok := kubeconfigText(cfg, cfg); ok {
+	// The same text as in state names the same server: no parse (a fleet's steady plan
+	// would otherwise parse every kubeconfig twice).
+	if text, ok := kubeconfigText(cfg, cfg); ok && !(isSet(prior.Kubeconfig) && prior.Kubeconfig.ValueString() == text) {
 		warnServerChange(ctx, r.configuredClient(), prior.ID.ValueString(), prior.Name.ValueString(),
 			priorKubeconfigServer(ctx, prior, req.Private), text, &diags)
 	}

@@ -4,6 +4,8 @@ package provider
 
 import (
 	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"sync/atomic"
 	"time"
 
@@ -23,6 +25,7 @@ const typeName = "astra"
 var (
 	_ provider.Provider                  = (*astraProvider)(nil)
 	_ provider.ProviderWithListResources = (*astraProvider)(nil)
+	_ provider.ProviderWithActions       = (*astraProvider)(nil)
 	_ knownanswers.CountingProvider      = (*astraProvider)(nil)
 )
 
@@ -112,6 +115,7 @@ func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ListResourceData = data
+	resp.ActionData = data
 }
 
 // ResourceData is what Configure last handed to resources (knownanswers.Provider).
@@ -170,5 +174,14 @@ func (p *astraProvider) ListResources(_ context.Context) []func() list.ListResou
 		newBucketListResource,
 		newAppListResource,
 		newProtectionPolicyListResource,
+	}
+}
+
+// Actions (Terraform 1.14+): imperative day-two operations, tested under Terraform 1.16.4.
+func (p *astraProvider) Actions(_ context.Context) []func() action.Action {
+	return []func() action.Action{
+		newAppSnapshotAction,
+		newAppBackupAction,
+		newAppRestoreAction,
 	}
 }

@@ -77,6 +77,7 @@ func Compare(old, cur *Snapshot, opts Options) Result {
 	r.blocks(opts, "resource", old.Resources, cur.Resources)
 	r.blocks(opts, "data source", old.DataSources, cur.DataSources)
 	r.blocks(opts, "list resource", old.ListResources, cur.ListResources)
+	r.blocks(opts, "action", old.Actions, cur.Actions)
 	r.identities(old.Identities, cur.Identities)
 	return r
 }
@@ -354,15 +355,16 @@ func Update(old, cur *Snapshot, opts Options) *Snapshot {
 			}
 		}
 	}
-	var oldProvider, oldResources, oldDataSources, oldLists map[string]*Block
+	var oldProvider, oldResources, oldDataSources, oldLists, oldActions map[string]*Block
 	if old != nil {
 		oldProvider = map[string]*Block{"": old.Provider}
-		oldResources, oldDataSources, oldLists = old.Resources, old.DataSources, old.ListResources
+		oldResources, oldDataSources, oldLists, oldActions = old.Resources, old.DataSources, old.ListResources, old.Actions
 	}
 	stamp(oldProvider, map[string]*Block{"": out.Provider})
 	stamp(oldResources, out.Resources)
 	stamp(oldDataSources, out.DataSources)
 	stamp(oldLists, out.ListResources)
+	stamp(oldActions, out.Actions)
 	return &out
 }
 

@@ -94,6 +94,25 @@ func TestGate_refusesBrokenSchemas(t *testing.T) {
 			fix:   "put it back. To retire or rename it, keep it with a DeprecationMessage",
 		},
 		{
+			name: "removed action argument",
+			breaks: func(t *testing.T, r *tfprotov6.GetProviderSchemaResponse) {
+				block := r.ActionSchemas["astra_app_backup"].Schema.Block
+				kept := block.Attributes[:0]
+				for _, a := range block.Attributes {
+					if a.Name != "bucket_id" {
+						kept = append(kept, a)
+					}
+				}
+				if len(kept) == len(block.Attributes) {
+					t.Fatal("astra_app_backup has no bucket_id")
+				}
+				block.Attributes = kept
+			},
+			where: "action astra_app_backup attribute bucket_id",
+			what:  "removed (or renamed) without a deprecation period",
+			fix:   "put it back.",
+		},
+		{
 			name: "renamed attribute",
 			breaks: func(t *testing.T, r *tfprotov6.GetProviderSchemaResponse) {
 				attribute(t, r, "astra_cluster", "acc_host").Name = "acc_hosted"

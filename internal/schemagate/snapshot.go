@@ -33,10 +33,12 @@ type Snapshot struct {
 	Resources     map[string]*Block    `json:"resources"`
 	DataSources   map[string]*Block    `json:"data_sources"`
 	ListResources map[string]*Block    `json:"list_resources,omitempty"`
+	Actions       map[string]*Block    `json:"actions,omitempty"`
 	Identities    map[string]*Identity `json:"resource_identities,omitempty"`
 }
 
-// Block is the schema of the provider block, a resource, a data source or a list resource.
+// Block is the schema of the provider block, a resource, a data source, a list resource or
+// an action (its configuration: what users write in an action block).
 type Block struct {
 	Version         int64                 `json:"version"`
 	Deprecated      string                `json:"deprecated,omitempty"`
@@ -123,6 +125,16 @@ func FromProto(resp *tfprotov6.GetProviderSchemaResponse, ids *tfprotov6.GetReso
 		{resp.DataSourceSchemas, &s.DataSources},
 		{resp.ListResourceSchemas, &s.ListResources},
 	}
+	actions := map[string]*tfprotov6.Schema{}
+	for name, a := range resp.ActionSchemas {
+		if a != nil {
+			actions[name] = a.Schema
+		}
+	}
+	groups = append(groups, struct {
+		from map[string]*tfprotov6.Schema
+		to   *map[string]*Block
+	}{actions, &s.Actions})
 	for _, g := range groups {
 		for name, schema := range g.from {
 			b, err := fromSchema(schema)

@@ -64,6 +64,7 @@ const usageFooter = `
   app        POST apps: discovering -> ready (the POST answers discovering)
   snapshot   a snapshot: discovering -> running (half way) -> completed or failed
   backup     a backup: pending -> running (half way) -> completed or failed
+  restore    a clone: provisioning -> ready; an in-place restore: restoring -> ready
 
 Protection policies fire on a schedule clock (UTC) that -schedule-speed N runs N times
 faster than real time: at 3600 an hourly policy fires every second, a daily one every 24
@@ -74,6 +75,8 @@ next snapshot or backup of the app named APP (or with ID APP; it may be managed 
 with REASON, however it is taken (a POST or a policy). -fail-hook-source NAME (repeatable)
 makes every run of the execution hooks of hook source NAME fail: the snapshot or backup
 still completes, with hookState "failed" (hook failures are soft in Astra Control).
+-fail-next-restore APP[=REASON] (repeatable) makes the next in-place restore of APP, or the
+clone that creates an app named APP, end with the app failed and REASON in its stateDetails.
 
 -fault SPEC (repeatable) injects failures: METHOD:ROUTE:KIND[:OPTION...]
   METHOD   GET, POST, PUT, DELETE or *
@@ -101,7 +104,7 @@ still completes, with hookState "failed" (hook failures are soft in Astra Contro
 func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("astra-sim", flag.ContinueOnError)
 	cfg := &config{}
-	var tokens, delays, faults, unreachable, failHooks, failSnapshots, failBackups, namespaces listFlag
+	var tokens, delays, faults, unreachable, failHooks, failSnapshots, failBackups, failRestores, namespaces listFlag
 	var strict, lenient bool
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "listen `address` (port 0 picks a free port)")
 	fs.StringVar(&cfg.opts.AccountID, "account-id", astrasim.DefaultAccountID, "the account `UUID` served")
@@ -119,6 +122,7 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs.Float64Var(&cfg.opts.ScheduleSpeed, "schedule-speed", 1, "run the protection policies' clock `N` times faster than real time (3600: an hourly policy fires every second)")
 	fs.Var(&failSnapshots, "fail-next-snapshot", "make the next snapshot of an app fail, `APP[=REASON]` (app name or ID); repeatable")
 	fs.Var(&failBackups, "fail-next-backup", "make the next backup of an app fail, `APP[=REASON]` (app name or ID); repeatable")
+	fs.Var(&failRestores, "fail-next-restore", "make the next in-place restore of an app (or the clone creating it) fail, `APP[=REASON]` (app name or ID); repeatable")
 	fs.Var(&failHooks, "fail-hook-source", "a hook source `name` whose execution hooks fail whenever they run; repeatable")
 	fs.BoolVar(&strict, "strict", false, "validate request bodies strictly against the published schema (the default)")
 	fs.BoolVar(&lenient, "lenient", false, "also accept the undocumented fields real clients send (connectorInstall, cloudID...), and store and answer back members no release has, as a newer server would")
@@ -208,7 +212,7 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 	for _, f := range []struct {
 		kind  string
 		specs listFlag
-	}{{astrasim.FailSnapshot, failSnapshots}, {astrasim.FailBackup, failBackups}} {
+	}{{astrasim.FailSnapshot, failSnapshots}, {astrasim.FailBackup, failBackups}, {astrasim.FailRestore, failRestores}} {
 		for _, spec := range f.specs {
 			fn, err := astrasim.ParseFailNext(f.kind, spec)
 			if err != nil {

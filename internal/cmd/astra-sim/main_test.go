@@ -66,17 +66,20 @@ func TestParseFlags(t *testing.T) {
 }
 
 func TestParseDayTwoFlags(t *testing.T) {
-	cfg, err := parseFlags([]string{"-delay", "snapshot=3s", "-delay", "backup=1m", "-schedule-speed", "3600",
+	cfg, err := parseFlags([]string{"-delay", "snapshot=3s", "-delay", "backup=1m", "-delay", "restore=5s", "-schedule-speed", "3600",
 		"-fail-next-snapshot", "web", "-fail-next-backup", "web=the bucket is full", "-fail-next-backup", "db",
+		"-fail-next-restore", "web=a volume could not be restored",
 		"-fail-hook-source", "freeze", "-fail-hook-source", "thaw", "-namespace", "shop", "-namespace", "db",
 		"-put-echo", "-weak-etag", "-etag-never-matches"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.opts.Delays.Snapshot != 3*time.Second || cfg.opts.Delays.Backup != time.Minute || cfg.opts.ScheduleSpeed != 3600 {
+	if cfg.opts.Delays.Snapshot != 3*time.Second || cfg.opts.Delays.Backup != time.Minute || cfg.opts.Delays.Restore != 5*time.Second ||
+		cfg.opts.ScheduleSpeed != 3600 {
 		t.Errorf("delays %+v, speed %v", cfg.opts.Delays, cfg.opts.ScheduleSpeed)
 	}
-	want := []astrasim.FailNext{{Kind: "snapshot", App: "web"}, {Kind: "backup", App: "web", Reasons: []string{"the bucket is full"}}, {Kind: "backup", App: "db"}}
+	want := []astrasim.FailNext{{Kind: "snapshot", App: "web"}, {Kind: "backup", App: "web", Reasons: []string{"the bucket is full"}}, {Kind: "backup", App: "db"},
+		{Kind: "restore", App: "web", Reasons: []string{"a volume could not be restored"}}}
 	if fmt.Sprint(cfg.opts.FailNext) != fmt.Sprint(want) {
 		t.Errorf("fail-next: %+v", cfg.opts.FailNext)
 	}
@@ -110,6 +113,7 @@ func TestParseFlagsErrors(t *testing.T) {
 		"-fail-next-backup":  {"-fail-next-backup", "=why"},
 		"snapshot":           {"-fail-next-snapshot", ""},
 		"-fail-hook-source":  {"-fail-hook-source", ""},
+		"-fail-next-restore": {"-fail-next-restore", ""},
 	}
 	for want, args := range cases {
 		if _, err := parseFlags(args, io.Discard); err == nil || !strings.Contains(err.Error(), want) {
@@ -122,7 +126,7 @@ func TestParseFlagsErrors(t *testing.T) {
 	}
 	for _, want := range []string{"-fault SPEC", "METHOD:ROUTE:KIND", "retry-after", "recollect", "-state-file",
 		"snapshot   a snapshot", "backup     a backup", "-schedule-speed N", "-fail-next-snapshot APP[=REASON]", "-fail-next-backup APP[=REASON]",
-		"-fail-hook-source name", "execution hooks and hook sources", "-namespace NAME", "-put-echo", "-weak-etag",
+		"-fail-next-restore APP[=REASON]", "restore    a clone: provisioning -> ready", "-fail-hook-source name", "execution hooks and hook sources", "-namespace NAME", "-put-echo", "-weak-etag",
 		"-etag-never-matches", "app        POST apps: discovering -> ready"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("-help does not mention %q", want)

@@ -162,6 +162,12 @@ func (b *bench) fleet(layout string, n int) {
 		stop := b.startSim(astrasim.Options{}, 0)
 		dirs := map[string]string{}
 		for _, key := range b.fleetKeys() {
+			if key == "framework" {
+				// A fresh simulator: ours registered the fleet's clusters in this one, and a
+				// service holds a cluster once.
+				stop()
+				stop = b.startSim(astrasim.Options{}, 0)
+			}
 			v, k := b.variants[key], key+c.suffix
 			if key == "echo" {
 				v = b.echoVariant(c.cli, dirs["ours"])
@@ -190,7 +196,7 @@ func (b *bench) fleet(layout string, n int) {
 // apply it echoes.
 func (b *bench) fleetKeys() []string {
 	var keys []string
-	for _, key := range []string{"trivial", "schema", "ours", "echo"} {
+	for _, key := range []string{"trivial", "schema", "ours", "echo", "framework"} {
 		if key == "ours" || slices.Contains(b.fleetFloors, key) {
 			keys = append(keys, key)
 		}
@@ -235,6 +241,38 @@ func (b *bench) fleetReport(s *strings.Builder) {
 						cpuSplit(res, fleetReportKeys...), cpuRatio(o, res["echo"]))
 				}
 			}
+		}
+	}
+}
+
+// knownAnswersReport compares astra with its known answers on (the default) and off
+// (ASTRA_KNOWN_ANSWERS=off: every request served by the framework), for each fleet row:
+// what the protocol layer buys, which the README quotes.
+func (b *bench) knownAnswersReport(s *strings.Builder) {
+	header := false
+	for _, r := range b.rows {
+		if !strings.HasPrefix(r.scenario, "fleet-") {
+			continue
+		}
+		for _, c := range b.fleetCLIs() {
+			on, off := r.res["ours"+c.suffix], r.res["framework"+c.suffix]
+			if on.wall <= 0 || off.wall <= 0 {
+				continue
+			}
+			if !header {
+				s.WriteString("\n## What the known answers buy: the realistic fleet with them on (astra) and off (`ASTRA_KNOWN_ANSWERS=off`)\n\n" +
+					"| layout | scenario | N | CLI | on | off | **off / on** | CPU on / off (provider part) | provider CPU off / on | peak RSS on / off | requests on / off |\n" +
+					"|---|---|---|---|---|---|---|---|---|---|---|\n")
+				header = true
+			}
+			providerRatio := "-"
+			if on.providerCPU > 0 {
+				providerRatio = fmt.Sprintf("%.2fx", off.providerCPU.Seconds()/on.providerCPU.Seconds())
+			}
+			fmt.Fprintf(s, "| %s | %s | %d | %s | %s | %s | **%s** | %s | %s | %d / %d MiB | %d / %d |\n",
+				r.layout, fleetTitles[r.scenario], r.n, b.versionOf(c.cli), wall(on), wall(off), ratio(off, on),
+				cpuSplit(map[string]result{"on": on, "off": off}, "on", "off"), providerRatio,
+				on.rssKiB/1024, off.rssKiB/1024, on.requests, off.requests)
 		}
 	}
 }

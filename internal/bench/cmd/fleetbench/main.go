@@ -80,7 +80,8 @@ func main() {
 	fleetN := flag.String("fleet-n", "100,300,1000", "realistic fleet: cluster counts (a credential, the cluster with three labels and its management each)")
 	fleetLayouts := flag.String("fleet-layout", "module,count", "realistic fleet: layouts (module: a module instance per cluster; count: three resources with count)")
 	fleetCountMax := flag.Int("fleet-count-max", 300, "realistic fleet: the largest N the count layout runs (its CLI cost grows as N squared)")
-	fleetFloors := flag.String("fleet-floors", "echo,trivial,schema", "realistic fleet: the floors measured beside astra (echo, trivial, schema)")
+	fleetFloors := flag.String("fleet-floors", "echo,trivial,schema,framework", "realistic fleet: what is measured beside astra: "+
+		"the floors (echo, trivial, schema) and framework (astra with its known answers off, ASTRA_KNOWN_ANSWERS=off)")
 	repeat := flag.Int("repeat", 3, "how many times each plan runs (the median is reported)")
 	flag.Parse()
 	if *cli == "" {
@@ -101,10 +102,10 @@ func main() {
 	for _, f := range strings.Split(*fleetFloors, ",") {
 		switch f = strings.TrimSpace(f); f {
 		case "":
-		case "echo", "trivial", "schema":
+		case "echo", "trivial", "schema", "framework":
 			b.fleetFloors = append(b.fleetFloors, f)
 		default:
-			log.Fatalf("-fleet-floors: %q is not echo, trivial or schema", f)
+			log.Fatalf("-fleet-floors: %q is not echo, trivial, schema or framework", f)
 		}
 	}
 	b.build(allVariants...)
@@ -143,7 +144,7 @@ func (b *bench) add(r row) {
 }
 
 // allVariants are every provider the bench builds.
-var allVariants = []string{"ours", "anchors", "schema", "trivial", "echo"}
+var allVariants = []string{"ours", "anchors", "schema", "trivial", "echo", "framework"}
 
 // build compiles the providers named by keys, each into a directory of its own.
 func (b *bench) build(keys ...string) {
@@ -153,6 +154,8 @@ func (b *bench) build(keys ...string) {
 		"schema":  {key: "schema", label: "same-schema floor", floor: true},
 		"trivial": {key: "trivial", label: "trivial floor", floor: true, trivial: true},
 		"echo":    {key: "echo", label: "echo floor", floor: true},
+		// The same binary as ours with the switch users have: what the known answers buy.
+		"framework": {key: "framework", label: "astra, known answers off", env: []string{"ASTRA_KNOWN_ANSWERS=off"}},
 	}
 	// The floors log as the provider does (main.go): nothing formatted that nobody keeps, so
 	// the ratios compare the work, not the logging.
@@ -165,7 +168,7 @@ func (b *bench) build(keys ...string) {
 	}
 	pkgs := map[string]string{"ours": ".", "anchors": "./internal/bench/cmd/astra-anchors",
 		"schema": "./internal/bench/cmd/floor-schema", "trivial": "./internal/bench/cmd/floor-trivial",
-		"echo": "./internal/bench/cmd/floor-echo"}
+		"echo": "./internal/bench/cmd/floor-echo", "framework": "."}
 	for _, key := range keys {
 		v := b.variants[key]
 		v.dir = filepath.Join(b.work, "bin-"+key)

@@ -104,7 +104,9 @@ func (b *bench) report() string {
 		"referring to each other as the fleet's resources do); **echo floor** (realistic fleet only: the fastest provider that could exist for " +
 		"astra's schemas and values, the headline ratio's base. Written on terraform-plugin-go without the framework, it serves the schemas " +
 		"`providers schema -json` printed for astra and answers every plan, apply and read with the values astra's own apply of the same " +
-		"configuration recorded (`show -json`), under the same CLI, doing nothing else; whatever astra costs beyond it is its own). Every " +
+		"configuration recorded (`show -json`), under the same CLI, doing nothing else; whatever astra costs beyond it is its own); " +
+		"**astra, known answers off** (realistic fleet only: the same binary with `ASTRA_KNOWN_ANSWERS=off`, every request served by " +
+		"the framework, against a simulator of its own: what the known answers buy). Every " +
 		"provider runs with the SDK, framework and provider log levels OFF, as this provider sets them when neither TF_LOG " +
 		"nor TF_LOG_PROVIDER is set.\n\n")
 
@@ -146,6 +148,7 @@ func (b *bench) report() string {
 		}
 	}
 	b.fleetReport(&s)
+	b.knownAnswersReport(&s)
 	b.goals(&s)
 	if b.has("apply") || b.has("plan") {
 		fmt.Fprintf(&s, "\n![astra and anchors, wall time as a multiple of the same-schema floor](%s)\n",

@@ -1,0 +1,190 @@
+package astrasim
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// cloneBody is a clone's POST body as NetApp's clients send it (sourceAppID beside the
+// snapshot or backup), at app version 2.2.
+func cloneBody(name, clusterID, sourceClusterID, sourceAppID string, fields map[string]any) map[string]any {
+	b := map[string]any{"type": "application/astra-app", "version": "2.2", "name": name, "clusterID": clusterID,
+		"sourceClusterID": sourceClusterID, "sourceAppID": sourceAppID}
+	if sourceClusterID == "" {
+		delete(b, "sourceClusterID")
+	}
+	for k, v := range fields {
+		b[k] = v
+	}
+	return b
+}
+
+func nsMap(pairs ...string) []any {
+	out := []any{}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, map[string]any{"source": pairs[i], "destination": pairs[i+1]})
+	}
+	return out
+}
+
+// TestCloneWithinCluster: a clone in the source's cluster needs every namespace mapped to
+// one that does not exist; the clone creates it, is provisioning, then ready, and carries
+// sourceAppID (not sourceClusterID: it was not cloned from another cluster).
+func TestCloneWithinCluster(t *testing.T) {
+	clock := newClock()
+	e := newEnv(t, Options{Now: clock.Now, Delays: Delays{Restore: 10 * time.Second}})
+	srcID := e.readyApp("web", "prod")
+	clusterID := e.sim.st.Apps[srcID].ClusterID
+	reason := e.post("/k8s/v2/apps", cloneBody("web-staging", clusterID, clusterID, srcID, nil)).problem(9).field("invalidFields", "namespaceMapping")
+	if !strings.Contains(reason, "needs a different namespace: map prod") {
+		t.Errorf("unmapped same-cluster clone: %q", reason)
+	}
+	reason = e.post("/k8s/v2/apps", cloneBody("web-staging", clusterID, clusterID, srcID, map[string]any{"namespaceMapping": nsMap("prod", "default")})).problem(9).field("invalidFields", "namespaceMapping")
+	if !strings.Contains(reason, "namespace default exists on the target cluster") {
+		t.Errorf("existing destination: %q", reason)
+	}
+	e.post("/k8s/v2/apps", cloneBody("web-staging", clusterID, clusterID, srcID, map[string]any{"namespaceMapping": nsMap("nope", "staging")})).problem(9).field("invalidFields", "namespaceMapping[0].source")
+	e.post("/k8s/v2/apps", cloneBody("web-staging", clusterID, "", srcID, map[string]any{"namespaceMapping": nsMap("prod", "staging")})).problem(9).field("invalidFields", "sourceClusterID")
+	e.post("/k8s/v2/apps", cloneBody("web-staging", clusterID, clusterID, srcID, map[string]any{"namespaceMapping": nsMap("prod", "staging"),
+		"storageClassMapping": nsMap("*", "platinum")})).problem(156).field("invalidFields", "storageClassMapping[0].destination")
+	if slices.Contains(e.sim.st.Clusters[clusterID].Namespaces, "staging") {
+		t.Fatal("a refused clone created its namespace")
+	}
+
+	r := e.post("/k8s/v2/apps", cloneBody("web-staging", clusterID, clusterID, srcID, map[string]any{"namespaceMapping": nsMap("prod", "staging"),
+		"storageClassMapping": nsMap("*", "ontap-silver")})).expect(201)
+	id := r.str("id")
+	if r.str("state") != "provisioning" || r.str("sourceAppID") != srcID || r.body["sourceClusterID"] != nil ||
+		itemField(r.body["namespaceScopedResources"].([]any), 0, "namespace") != "staging" {
+		t.Fatalf("clone's POST answer: %s", r.raw)
+	}
+	if !slices.Contains(e.sim.st.Clusters[clusterID].Namespaces, "staging") {
+		t.Error("the clone did not create its namespace")
+	}
+	e.del("/k8s/v2/apps/" + id).problem(112)
+	clock.advance(10 * time.Second)
+	got := e.get("/k8s/v2/apps/" + id).expect(200)
+	if got.str("state") != "ready" || !strings.Contains(string(got.raw), `"namespaces":["staging"]`) ||
+		!strings.Contains(string(got.raw), `"storageClassMapping":[{"destination":"ontap-silver","source":"*"}]`) {
+		t.Fatalf("clone once ready: %s", got.raw)
+	}
+	// An ordinary update of the clone sends its GET members back: accepted unchanged.
+	put := copyMap(got.body)
+	delete(put, "links")
+	put["name"] = "web-staging-2"
+	e.put("/k8s/v2/apps/"+id, put).expect(204)
+	put["sourceAppID"] = id
+	e.put("/k8s/v2/apps/"+id, put).problem(10).field("invalidFields", "sourceAppID")
+}
+
+// TestCloneFromBackupToAnotherCluster: a completed backup clones to another cluster under
+// the source's namespace names; the clone carries sourceClusterID and the backup's ID.
+func TestCloneFromBackupToAnotherCluster(t *testing.T) {
+	clock := newClock()
+	e := newEnv(t, Options{Now: clock.Now, Delays: Delays{Backup: 10 * time.Second}})
+	e.bucket("bk")
+	srcID := e.readyApp("db", "prod")
+	srcCluster := e.sim.st.Apps[srcID].ClusterID
+	target := e.managedCluster("dr")
+	backupID := e.post(backupsOf(srcID), backupBody("nightly", nil)).expect(201).str("id")
+	body := cloneBody("db-dr", target, srcCluster, srcID, map[string]any{"backupID": backupID})
+	if p := e.post("/k8s/v2/apps", body).problem(164); !strings.Contains(p.str("detail"), "The backup nightly is pending") {
+		t.Errorf("a running backup: %s", p.raw)
+	}
+	clock.advance(10 * time.Second)
+	both := cloneBody("db-dr", target, srcCluster, srcID, map[string]any{"backupID": backupID, "snapshotID": backupID})
+	e.post("/k8s/v2/apps", both).problem(9).field("invalidFields", "backupID")
+	r := e.post("/k8s/v2/apps", body).expect(201)
+	if r.str("backupID") != backupID || r.str("sourceClusterID") != srcCluster || r.str("sourceClusterName") != "db-cluster" {
+		t.Fatalf("clone from a backup: %s", r.raw)
+	}
+	if got := e.get("/k8s/v2/apps/" + r.str("id")).str("state"); got != "ready" {
+		t.Errorf("state %q without a restore delay", got)
+	}
+	if !slices.Contains(e.sim.st.Clusters[target].Namespaces, "prod") {
+		t.Error("the clone did not create namespace prod on the target cluster")
+	}
+	// The same clone again: the namespace exists now, and so does the name.
+	e.post("/k8s/v2/apps", cloneBody("db-dr-2", target, srcCluster, srcID, map[string]any{"backupID": backupID})).problem(9).field("invalidFields", "namespaceMapping")
+}
+
+// TestCloneMembersOnlyOnClones: the members of a clone without a source are refused, and
+// release 22.11 (app 2.1) has no storageClassMapping.
+func TestCloneMembersOnlyOnClones(t *testing.T) {
+	e := newEnv(t, Options{})
+	id := e.managedCluster("c")
+	body := appBody("web", id, "default")
+	body["namespaceMapping"] = nsMap("default", "other")
+	e.post("/k8s/v2/apps", body).problem(9).field("invalidFields", "namespaceMapping")
+
+	old := newEnv(t, Options{Release: "22.11"})
+	srcID := old.readyApp("web", "prod")
+	cl := old.sim.st.Apps[srcID].ClusterID
+	b := cloneBody("web2", cl, cl, srcID, map[string]any{"namespaceMapping": nsMap("prod", "s"), "storageClassMapping": nsMap("*", "ontap-gold")})
+	b["version"] = "2.1"
+	old.post("/k8s/v2/apps", b).problem(8)
+}
+
+// TestInPlaceRestore: a PUT naming a snapshot restores only with forceUpdate: true; the app
+// is restoring, then ready, and names the snapshot; forceUpdate on any other PUT is refused.
+func TestInPlaceRestore(t *testing.T) {
+	clock := newClock()
+	e := newEnv(t, Options{Now: clock.Now, Delays: Delays{Restore: 4 * time.Second}})
+	appID := e.readyApp("web", "prod")
+	snapID := e.post(snapsOf(appID), snapBody("s1")).expect(201).str("id")
+	path := "/k8s/v2/apps/" + appID
+	restore := map[string]any{"type": "application/astra-app", "version": "2.2", "snapshotID": snapID}
+	force := http.Header{"Forceupdate": {"true"}}
+
+	if reason := e.put(path, restore).problem(9).field("invalidFields", "snapshotID"); !strings.Contains(reason, "forceUpdate: true") {
+		t.Errorf("restore without the header: %q", reason)
+	}
+	plain := map[string]any{"type": "application/astra-app", "version": "2.2", "name": "web"}
+	e.doURL(http.MethodPut, e.url(path), plain, force).problem(12)
+	other := e.readyApp("other", "o")
+	otherSnap := e.post(snapsOf(other), snapBody("o1")).expect(201).str("id")
+	e.doURL(http.MethodPut, e.url(path), map[string]any{"type": "application/astra-app", "version": "2.2", "snapshotID": otherSnap}, force).problem(9)
+	if n := e.sim.Restores(appID); n != 0 {
+		t.Fatalf("%d restores after refused PUTs", n)
+	}
+
+	e.doURL(http.MethodPut, e.url(path), restore, force).expect(204)
+	if got := e.get(path); got.str("state") != "restoring" || got.str("snapshotID") != snapID {
+		t.Fatalf("during the restore: %s", got.raw)
+	}
+	e.post(snapsOf(appID), snapBody("s2")).problem(112)
+	e.doURL(http.MethodPut, e.url(path), restore, force).problem(112)
+	clock.advance(4 * time.Second)
+	if got := e.get(path).str("state"); got != "ready" {
+		t.Fatalf("after the restore: %q", got)
+	}
+	if n := e.sim.Restores(appID); n != 1 {
+		t.Errorf("Restores = %d, want 1", n)
+	}
+}
+
+// TestInPlaceRestoreFailureAndBusy: a restore refused while a backup runs (152), one of an
+// incomplete backup (164), and an injected failure ending the app failed with the reason.
+func TestInPlaceRestoreFailureAndBusy(t *testing.T) {
+	clock := newClock()
+	e := newEnv(t, Options{Now: clock.Now, Delays: Delays{Backup: 10 * time.Second}})
+	e.bucket("bk")
+	appID := e.readyApp("web", "prod")
+	path := "/k8s/v2/apps/" + appID
+	force := http.Header{"Forceupdate": {"true"}}
+	backupID := e.post(backupsOf(appID), backupBody("b1", nil)).expect(201).str("id")
+	body := map[string]any{"type": "application/astra-app", "version": "2.2", "backupID": backupID}
+	e.doURL(http.MethodPut, e.url(path), body, force).problem(152)
+	clock.advance(10 * time.Second)
+	if err := e.sim.FailNextRestore("web", "Volume prod/data could not be restored"); err != nil {
+		t.Fatal(err)
+	}
+	e.doURL(http.MethodPut, e.url(path), body, force).expect(204)
+	got := e.get(path)
+	if got.str("state") != "failed" || got.str("backupID") != backupID || !strings.Contains(string(got.raw), "Volume prod/data could not be restored") {
+		t.Fatalf("failed restore: %s", got.raw)
+	}
+}

@@ -1,0 +1,108 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
+)
+
+var _ action.ActionWithConfigure = (*appBackupAction)(nil)
+
+// appBackupTimeout: a backup copies every volume to the object store, hours for a large app.
+const appBackupTimeout = 2 * time.Hour
+
+// appBackupAction is astra_app_backup: take a backup of an app now.
+type appBackupAction struct{ actionHolder }
+
+func newAppBackupAction() action.Action { return &appBackupAction{} }
+
+type appBackupActionModel struct {
+	AppID    types.String `tfsdk:"app_id"`
+	Name     types.String `tfsdk:"name"`
+	BucketID types.String `tfsdk:"bucket_id"`
+	Timeout  types.String `tfsdk:"timeout"`
+}
+
+func (a *appBackupAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_app_backup"
+}
+
+func (a *appBackupAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Takes a backup of an app now (`POST /k8s/v1/apps/{app_id}/appBackups`) and waits until it is " +
+			"`completed`, reporting its state and percentage done as it goes; a backup that fails fails the action with " +
+			"the service's reasons. Run it with `terraform apply -invoke=action.astra_app_backup.<name>`, or from a " +
+			"resource's `lifecycle { action_trigger { ... } }` (for example right before an upgrade of the app's " +
+			"workloads). Terraform 1.14 or later; OpenTofu has no actions. The backup is not managed by Terraform afterwards.",
+		Attributes: map[string]schema.Attribute{
+			"app_id": appIDAttribute("to back up"),
+			"name": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Name of the backup, unique among the app's backups. Default: `backup-` and the time " +
+					"in UTC (`backup-20260102-030405`).",
+				Validators: []validator.String{validate.ResourceName(63)},
+			},
+			"bucket_id": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Bucket to write the backup to (an `astra_bucket`'s `id`). Default: the managed " +
+					"cluster's default bucket, else the cloud's, else one Astra Control chooses.",
+				Validators: []validator.String{validate.UUID()},
+			},
+			"timeout": actionTimeoutAttribute("the backup", appBackupTimeout),
+		},
+	}
+}
+
+func (a *appBackupAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
+	var m appBackupActionModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	client := a.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	appID := m.AppID.ValueString()
+	name := m.Name.ValueString()
+	if name == "" {
+		name = onDemandName("backup", time.Now())
+	}
+	p := &progress{send: resp.SendProgress}
+	b, err := createOrFind(func() (*astra.AppBackup, error) {
+		return client.CreateAppBackup(ctx, appID, astra.AppBackupCreate{Name: name, BucketID: m.BucketID.ValueString()})
+	}, func() (*astra.AppBackup, error) { return client.FindAppBackup(ctx, appID, name) })
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot take the backup", err, map[string]string{"name": "name", "bucketID": "bucket_id"})
+		return
+	}
+	p.report(describeBackup(b))
+	onward := fmt.Sprintf("Watch backup %q (%s) of app %s with the astra_app_backups data source.", b.Name, b.ID, appID)
+	fetch := func(ctx context.Context) (*astra.AppBackup, error) { return client.GetAppBackup(ctx, appID, b.ID) }
+	if _, ok := waitForAction(ctx, a.waitSchedule(), actionTimeout(m.Timeout, appBackupTimeout), p, fetch,
+		astra.AppBackupCompleted, describeBackup, &resp.Diagnostics, "Backup not completed", onward); ok {
+		p.report(fmt.Sprintf("backup %q (%s) of app %s completed", b.Name, b.ID, appID))
+	}
+}
+
+// describeBackup is a backup's progress line: its state and, when the service says, the
+// percentage done.
+func describeBackup(b *astra.AppBackup) string {
+	line := fmt.Sprintf("backup %q (%s): %s", b.Name, b.ID, b.State)
+	if b.PercentDone != nil {
+		line += ", " + formatPercentDone(*b.PercentDone) + " done"
+	}
+	return line
+}
+
+func formatPercentDone(p float64) string {
+	if p == float64(int64(p)) {
+		return fmt.Sprintf("%d%%", int64(p))
+	}
+	return fmt.Sprintf("%.1f%%", p)
+}

@@ -1,0 +1,98 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
+)
+
+var _ action.ActionWithConfigure = (*appSnapshotAction)(nil)
+
+// appSnapshotTimeout: a snapshot is a CSI volume snapshot per volume, minutes at most.
+const appSnapshotTimeout = 30 * time.Minute
+
+// appSnapshotAction is astra_app_snapshot: take a snapshot of an app now.
+type appSnapshotAction struct{ actionHolder }
+
+func newAppSnapshotAction() action.Action { return &appSnapshotAction{} }
+
+type appSnapshotActionModel struct {
+	AppID    types.String `tfsdk:"app_id"`
+	Name     types.String `tfsdk:"name"`
+	BucketID types.String `tfsdk:"bucket_id"`
+	Timeout  types.String `tfsdk:"timeout"`
+}
+
+func (a *appSnapshotAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_app_snapshot"
+}
+
+func (a *appSnapshotAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Takes a snapshot of an app now (`POST /k8s/v1/apps/{app_id}/appSnaps`) and waits until it is " +
+			"`completed`, reporting its state as it goes; a snapshot that fails fails the action with the service's reasons. " +
+			"Run it with `terraform apply -invoke=action.astra_app_snapshot.<name>`, or from a resource's " +
+			"`lifecycle { action_trigger { ... } }` (for example before a change to a workload of the app). Terraform 1.14 " +
+			"or later; OpenTofu has no actions. The snapshot is not managed by Terraform afterwards.",
+		Attributes: map[string]schema.Attribute{
+			"app_id": appIDAttribute("to snapshot"),
+			"name": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Name of the snapshot, unique among the app's snapshots. Default: `snapshot-` and the " +
+					"time in UTC (`snapshot-20260102-030405`).",
+				Validators: []validator.String{validate.ResourceName(63)},
+			},
+			"bucket_id": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Bucket that keeps the snapshot's metadata: Astra Control Center 24.02 (`api_version` " +
+					"1.7) and clusters with the `neptuneV1` capability only. Default: none.",
+				Validators: []validator.String{validate.UUID()},
+			},
+			"timeout": actionTimeoutAttribute("the snapshot", appSnapshotTimeout),
+		},
+	}
+}
+
+func (a *appSnapshotAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
+	var m appSnapshotActionModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	client := a.client(&resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	appID := m.AppID.ValueString()
+	name := m.Name.ValueString()
+	if name == "" {
+		name = onDemandName("snapshot", time.Now())
+	}
+	p := &progress{send: resp.SendProgress}
+	snap, err := createOrFind(func() (*astra.AppSnapshot, error) {
+		return client.CreateAppSnapshot(ctx, appID, astra.AppSnapshotCreate{Name: name, BucketID: m.BucketID.ValueString()})
+	}, func() (*astra.AppSnapshot, error) { return client.FindAppSnapshot(ctx, appID, name) })
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Cannot take the snapshot", err, map[string]string{"name": "name", "bucketID": "bucket_id"})
+		return
+	}
+	p.report(describeSnapshot(snap))
+	onward := fmt.Sprintf("Watch snapshot %q (%s) of app %s with the astra_app_snapshots data source.", snap.Name, snap.ID, appID)
+	fetch := func(ctx context.Context) (*astra.AppSnapshot, error) {
+		return client.GetAppSnapshot(ctx, appID, snap.ID)
+	}
+	if _, ok := waitForAction(ctx, a.waitSchedule(), actionTimeout(m.Timeout, appSnapshotTimeout), p, fetch,
+		astra.AppSnapshotCompleted, describeSnapshot, &resp.Diagnostics, "Snapshot not completed", onward); ok {
+		p.report(fmt.Sprintf("snapshot %q (%s) of app %s completed", snap.Name, snap.ID, appID))
+	}
+}
+
+// describeSnapshot is a snapshot's progress line.
+func describeSnapshot(s *astra.AppSnapshot) string {
+	return fmt.Sprintf("snapshot %q (%s): %s", s.Name, s.ID, s.State)
+}
