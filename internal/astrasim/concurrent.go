@@ -33,7 +33,8 @@ func (st *state) nextBucket(id string) string {
 //     number of concurrent writes so far;
 //   - a schedule: the user label concurrent-writer as above, and its backups move to the
 //     next bucket of the account (by creation order), when there is another: a bucketID a
-//     configuration may leave to the service.
+//     configuration may leave to the service;
+//   - a hook source, an execution hook (on either path): the user label concurrent-writer.
 //
 // Each write moves modificationTimestamp. A request naming no object it knows writes nothing.
 func (s *Sim) concurrentWrite(params map[string]string) {
@@ -49,6 +50,14 @@ func (s *Sim) concurrentWrite(params map[string]string) {
 		m.Modified = now
 	}
 	switch {
+	case params["executionHook_id"] != "": // before app_id: the app-scoped path names both
+		if h := s.st.Hooks[params["executionHook_id"]]; h != nil {
+			labelled(&h.Meta)
+		}
+	case params["hookSource_id"] != "":
+		if h := s.st.HookSources[params["hookSource_id"]]; h != nil {
+			labelled(&h.Meta)
+		}
 	case params["schedule_id"] != "":
 		if sc := s.st.Schedules[params["schedule_id"]]; sc != nil {
 			labelled(&sc.Meta)

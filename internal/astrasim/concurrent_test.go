@@ -13,6 +13,9 @@ func TestConcurrentWriteFault(t *testing.T) {
 	_, id := e.addPrivateCluster("concurrent")
 	seeds := e.sim.Seeds()
 	cloudID := seeds.PrivateCloudID
+	appID := e.readyApp("concurrent-hooks")
+	sourceID := e.hookSource("concurrent-script")
+	hookID := e.post("/k8s/v1/apps/"+appID+"/executionHooks", hookBody("concurrent-hook", appID, sourceID)).expect(201).str("id")
 	cases := []struct {
 		route, path string
 		body        map[string]any
@@ -35,6 +38,21 @@ func TestConcurrentWriteFault(t *testing.T) {
 			body: map[string]any{"type": "application/astra-credential", "version": "1.1", "name": "n", "keyStore": map[string]any{"k": "SGkh"}},
 			changed: func() string {
 				return labelValue(e.get("/core/v1/credentials/"+seeds.GCP.CredentialID), concurrentWriterLabel)
+			},
+		},
+		{
+			route: "/core/v1/hookSources/{hookSource_id}", path: "/core/v1/hookSources/" + sourceID,
+			body: hookSourceBody("concurrent-script", testScript),
+			changed: func() string {
+				return labelValue(e.get("/core/v1/hookSources/"+sourceID), concurrentWriterLabel)
+			},
+		},
+		{
+			// The app-scoped path names the app too: the hook is written, not the app.
+			route: "/k8s/v1/apps/{app_id}/executionHooks/{executionHook_id}", path: "/k8s/v1/apps/" + appID + "/executionHooks/" + hookID,
+			body: hookBody("concurrent-hook", appID, sourceID),
+			changed: func() string {
+				return labelValue(e.get("/core/v1/executionHooks/"+hookID), concurrentWriterLabel)
 			},
 		},
 	}
@@ -62,6 +80,9 @@ func TestConcurrentWriteFault(t *testing.T) {
 		if n, c := e.sim.Count(http.MethodPut, tc.route), e.sim.CountConditional(http.MethodPut, tc.route); n != 2 || c != 2 {
 			t.Errorf("%s: %d PUTs, %d conditional; want 2 and 2", tc.route, n, c)
 		}
+	}
+	if v := labelValue(e.get("/k8s/v2/apps/"+appID), concurrentWriterLabel); v != "" {
+		t.Errorf("the writer of the app-scoped hook path labelled the app (%q)", v)
 	}
 }
 

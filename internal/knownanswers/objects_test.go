@@ -116,7 +116,18 @@ func (f *answersFixture) healthyObjects(t *testing.T) []baseObject {
 	if err != nil {
 		t.Fatal(err)
 	}
+	script, err := f.client.CreateHookSource(ctx, astra.HookSourceCreate{Name: "differential-script", Script: "#!/bin/sh\nexit 0\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook, err := f.client.CreateExecutionHook(ctx, astra.ExecutionHookCreate{Name: "differential-hook", AppID: app,
+		HookSourceID: script.ID, Action: astra.HookActionSnapshot, Stage: astra.HookStagePre, Arguments: []string{"fast"},
+		MatchingCriteria: []astra.MatchingCriterion{{Type: "containerName", Value: ".*"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	return []baseObject{
+		{typeName: "astra_hook_source", id: script.ID}, {typeName: "astra_execution_hook", id: hook.ID},
 		{typeName: "astra_cluster", id: f.clusterID}, {typeName: "astra_kubeconfig_credential", id: f.credID},
 		{typeName: "astra_cloud", id: f.cloudID}, {typeName: "astra_managed_cluster", id: f.clusterID},
 		{typeName: "astra_s3_credential", id: s3.ID}, {typeName: "astra_service_account_credential", id: sa.ID},

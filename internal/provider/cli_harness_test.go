@@ -301,13 +301,22 @@ func (h *cliHarness) simObjects() simObjects {
 			Name, ManagedState string
 			Discovered         bool
 		} `json:"clusters"`
-		Apps      map[string]struct{ Name string } `json:"apps"`
-		Schedules map[string]struct{ Name string } `json:"schedules"`
+		Apps        map[string]struct{ Name string } `json:"apps"`
+		Schedules   map[string]struct{ Name string } `json:"schedules"`
+		HookSources map[string]struct{ Name string } `json:"hookSources"`
+		Hooks       map[string]struct{ Name string } `json:"executionHooks"`
 	}
 	if err := json.Unmarshal(raw, &view); err != nil {
 		h.t.Fatalf("decoding the snapshot: %v", err)
 	}
-	out := simObjects{"credential": {}, "cloud": {}, "cluster": {}, "managed": {}, "bucket": {}, "app": {}, "schedule": {}}
+	out := simObjects{"credential": {}, "cloud": {}, "cluster": {}, "managed": {}, "bucket": {}, "app": {}, "schedule": {},
+		"hooksource": {}, "hook": {}}
+	for id, h := range view.HookSources {
+		out["hooksource"][id] = h.Name
+	}
+	for id, h := range view.Hooks {
+		out["hook"][id] = h.Name
+	}
 	for id, b := range view.Buckets {
 		out["bucket"][id] = b.Name
 	}
@@ -337,7 +346,7 @@ func (h *cliHarness) simObjects() simObjects {
 var kindOfType = map[string]string{
 	"astra_kubeconfig_credential": "credential", "astra_s3_credential": "credential", "astra_service_account_credential": "credential",
 	"astra_cloud": "cloud", "astra_cluster": "cluster", "astra_managed_cluster": "managed", "astra_bucket": "bucket",
-	"astra_app": "app", "astra_protection_policy": "schedule",
+	"astra_app": "app", "astra_protection_policy": "schedule", "astra_hook_source": "hooksource", "astra_execution_hook": "hook",
 }
 
 // invariant: the simulator holds exactly what state holds, beyond what it held at the
@@ -349,7 +358,7 @@ func (h *cliHarness) invariant(baseline simObjects) error {
 	}
 	now := h.simObjects()
 	var problems []string
-	for _, kind := range []string{"credential", "cloud", "cluster", "managed", "bucket", "app", "schedule"} {
+	for _, kind := range []string{"credential", "cloud", "cluster", "managed", "bucket", "app", "schedule", "hooksource", "hook"} {
 		var got []string
 		for id := range now[kind] {
 			if _, seeded := baseline[kind][id]; !seeded {

@@ -31,6 +31,8 @@ var resourceModels = map[string]any{
 	"astra_bucket":                     bucketModel{},
 	"astra_app":                        appModel{},
 	"astra_protection_policy":          protectionPolicyModel{},
+	"astra_hook_source":                hookSourceModel{},
+	"astra_execution_hook":             executionHookModel{},
 }
 
 // modelledResource is a resource type, its schema and the model it writes into state.

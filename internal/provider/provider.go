@@ -143,6 +143,8 @@ func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource 
 		identifiedByID(newBucketResource),
 		identifiedByID(newAppResource),
 		newProtectionPolicyResource, // its own identity: { app_id, id }
+		identifiedByID(newHookSourceResource),
+		identifiedByID(newExecutionHookResource),
 	}
 }
 
@@ -159,6 +161,8 @@ func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataS
 		newBucketsDataSource,
 		newAppsDataSource,
 		newProtectionPoliciesDataSource,
+		newHookSourcesDataSource,
+		newExecutionHooksDataSource,
 	}
 }
 

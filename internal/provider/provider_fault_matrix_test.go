@@ -16,13 +16,14 @@ import (
 )
 
 // The fault matrix: each fault on each write route (credential, cluster, managed cluster,
-// cloud, bucket, app, protection policy: their creates, and for the concurrent writer the
+// cloud, bucket, app, protection policy, hook source, execution hook: their creates, and for the concurrent writer the
 // in-place updates of each), applied by the CLI binary. After every apply the
 // simulator must hold exactly the objects state holds; once the faults are spent, the next
 // apply converges and the plan after it is empty; destroy then leaves nothing behind.
 
-// writeRoutes are the create routes of the nine resources.
-var writeRoutes = []string{routeCredentials, routeClusters, routeManagedClusters, routeClouds, routeBuckets, routeApps, routeSchedules}
+// writeRoutes are the create routes of the eleven resources.
+var writeRoutes = []string{routeCredentials, routeClusters, routeManagedClusters, routeClouds, routeBuckets, routeApps, routeSchedules,
+	routeHookSources, routeAppExecutionHooks}
 
 // postsPerRoute is how many creates each route takes in matrixHCL (1 when not listed): the
 // credentials route takes one of each key type, kubeconfig, s3 and generic (a service
@@ -30,10 +31,11 @@ var writeRoutes = []string{routeCredentials, routeClusters, routeManagedClusters
 var postsPerRoute = map[string]int{routeCredentials: 3}
 
 // matrixObjects is how many objects matrixHCL declares.
-const matrixObjects = 9
+const matrixObjects = 11
 
 // updateRoutes are the PUT routes of the in-place updates matrixHCL's changed variant makes.
-var updateRoutes = []string{routeCredential, routeCloudCluster, routeManagedCluster, routeCloud, routeBucket, routeApp, routeSchedule}
+var updateRoutes = []string{routeCredential, routeCloudCluster, routeManagedCluster, routeCloud, routeBucket, routeApp, routeSchedule,
+	routeHookSource, routeExecutionHook}
 
 // Totals over the package run, logged by each test: the numbers the issue's closing note asks for.
 var (
@@ -42,20 +44,23 @@ var (
 )
 
 // matrixHCL declares one object of each kind: credential -> cluster -> managed cluster ->
-// app -> protection policy, a service-account credential -> a cloud, and an S3 credential ->
-// a bucket. changed changes seven of them in place (renames, a label, Trident, a default
-// bucket, a retention): one PUT on each update route.
+// app -> protection policy and hook source -> execution hook, a service-account credential
+// -> a cloud, and an S3 credential -> a bucket. changed changes nine of them in place
+// (renames, a label, Trident, a default bucket, a retention, a script, an argument): one
+// PUT on each update route.
 func matrixHCL(h *cliHarness, prefix string, changed bool) string {
 	sim := h.sim()
 	kube := writeKubeconfig(h.t, prefix, "https://"+prefix+".k8s.example:6443")
 	credName, labels, managed, cloud := prefix+"-cred", "", "", ""
 	appName, retention, bucketName := prefix+"-app", 3, prefix+"-bucket"
+	script, argument := `#!/bin/sh\necho quiesce\n`, "--fast"
 	if changed {
 		credName += "-renamed"
 		labels = "\n  labels        = { tier = \"gold\" }"
 		managed = "\n  trident_managed_state_desired = \"unmanaged\""
 		cloud = "\n  default_bucket_id = astra_bucket.b.id"
 		appName, retention, bucketName = appName+"-2", 4, bucketName+"-2"
+		script, argument = `#!/bin/sh\necho quiesce\nsync\n`, "--slow"
 	}
 	return fmt.Sprintf(`
 resource "astra_kubeconfig_credential" "c" {
@@ -112,7 +117,22 @@ resource "astra_bucket" "b" {
   credential_id   = astra_s3_credential.s.id
   s3              = { server_url = "s3.matrix.example", bucket_name = "%[1]s-backups" }
 }
-`, prefix, kube, sim.Seeds().PrivateCloudID, testutil.GCPKeyFile(1), credName, labels, managed, cloud, appName, retention, bucketName)
+
+resource "astra_hook_source" "h" {
+  name   = "%[1]s-script"
+  source = "%[12]s"
+}
+
+resource "astra_execution_hook" "h" {
+  name           = "%[1]s-pre-snapshot"
+  app_id         = astra_app.c.id
+  hook_source_id = astra_hook_source.h.id
+  action         = "snapshot"
+  stage          = "pre"
+  arguments      = [%[13]q]
+}
+`, prefix, kube, sim.Seeds().PrivateCloudID, testutil.GCPKeyFile(1), credName, labels, managed, cloud, appName, retention, bucketName,
+		script, argument)
 }
 
 // matrixFault is one row of the matrix.
@@ -430,6 +450,8 @@ func (h *cliHarness) writerView() writerView {
 	}
 	var view struct {
 		Credentials, Clouds, Buckets, Apps map[string]labelled
+		HookSources                        map[string]labelled `json:"hookSources"`
+		Hooks                              map[string]labelled `json:"executionHooks"`
 		Schedules                          map[string]struct {
 			labelled
 			BucketID string `json:"bucketID"`
@@ -455,6 +477,8 @@ func (h *cliHarness) writerView() writerView {
 	mark("cloud", view.Clouds)
 	mark("bucket", view.Buckets)
 	mark("app", view.Apps)
+	mark("hooksource", view.HookSources)
+	mark("hook", view.Hooks)
 	schedules := map[string]labelled{}
 	for id, s := range view.Schedules {
 		schedules[id], out.buckets[id] = s.labelled, s.BucketID
@@ -468,7 +492,7 @@ func (h *cliHarness) writerView() writerView {
 
 // writersKept: after Terraform's updates, what the concurrent writer changed on each update
 // route's object (concurrent.go) is still there, as no plan here changes it: the label on
-// the credential, cloud, bucket, app and schedule; the schedule's bucket; the managed
+// the credential, cloud, bucket, app, schedule, hook source and hook; the schedule's bucket; the managed
 // cluster's default storage class. (The cluster's writer flips Trident's desired state,
 // which this configuration's managed cluster changes on purpose: not checked.)
 func writersKept(h *cliHarness, before writerView) error {
@@ -481,7 +505,7 @@ func writersKept(h *cliHarness, before writerView) error {
 			if o.Type != "astra_kubeconfig_credential" {
 				continue // the credential route's writer fires once, on the first PUT: the kubeconfig's
 			}
-		case "cloud", "bucket", "app", "schedule":
+		case "cloud", "bucket", "app", "schedule", "hooksource", "hook":
 		case "managed":
 			if after.storageClass[o.ID] == before.storageClass[o.ID] {
 				lost = append(lost, "the managed cluster's default storage class")

@@ -209,6 +209,50 @@ resource "astra_protection_policy" "test" {
 				return b.Name, writerLabel(b.Metadata.Labels), nil
 			},
 		},
+		{
+			// The script changes: the writer's label stays on the source.
+			name: "hook source", addr: hookSourceAddr, route: routeHookSource,
+			want: func(v int) string { return fmt.Sprintf("#!/bin/sh\necho v%d\n", v) },
+			hcl: func(a *accTarget, v int) string {
+				return hookSourceHCL(a.name("nlu-script"), "source", fmt.Sprintf("%q", fmt.Sprintf("#!/bin/sh\necho v%d\n", v)))
+			},
+			read: func(a *accTarget, id string) (string, string, error) {
+				h, err := a.client.GetHookSource(testContext(), id)
+				if err != nil {
+					return "", "", err
+				}
+				script, err := h.Script()
+				return script, writerLabel(h.Metadata.Labels), err
+			},
+		},
+		{
+			// The hook's argument changes; it runs on the app's containers of a managed cluster
+			// of its own.
+			name: "execution hook", addr: "astra_execution_hook.test", route: routeExecutionHook, want: variant("--"),
+			hcl: func(a *accTarget, v int) string {
+				return protectedBase(a, "hook") + appHCL(a.name("nlu-hook-app"), "default") +
+					hookSourceHCL(a.name("nlu-hook-script"), "source", `"#!/bin/sh\necho ok\n"`) + fmt.Sprintf(`
+resource "astra_execution_hook" "test" {
+  name           = %q
+  app_id         = astra_app.test.id
+  hook_source_id = astra_hook_source.test.id
+  action         = "backup"
+  stage          = "pre"
+  arguments      = ["--v%d"]
+}
+`, a.name("nlu-hook"), v)
+			},
+			read: func(a *accTarget, id string) (string, string, error) {
+				h, err := a.client.GetExecutionHook(testContext(), id)
+				if err != nil {
+					return "", "", err
+				}
+				if len(h.Arguments) != 1 {
+					return "", "", fmt.Errorf("the hook has arguments %q, want one", h.Arguments)
+				}
+				return h.Arguments[0], writerLabel(h.Metadata.Labels), nil
+			},
+		},
 	}
 }
 
