@@ -139,6 +139,8 @@ func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource 
 		identifiedByID(newBucketResource),
 		identifiedByID(newAppResource),
 		newProtectionPolicyResource, // its own identity: { app_id, id }
+		newAppSnapshotResource,      // its own identity: { app_id, id }
+		newAppBackupResource,        // its own identity: { app_id, id }
 	}
 }
 
@@ -155,6 +157,8 @@ func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataS
 		newBucketsDataSource,
 		newAppsDataSource,
 		newProtectionPoliciesDataSource,
+		newAppSnapshotsDataSource,
+		newAppBackupsDataSource,
 	}
 }
 
