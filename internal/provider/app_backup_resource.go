@@ -93,7 +93,11 @@ func (r *appBackupResource) Create(ctx context.Context, req resource.CreateReque
 		return
 	}
 	id := b.ID
-	waitAndRecord(ctx, r.waitSchedule(), time.Until(deadline), b,
+	// The wait has what is left of the timeout (the POST may have waited for another run);
+	// a timeout is reported as the configured one.
+	waitCtx, cancelWait := context.WithDeadline(ctx, deadline)
+	defer cancelWait()
+	waitAndRecord(waitCtx, r.waitSchedule(), timeout, b,
 		func(ctx context.Context) (*astra.AppBackup, error) { return client.GetAppBackup(ctx, appID, id) },
 		astra.AppBackupCompleted,
 		func(b *astra.AppBackup) {

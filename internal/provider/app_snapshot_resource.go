@@ -90,7 +90,11 @@ func (r *appSnapshotResource) Create(ctx context.Context, req resource.CreateReq
 		return
 	}
 	id := s.ID
-	waitAndRecord(ctx, r.waitSchedule(), time.Until(deadline), s,
+	// The wait has what is left of the timeout (the POST may have waited for another run);
+	// a timeout is reported as the configured one.
+	waitCtx, cancelWait := context.WithDeadline(ctx, deadline)
+	defer cancelWait()
+	waitAndRecord(waitCtx, r.waitSchedule(), timeout, s,
 		func(ctx context.Context) (*astra.AppSnapshot, error) { return client.GetAppSnapshot(ctx, appID, id) },
 		astra.AppSnapshotCompleted,
 		func(s *astra.AppSnapshot) {

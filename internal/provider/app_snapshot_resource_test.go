@@ -130,7 +130,7 @@ func TestAccAppSnapshot_lifecycle(t *testing.T) {
 				}),
 			},
 			{
-				Config: requiredProvidersHCL() + base + appRunHCL("snapshot", "before-migration", `  timeouts = { create = "10m", delete = "5m" }`),
+				Config:       requiredProvidersHCL() + base + appRunHCL("snapshot", "before-migration", `  timeouts = { create = "10m", delete = "5m" }`),
 				ResourceName: snapshotAddr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: appRunImportID(snapshotAddr),
 				ImportStateVerifyIgnore: []string{"timeouts"},
 			},
