@@ -19,6 +19,7 @@ type appBackupValues struct {
 	BucketID          types.String `tfsdk:"bucket_id"`
 	SnapshotID        types.String `tfsdk:"snapshot_id"`
 	State             types.String `tfsdk:"state"`
+	StateUnready      types.List   `tfsdk:"state_unready"`
 	StateDetails      types.List   `tfsdk:"state_details"`
 	HookState         types.String `tfsdk:"hook_state"`
 	HookStateDetails  types.List   `tfsdk:"hook_state_details"`
@@ -40,7 +41,7 @@ func appBackupFrom(appID string, b *astra.AppBackup) appBackupValues {
 	return appBackupValues{
 		ID: types.StringValue(b.ID), AppID: types.StringValue(appID), Name: types.StringValue(b.Name),
 		BucketID: attrs.OptionalString(b.BucketID), SnapshotID: attrs.OptionalString(b.SnapshotID),
-		State: attrs.OptionalString(b.State), StateDetails: attrs.StateDetailsValue(b.StateDetails),
+		State: attrs.OptionalString(b.State), StateUnready: attrs.StringList(b.StateUnready), StateDetails: attrs.StateDetailsValue(b.StateDetails),
 		HookState: attrs.OptionalString(b.HookState), HookStateDetails: attrs.StateDetailsValue(b.HookStateDetails),
 		ScheduleID: attrs.OptionalString(b.ScheduleID), CreationTimestamp: attrs.OptionalString(b.BackupCreationTimestamp),
 		TotalBytes: wholeNumber(b.TotalBytes), PercentDone: wholeNumber(b.PercentDone), Metadata: attrs.MetadataValue(b.Metadata),

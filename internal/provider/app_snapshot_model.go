@@ -16,6 +16,7 @@ type appSnapshotValues struct {
 	Name             types.String `tfsdk:"name"`
 	BucketID         types.String `tfsdk:"bucket_id"`
 	State            types.String `tfsdk:"state"`
+	StateUnready     types.List   `tfsdk:"state_unready"`
 	StateDetails     types.List   `tfsdk:"state_details"`
 	HookState        types.String `tfsdk:"hook_state"`
 	HookStateDetails types.List   `tfsdk:"hook_state_details"`
@@ -37,7 +38,7 @@ var appRunAPIFields = map[string]string{"name": "name", "bucketID": "bucket_id",
 func appSnapshotFrom(appID string, s *astra.AppSnapshot) appSnapshotValues {
 	return appSnapshotValues{
 		ID: types.StringValue(s.ID), AppID: types.StringValue(appID), Name: types.StringValue(s.Name),
-		BucketID: attrs.OptionalString(s.BucketID), State: attrs.OptionalString(s.State),
+		BucketID: attrs.OptionalString(s.BucketID), State: attrs.OptionalString(s.State), StateUnready: attrs.StringList(s.StateUnready),
 		StateDetails: attrs.StateDetailsValue(s.StateDetails), HookState: attrs.OptionalString(s.HookState),
 		HookStateDetails: attrs.StateDetailsValue(s.HookStateDetails), ScheduleID: attrs.OptionalString(s.ScheduleID),
 		Metadata: attrs.MetadataValue(s.Metadata),

@@ -57,8 +57,10 @@ func appRunAttributes(what string) map[string]schema.Attribute {
 		"state": attrs.Kept(computedString("State of the " + what + ": `completed` once create returned; `failed` " +
 			"(with `state_details`) for one that failed, which stays in state, tainted. `pending`, `running` or " +
 			"`discovering` while it is being taken (an interrupted create).")),
+		"state_unready": attrs.Kept(computedStrings("The service's reasons why the " + what + " is not `completed` " +
+			"(a failed " + what + "'s reasons, which older releases give only here).")),
 		"state_details": attrs.Kept(attrs.StateDetailsSchema("Why the " + what + " is in its state (a failed " +
-			what + "'s reasons).")),
+			what + "'s reasons, with a type and title, from Astra Control 24.02).")),
 		"hook_state": attrs.Kept(computedString("Outcome of the execution hooks that ran for the " + what + ": " +
 			"`success` (every matching hook succeeded, or none matched) or `failed`; null until the service reports it.")),
 		"hook_state_details": attrs.Kept(attrs.StateDetailsSchema("Why the execution hooks that ran for the " +
