@@ -31,6 +31,8 @@ var resourceModels = map[string]any{
 	"astra_bucket":                     bucketModel{},
 	"astra_app":                        appModel{},
 	"astra_protection_policy":          protectionPolicyModel{},
+	"astra_app_snapshot":               appSnapshotModel{},
+	"astra_app_backup":                 appBackupModel{},
 }
 
 // modelledResource is a resource type, its schema and the model it writes into state.
