@@ -18,9 +18,14 @@ run "plan_finds_the_private_cloud" {
   }
 }
 
-# Apply: the cluster is added, waited for until running, and brought under management
-# with the cluster's own default storage class.
+# Apply without the baseline backup: the cluster is added, waited for until running, and
+# brought under management with the cluster's own default storage class; the app's
+# policies alone make it partially protected.
 run "apply_manages_the_cluster" {
+  variables {
+    baseline_backup = false
+  }
+
   assert {
     condition     = astra_cluster.this.state == "running"
     error_message = "The cluster should be running once applied, got ${astra_cluster.this.state}."
@@ -47,6 +52,19 @@ run "apply_manages_the_cluster" {
   assert {
     condition     = output.app.state == "ready" && output.app.protection_state == "partial"
     error_message = "The app should be ready and partially protected by its policies (no backup yet), got ${output.app.state}/${output.app.protection_state}."
+  }
+}
+
+# Apply with the baseline backup: it completes into the bucket, and a completed backup under
+# a week old with a policy that takes backups makes the app fully protected.
+run "a_backup_protects_the_app" {
+  assert {
+    condition     = output.baseline_backup.state == "completed" && output.baseline_backup.in_bucket_id == astra_bucket.backups.id
+    error_message = "The baseline backup should be completed in the bucket, got ${jsonencode(output.baseline_backup)}."
+  }
+  assert {
+    condition     = output.app.protection_state == "protected"
+    error_message = "The app should be protected once its backup completed, got ${output.app.protection_state}."
   }
 }
 
