@@ -76,7 +76,7 @@ run "label_change_is_planned_in_place" {
 
   variables {
     labels     = { managed-by = "terraform", team = "storage" }
-    applied_id = run.apply_manages_the_cluster.cluster.id
+    applied_id = run.a_backup_protects_the_app.cluster.id
   }
 
   assert {
@@ -93,7 +93,7 @@ run "label_change_is_planned_in_place" {
 run "another_default_storage_class" {
   variables {
     storage_class_name = "ontap-silver"
-    applied_id         = run.apply_manages_the_cluster.cluster_id
+    applied_id         = run.a_backup_protects_the_app.cluster_id
   }
 
   assert {
