@@ -124,8 +124,13 @@ func (r *appBackupResource) Read(ctx context.Context, req resource.ReadRequest, 
 }
 
 // Update changes only timeouts (every other argument replaces the backup): nothing is sent.
+// The identity is set again: a CLI before 1.12 keeps none, and the framework wants one back.
 func (r *appBackupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	inPlace(ctx, req, resp, nil, func(appBackupModel) bool { return true })
+	var m appBackupModel
+	if resp.Diagnostics.Append(stateGet(ctx, resp.State, &m)...); !resp.Diagnostics.HasError() {
+		setPolicyIdentity(ctx, resp.Identity, m.AppID.ValueString(), m.ID.ValueString(), &resp.Diagnostics)
+	}
 }
 
 // Delete deletes the backup. A failed backup goes only with Force-Delete: it is sent when

@@ -21,8 +21,8 @@ import (
 // TestAccAppBackup_protects: the honest protection sequence. An enabled policy that takes
 // backups makes the app partial (no backup yet); a backup taken from a snapshot into the
 // bucket completes (progress 100%, its size known) and the app is then protected. A
-// snapshot_id of no snapshot of the app is refused with the service's reason; import by
-// "<app_id>/<id>".
+// snapshot_id of no snapshot of the app is refused with the service's reason; a timeouts
+// change sends nothing; import by "<app_id>/<id>".
 func TestAccAppBackup_protects(t *testing.T) {
 	a := newAccTarget(t, withSim(func(o *astrasim.Options) {
 		o.Delays = astrasim.Delays{App: 50 * time.Millisecond, Snapshot: 100 * time.Millisecond, Backup: 300 * time.Millisecond}
@@ -30,14 +30,19 @@ func TestAccAppBackup_protects(t *testing.T) {
 	bucket := a.bucket("backups")
 	base := a.appRunBase("backup") + policyHCL(fmt.Sprintf(`  granularity = "hourly"
   bucket_id   = %q`, bucket))
-	backup := base + appRunHCL("snapshot", "before-release") + fmt.Sprintf(`
+	backupWith := func(extra string) string {
+		return base + appRunHCL("snapshot", "before-release") + fmt.Sprintf(`
 resource "astra_app_backup" "test" {
   app_id      = astra_app.test.id
   name        = "before-release"
   snapshot_id = astra_app_snapshot.test.id
   bucket_id   = %q
+%s
 }
-`, bucket)
+`, bucket, extra)
+	}
+	backup := backupWith("")
+	var counts countDelta
 	a.test(resource.TestCase{
 		CheckDestroy: resource.ComposeAggregateTestCheckFunc(a.checkAppRunsDestroyed, a.checkAppsDestroyed),
 		Steps: []resource.TestStep{
@@ -87,8 +92,18 @@ resource "astra_app_backup" "test" {
 				ConfigStateChecks: []statecheck.StateCheck{expectString(appAddr, "protection_state", "protected")},
 			},
 			{
-				Config: requiredProvidersHCL() + backup, ResourceName: backupAddr, ImportState: true, ImportStateVerify: true,
-				ImportStateIdFunc: appRunImportID(backupAddr), ImportStateVerifyIgnore: []string{"timeouts"},
+				// Only timeouts change: an update in place that sends nothing, every value known.
+				PreConfig: func() { a.markCounts(&counts) },
+				Config:    backupWith(`  timeouts = { delete = "5m" }`),
+				ConfigPlanChecks: prePlan(plancheck.ExpectResourceAction(backupAddr, plancheck.ResourceActionUpdate),
+					expectUnknownExactly(backupAddr)),
+				Check: a.simCheck("nothing sent for the backup", func(sim *astrasim.Sim) error {
+					return expectCounts(counts.since(sim, "POST "+routeAppBackups), 0, counts.since(sim, "DELETE "+routeAppBackup), 0)
+				}),
+			},
+			{
+				Config: requiredProvidersHCL() + backupWith(`  timeouts = { delete = "5m" }`), ResourceName: backupAddr, ImportState: true,
+				ImportStateVerify: true, ImportStateIdFunc: appRunImportID(backupAddr), ImportStateVerifyIgnore: []string{"timeouts"},
 			},
 		},
 	})

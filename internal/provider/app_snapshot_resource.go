@@ -121,8 +121,13 @@ func (r *appSnapshotResource) Read(ctx context.Context, req resource.ReadRequest
 }
 
 // Update changes only timeouts (every other argument replaces the snapshot): nothing is sent.
+// The identity is set again: a CLI before 1.12 keeps none, and the framework wants one back.
 func (r *appSnapshotResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	inPlace(ctx, req, resp, nil, func(appSnapshotModel) bool { return true })
+	var m appSnapshotModel
+	if resp.Diagnostics.Append(stateGet(ctx, resp.State, &m)...); !resp.Diagnostics.HasError() {
+		setPolicyIdentity(ctx, resp.Identity, m.AppID.ValueString(), m.ID.ValueString(), &resp.Diagnostics)
+	}
 }
 
 func (r *appSnapshotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
