@@ -29,12 +29,12 @@ func (h *cliHarness) backupsIn() map[string]string {
 	return out
 }
 
-// TestAccAppBackup_interrupted: the CLI is interrupted (SIGINT) while create waits for the
-// backup. The backup Astra Control is taking is in state, tainted (never orphaned), and it
+// TestAccAppBackup_interruptedHarness: the CLI is interrupted (SIGINT) while create
+// waits for the backup. The backup Astra Control is taking is in state, tainted (never orphaned), and it
 // is the only one the simulator holds; the next apply deletes it once it can (a running
 // backup cannot be cancelled) and takes a new one, the plan after it is empty, and destroy
 // leaves no backup.
-func TestAccAppBackup_interrupted(t *testing.T) {
+func TestAccAppBackup_interruptedHarness(t *testing.T) {
 	h := newCLIHarness(t, astrasim.Options{Delays: astrasim.Delays{App: 50 * time.Millisecond, Backup: 3 * time.Second}}, "")
 	kube := writeKubeconfig(t, "interrupted", "https://interrupted.k8s.example:6443")
 	h.write(fmt.Sprintf(`

@@ -18,12 +18,12 @@ import (
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
 
-// TestAccAppBackup_protects: the honest protection sequence. An enabled policy that takes
-// backups makes the app partial (no backup yet); a backup taken from a snapshot into the
+// TestAccAppBackup_protectsAndImport: the honest protection sequence. An enabled policy
+// that takes backups makes the app partial (no backup yet); a backup taken from a snapshot into the
 // bucket completes (progress 100%, its size known) and the app is then protected. A
 // snapshot_id of no snapshot of the app is refused with the service's reason; a timeouts
 // change sends nothing; import by "<app_id>/<id>".
-func TestAccAppBackup_protects(t *testing.T) {
+func TestAccAppBackup_protectsAndImport(t *testing.T) {
 	a := newAccTarget(t, withSim(func(o *astrasim.Options) {
 		o.Delays = astrasim.Delays{App: 50 * time.Millisecond, Snapshot: 100 * time.Millisecond, Backup: 300 * time.Millisecond}
 	}))
@@ -194,10 +194,10 @@ func TestAccAppRun_lostAnswer(t *testing.T) {
 	})
 }
 
-// TestAccAppBackup_timeoutInterrupts: a create that gives up waiting (timeouts.create)
+// TestAccAppBackup_failedTimeout: a create that gives up waiting (timeouts.create)
 // keeps the running backup in state, tainted; the next apply deletes it, asking again while
 // the service refuses to cancel a running backup (409, problem 128), and takes a new one.
-func TestAccAppBackup_timeoutInterrupts(t *testing.T) {
+func TestAccAppBackup_failedTimeout(t *testing.T) {
 	a := newAccTarget(t, withSim(func(o *astrasim.Options) {
 		o.Delays = astrasim.Delays{App: 50 * time.Millisecond, Backup: 6 * time.Second}
 	}))

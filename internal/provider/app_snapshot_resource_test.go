@@ -78,11 +78,11 @@ func (a *accTarget) checkAppRunsDestroyed(s *terraform.State) error {
 	return nil
 }
 
-// TestAccAppSnapshot_lifecycle takes a snapshot and waits until it completed (polled while
-// it runs), with an empty plan afterwards; a timeouts change is an update that sends
+// TestAccAppSnapshot_lifecycleAndImport takes a snapshot and waits until it completed
+// (polled while it runs), with an empty plan afterwards; a timeouts change is an update that sends
 // nothing; import by "<app_id>/<id>"; a new name replaces it (the old one deleted, a 404);
 // destroy deletes it.
-func TestAccAppSnapshot_lifecycle(t *testing.T) {
+func TestAccAppSnapshot_lifecycleAndImport(t *testing.T) {
 	a := newAccTarget(t, withSim(func(o *astrasim.Options) {
 		o.Delays = astrasim.Delays{App: 50 * time.Millisecond, Snapshot: 300 * time.Millisecond}
 	}))
