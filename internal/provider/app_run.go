@@ -209,7 +209,12 @@ func appRunListAttributes(what, plural string, item map[string]dschema.Attribute
 func appRunListValues[T any](ctx context.Context, item map[string]dschema.Attribute, kept []T, latest int, diags *diag.Diagnostics) (types.List, types.Object) {
 	list, d := objectList(ctx, item, kept)
 	diags.Append(d...)
-	attrTypes := dschema.SingleNestedAttribute{Attributes: item}.GetType().(types.ObjectType).AttrTypes
+	objectType, ok := dschema.NestedAttributeObject{Attributes: item}.Type().(types.ObjectType)
+	if !ok {
+		diags.AddError("Unexpected item type", "The items of a list attribute are not objects. This is a bug in the provider; please report it.")
+		return list, types.ObjectNull(nil)
+	}
+	attrTypes := objectType.AttrTypes
 	if latest < 0 {
 		return list, types.ObjectNull(attrTypes)
 	}
