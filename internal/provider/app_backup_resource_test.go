@@ -43,6 +43,7 @@ resource "astra_app_backup" "test" {
 	}
 	backup := backupWith("")
 	var counts countDelta
+	markKnown, checkKnown := a.knownAnswers("astra_app_backup")
 	a.test(resource.TestCase{
 		CheckDestroy: resource.ComposeAggregateTestCheckFunc(a.checkAppRunsDestroyed, a.checkAppsDestroyed),
 		Steps: []resource.TestStep{
@@ -87,8 +88,10 @@ resource "astra_app_backup" "test" {
 			},
 			{
 				// A completed backup under a week old and a policy that takes backups: protected.
+				PreConfig:         markKnown,
 				Config:            backup,
 				ConfigPlanChecks:  emptyPlan(),
+				Check:             checkKnown,
 				ConfigStateChecks: []statecheck.StateCheck{expectString(appAddr, "protection_state", "protected")},
 			},
 			{

@@ -17,6 +17,7 @@ import (
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 )
 
 const (
@@ -78,6 +79,33 @@ func (a *accTarget) checkAppRunsDestroyed(s *terraform.State) error {
 	return nil
 }
 
+// knownAnswers marks the known answers' reads and plans of typ, then checks that the
+// provider answered some itself since (none when ASTRA_KNOWN_ANSWERS is off): an unchanged
+// snapshot or backup is refreshed and planned without the framework.
+func (a *accTarget) knownAnswers(typ string) (mark func(), check resource.TestCheckFunc) {
+	before := map[string]int{}
+	kinds := []string{"read", "plan"}
+	mark = func() {
+		for _, kind := range kinds {
+			before[kind] = a.provider.answered.Get(kind + " " + typ)
+		}
+	}
+	check = func(*terraform.State) error {
+		on, err := knownanswers.Enabled()
+		if err != nil {
+			return err
+		}
+		for _, kind := range kinds {
+			got := a.provider.answered.Get(kind+" "+typ) - before[kind]
+			if (on && got == 0) || (!on && got != 0) {
+				return fmt.Errorf("the known answers answered %d %ss of %s (on: %v)", got, kind, typ, on)
+			}
+		}
+		return nil
+	}
+	return mark, check
+}
+
 // TestAccAppSnapshot_lifecycleAndImport takes a snapshot and waits until it completed
 // (polled while it runs), with an empty plan afterwards; a timeouts change is an update that sends
 // nothing; import by "<app_id>/<id>"; a new name replaces it (the old one deleted, a 404);
@@ -91,6 +119,7 @@ func TestAccAppSnapshot_lifecycleAndImport(t *testing.T) {
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	var counts countDelta
 	var firstID, appID string
+	markKnown, checkKnown := a.knownAnswers("astra_app_snapshot")
 	a.test(resource.TestCase{
 		CheckDestroy: resource.ComposeAggregateTestCheckFunc(a.checkAppRunsDestroyed, a.checkAppsDestroyed),
 		Steps: []resource.TestStep{
@@ -117,7 +146,10 @@ func TestAccAppSnapshot_lifecycleAndImport(t *testing.T) {
 						return expectCounts(sim.Count(http.MethodPost, routeAppSnaps), 1)
 					})),
 			},
-			{Config: first, ConfigPlanChecks: emptyPlan(), ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(snapshotAddr, tfjsonpath.New("id"))}},
+			{
+				PreConfig: markKnown, Config: first, ConfigPlanChecks: emptyPlan(), Check: checkKnown,
+				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(snapshotAddr, tfjsonpath.New("id"))},
+			},
 			{
 				// Only timeouts change: an update in place that sends nothing, every value known.
 				PreConfig: func() { a.markCounts(&counts) },
