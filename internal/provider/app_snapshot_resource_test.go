@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -109,6 +110,7 @@ func (a *accTarget) knownAnswers(typ string) (mark func(), check resource.TestCh
 // TestAccAppSnapshot_lifecycleAndImport takes a snapshot and waits until it completed
 // (polled while it runs), with an empty plan afterwards; a timeouts change is an update that sends
 // nothing; import by "<app_id>/<id>"; a new name replaces it (the old one deleted, a 404);
+// a name the app's snapshots already have is refused with the import that adopts it;
 // destroy deletes it.
 func TestAccAppSnapshot_lifecycleAndImport(t *testing.T) {
 	a := newAccTarget(t, withSim(func(o *astrasim.Options) {
@@ -186,6 +188,19 @@ func TestAccAppSnapshot_lifecycleAndImport(t *testing.T) {
 					a.simCheck("one DELETE, one POST", func(sim *astrasim.Sim) error {
 						return expectCounts(counts.since(sim, "DELETE "+routeAppSnap), 1, counts.since(sim, "POST "+routeAppSnaps), 1)
 					})),
+			},
+			{
+				// A name one of the app's snapshots has (taken outside Terraform): refused (problem
+				// 176), and the error names the snapshot and the import that adopts it.
+				PreConfig: func() {
+					if _, err := a.client.CreateAppSnapshot(testContext(), appID, astra.AppSnapshotCreate{Name: a.name("outside")}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: base + appRunHCL("snapshot", a.name("outside")),
+				// The import ID is "<app_id>/<id>": two UUIDs.
+				ExpectError: regexp.MustCompile(errorPhrases("Snapshot already exists", `Astra Control already holds the snapshot "`+a.name("outside")+`"`).String() +
+					`.*terraform import astra_app_snapshot\.<name>\s+[0-9a-f-]{36}/[0-9a-f-]{36}.*\(problem\s+176\)`),
 			},
 		},
 	})
