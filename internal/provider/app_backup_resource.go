@@ -20,6 +20,8 @@ var (
 	_ resource.ResourceWithImportState = (*appBackupResource)(nil)
 	_ resource.ResourceWithIdentity    = (*appBackupResource)(nil)
 	_ knownanswers.AnswerReader        = (*appBackupResource)(nil)
+	_ knownanswers.PlanChecker         = (*appBackupResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*appBackupResource)(nil)
 )
 
 // A backup lives under its app: its identity is { app_id, id } and it imports as
@@ -53,6 +55,18 @@ func (r *appBackupResource) Schema(ctx context.Context, _ resource.SchemaRequest
 			"`astra_protection_policy`. Imports as `<app_id>/<id>`.",
 		Attributes: attributes,
 	}
+}
+
+// CheckPlan (the resource's ModifyPlan, see knownanswers.PlanChecker) checks a bucket_id
+// the apply would send: the bucket must be one Astra Control has.
+func (r *appBackupResource) CheckPlan(ctx context.Context, req knownanswers.PlanRequest) diag.Diagnostics {
+	return checkAppRunPlan(ctx, r.configuredClient(), req, "backup", "")
+}
+
+// ModifyPlan runs the plan checks (knownanswers.PlanChecker): the resource has its own
+// identity, so no identified wrapper runs them.
+func (r *appBackupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	knownanswers.ModifyPlan(ctx, r, req, resp)
 }
 
 func (r *appBackupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

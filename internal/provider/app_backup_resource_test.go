@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
@@ -250,6 +251,48 @@ func TestAccAppRun_identity(t *testing.T) {
 			}},
 			{Config: cfg, ResourceName: snapshotAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
 			{Config: cfg, ResourceName: backupAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity},
+		},
+	})
+}
+
+// TestAccAppRun_planTimeRules: a bucket_id the apply would send is checked at plan time,
+// naming the attribute: a snapshot's needs api_version 1.7 (refused before any request),
+// and a backup's must name a bucket Astra Control has (one read of it, nothing created).
+func TestAccAppRun_planTimeRules(t *testing.T) {
+	a := newAccTarget(t)
+	const appID, missingBucket = "0f284377-e5dc-4dcd-bacd-3197f2b8a347", "4b2d0c55-8a7e-4f0e-9d51-2c8f3b6a1e07"
+	run := func(kind string) string {
+		return fmt.Sprintf("resource \"astra_app_%s\" \"test\" {\n  app_id    = %q\n  name      = \"checked\"\n  bucket_id = %q\n}\n",
+			kind, appID, missingBucket)
+	}
+	a.test(resource.TestCase{
+		Steps: []resource.TestStep{
+			{
+				Config:      a.renderProviderBlock("1.5") + run("snapshot"),
+				PlanOnly:    true,
+				ExpectError: errorPhrases("Argument needs api_version 1.7", "api_version is 1.5", "remove bucket_id"),
+			},
+			{
+				PreConfig: func() {
+					if a.simulated() {
+						if n := len(a.sim.Counts()); n != 0 {
+							t.Fatalf("the version check sent requests: %v", a.sim.Counts())
+						}
+					}
+				},
+				Config:      a.config(run("backup")),
+				PlanOnly:    true,
+				ExpectError: errorPhrases("Unknown bucket", `Astra Control has no bucket with ID "`+missingBucket+`"`),
+			},
+		},
+		CheckDestroy: func(*terraform.State) error {
+			if a.simulated() {
+				if a.sim.Count(http.MethodGet, routeBucket) == 0 {
+					return fmt.Errorf("the bucket was never read")
+				}
+				return expectCounts(a.sim.Count(http.MethodPost, routeAppSnaps), 0, a.sim.Count(http.MethodPost, routeAppBackups), 0)
+			}
+			return nil
 		},
 	})
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
 
@@ -227,4 +228,35 @@ func appRunListValues[T any](ctx context.Context, item map[string]dschema.Attrib
 func addUnknownApp(diags *diag.Diagnostics, appID string) {
 	diags.AddAttributeError(path.Root("app_id"), "Unknown app",
 		"Astra Control has no app with ID \""+appID+"\". Set app_id to an astra_app's id (the astra_apps data source lists them).")
+}
+
+// checkAppRunPlan is the plan check of a snapshot or backup (knownanswers.PlanChecker), when
+// the configuration sets a bucket_id the apply would send: a snapshot's needs
+// needsVersion (appSnap 1.3, api_version 1.7; "" for none), and the bucket must exist.
+func checkAppRunPlan(ctx context.Context, client *astra.Client, req knownanswers.PlanRequest, what, needsVersion string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if client == nil {
+		return nil
+	}
+	var bucket, prior types.String
+	diags.Append(req.Config.GetAttribute(ctx, path.Root("bucket_id"), &bucket)...)
+	if !req.State.Raw.IsNull() {
+		diags.Append(req.State.GetAttribute(ctx, path.Root("bucket_id"), &prior)...)
+	}
+	if diags.HasError() || !isSet(bucket) || bucket.Equal(prior) {
+		return diags
+	}
+	if needsVersion != "" && !versionAtLeast(client.ClusterVersion(), needsVersion) {
+		diags.AddAttributeError(path.Root("bucket_id"), "Argument needs api_version "+needsVersion,
+			"A "+what+"'s bucket_id needs the "+what+" version of Astra Control 24.02, which the provider sends with api_version "+
+				needsVersion+"; the provider's api_version is "+client.ClusterVersion()+". Raise api_version (or ASTRA_API_VERSION) to "+
+				needsVersion+", or remove bucket_id to let Astra Control decide. "+reachVersion(needsVersion))
+		return diags
+	}
+	if exists, err := bucketExists(ctx, client, bucket.ValueString()); err == nil && !exists {
+		diags.AddAttributeError(path.Root("bucket_id"), "Unknown bucket",
+			"Astra Control has no bucket with ID \""+bucket.ValueString()+"\". Set bucket_id to an astra_bucket's id "+
+				"(the astra_buckets data source lists them), or remove it to let Astra Control choose.")
+	}
+	return diags
 }

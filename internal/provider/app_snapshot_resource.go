@@ -20,6 +20,8 @@ var (
 	_ resource.ResourceWithImportState = (*appSnapshotResource)(nil)
 	_ resource.ResourceWithIdentity    = (*appSnapshotResource)(nil)
 	_ knownanswers.AnswerReader        = (*appSnapshotResource)(nil)
+	_ knownanswers.PlanChecker         = (*appSnapshotResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*appSnapshotResource)(nil)
 )
 
 // A snapshot lives under its app: its identity is { app_id, id } and it imports as
@@ -50,6 +52,18 @@ func (r *appSnapshotResource) Schema(ctx context.Context, _ resource.SchemaReque
 			"count is the job of `astra_protection_policy`. Imports as `<app_id>/<id>`.",
 		Attributes: attributes,
 	}
+}
+
+// CheckPlan (the resource's ModifyPlan, see knownanswers.PlanChecker) checks a bucket_id
+// the apply would send: it needs api_version 1.7 and a bucket Astra Control has.
+func (r *appSnapshotResource) CheckPlan(ctx context.Context, req knownanswers.PlanRequest) diag.Diagnostics {
+	return checkAppRunPlan(ctx, r.configuredClient(), req, "snapshot", "1.7")
+}
+
+// ModifyPlan runs the plan checks (knownanswers.PlanChecker): the resource has its own
+// identity, so no identified wrapper runs them.
+func (r *appSnapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	knownanswers.ModifyPlan(ctx, r, req, resp)
 }
 
 func (r *appSnapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
