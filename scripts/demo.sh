@@ -3,8 +3,9 @@
 #   build the provider, start the Astra Control simulator, install the provider into a
 #   CLI from a local plugin directory (no registry), init/plan/apply examples/complete
 #   (a kubeconfig credential, a cluster, a managed cluster with a storage class, an app
-#   and its hourly and daily protection policies), check that the app is protected,
-#   print its outputs, check that a second plan is empty, stop the simulator.
+#   and its hourly and daily protection policies) without its baseline backup, check that
+#   the app is partially protected, apply again with the backup and check that the app is
+#   then protected, print its outputs, check that a second plan is empty, stop the simulator.
 #
 #   DEMO_CLI=terraform make demo     # Terraform 1.5.7 instead of OpenTofu 1.12.6
 #   DEMO_KEEP=1 make demo            # keep the working directory (state, logs) afterwards
@@ -65,15 +66,25 @@ tf() { "$cli" -chdir="$work/config" "$@"; }
 # prints no "Incomplete lock file information" warning.
 tf providers lock -no-color -fs-mirror="$work/plugins" -platform="$(go env GOOS)_$(go env GOARCH)" "$host/astra-control/astra"
 tf init -input=false -no-color -plugin-dir="$work/plugins"
-tf plan -input=false -no-color -out=demo.tfplan
+tf plan -input=false -no-color -var baseline_backup=false -out=demo.tfplan
 tf apply -input=false -no-color demo.tfplan
+
+protection_state() { tf output -json app | tr -d ' \n' | sed -n 's/.*"protection_state":"\([A-Za-z]*\)".*/\1/p'; }
+
+step "the policies alone make the app partially protected (no backup yet)"
+protection="$(protection_state)"
+[ "$protection" = partial ] || die "the app's protection_state is '$protection', not partial"
+echo "app protection_state: $protection"
+
+step "take the baseline backup (astra_app_backup): apply $example as it ships"
+tf apply -input=false -no-color -auto-approve
 
 step "outputs"
 tf output
 
-step "the app is partially protected by its policies (fully once a backup exists)"
-protection="$(tf output -json app | tr -d ' \n' | sed -n 's/.*"protection_state":"\([A-Za-z]*\)".*/\1/p')"
-[ "$protection" = partial ] || die "the app's protection_state is '$protection', not partial"
+step "a completed backup under a week old and a policy that takes backups: the app is protected"
+protection="$(protection_state)"
+[ "$protection" = protected ] || die "the app's protection_state is '$protection', not protected"
 echo "app protection_state: $protection"
 
 step "a second plan must be empty"
@@ -85,7 +96,7 @@ case "$rc" in
   *) die "the second plan failed (exit $rc)" ;;
 esac
 
-step "destroy: delete the policies, unmanage the app, unmanage and remove the cluster, delete the credential"
+step "destroy: delete the backup and the policies, unmanage the app, unmanage and remove the cluster, delete the credential"
 tf destroy -input=false -no-color -auto-approve
 
 step "demo finished"

@@ -76,17 +76,15 @@ check "hooks_match_the_postgres_container" {
   }
 }
 
-# ---------------------------------------------------------------------------------------
-# TO COME: an on-demand backup showing the hooks' outcome. The astra_app_backup resource
-# (with hook_state and hook_state_details) is being built; once it ships, this is the place:
-#
-# resource "astra_app_backup" "before_upgrade" {
-#   app_id     = astra_app.postgres.id
-#   name       = "before-upgrade"
-#   depends_on = [astra_execution_hook.pre_snapshot, astra_execution_hook.post_snapshot]
-# }
-#
-# output "before_upgrade_hook_state" {
-#   value = astra_app_backup.before_upgrade.hook_state # "success", or "failed" with details
-# }
-# ---------------------------------------------------------------------------------------
+# An on-demand backup, kept by name, before an upgrade of PostgreSQL: it takes its own
+# snapshot, so the snapshot hooks run around it, and its hook_state says how they went
+# ("success", or "failed" with hook_state_details naming each hook; a failed hook does not
+# fail the backup, which is then only crash-consistent).
+resource "astra_app_backup" "before_upgrade" {
+  app_id    = astra_app.postgres.id
+  name      = "before-upgrade"
+  bucket_id = var.bucket_id
+
+  # The hooks must exist before the backup runs, or it runs without them.
+  depends_on = [astra_execution_hook.pre_snapshot, astra_execution_hook.post_snapshot]
+}

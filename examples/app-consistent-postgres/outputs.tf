@@ -12,3 +12,8 @@ output "script_sha256" {
   description = "SHA-256 of the script Astra Control holds: compare with `sha256sum scripts/postgres-snapshot-hook.sh`."
   value       = astra_hook_source.postgres.source_sha256
 }
+
+output "before_upgrade_hook_state" {
+  description = "How the hooks went around the on-demand backup: `success`, or `failed` (astra_app_backup.before_upgrade.hook_state_details names each hook)."
+  value       = astra_app_backup.before_upgrade.hook_state
+}

@@ -2,9 +2,10 @@
 # where its backups go and protect one of its namespaces: kubeconfig credential -> cluster in
 # the private cloud -> managed cluster with a default storage class chosen from the
 # cluster's own, and an S3 bucket (with its key pair) as its default bucket -> an app and
-# its hourly and daily protection policies. `terraform destroy` undoes it in the reverse
-# order the references give: delete the policies, unmanage the app and the cluster, forget
-# the bucket, remove the cluster, then delete the credentials.
+# its hourly and daily protection policies, and a baseline backup that makes it fully
+# protected. `terraform destroy` undoes it in the reverse order the references give: delete
+# the backup and the policies, unmanage the app and the cluster, forget the bucket, remove
+# the cluster, then delete the credentials.
 #
 # A managed cluster's default bucket needs the managed-cluster API version 1.7 (Astra
 # Control 24.02 and later): versions.tf sets api_version = "1.7".
@@ -112,11 +113,26 @@ resource "astra_protection_policy" "daily" {
   bucket_id          = astra_bucket.backups.id
 }
 
-# The app as Astra Control reports it once its policies exist (read after them), for the
-# outputs: its protection_state is "protected" from the first apply on.
+# A backup taken now into the bucket, and kept by name until it is removed from the
+# configuration: the app's baseline, before anything changes. Create waits until it is
+# completed. Astra Control calls an app fully protected only with an enabled policy that
+# takes backups and a completed backup less than a week old: until this backup (or the
+# daily policy's first, at 02:00 UTC) exists, the policies alone leave the app "partial".
+resource "astra_app_backup" "baseline" {
+  count = var.baseline_backup ? 1 : 0
+
+  app_id    = astra_app.this.id
+  name      = "${var.app_name}-baseline"
+  bucket_id = astra_bucket.backups.id
+
+  depends_on = [astra_protection_policy.hourly, astra_protection_policy.daily]
+}
+
+# The app as Astra Control reports it once its policies and its baseline backup exist (read
+# after them), for the outputs: "protected" with the backup, "partial" without.
 data "astra_apps" "this" {
   cluster_id = astra_managed_cluster.this.id
   name       = astra_app.this.name
 
-  depends_on = [astra_protection_policy.hourly, astra_protection_policy.daily]
+  depends_on = [astra_protection_policy.hourly, astra_protection_policy.daily, astra_app_backup.baseline]
 }

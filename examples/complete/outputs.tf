@@ -51,7 +51,7 @@ output "backup_bucket" {
 }
 
 output "app" {
-  description = "The protected app as Astra Control reports it after its policies were created."
+  description = "The protected app as Astra Control reports it after its policies and its baseline backup were created."
   value = {
     id               = astra_app.this.id
     name             = astra_app.this.name
@@ -60,4 +60,16 @@ output "app" {
     protection_state = one(data.astra_apps.this.apps).protection_state
     policies         = [astra_protection_policy.hourly.name, astra_protection_policy.daily.name]
   }
+}
+
+output "baseline_backup" {
+  description = "The app's baseline backup (null when baseline_backup is false)."
+  value = one([for b in astra_app_backup.baseline : {
+    id           = b.id
+    name         = b.name
+    state        = b.state
+    total_bytes  = b.total_bytes
+    created      = b.creation_timestamp
+    in_bucket_id = b.bucket_id
+  }])
 }

@@ -65,3 +65,9 @@ variable "protected_namespace" {
   type        = string
   default     = "default"
 }
+
+variable "baseline_backup" {
+  description = "Take a baseline backup of the app now (astra_app_backup), which makes it fully protected. Without it the app stays partially protected until its daily policy's first backup."
+  type        = bool
+  default     = true
+}

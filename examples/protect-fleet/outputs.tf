@@ -1,5 +1,5 @@
 output "protection" {
-  description = "Per cluster: its app's ID and protection state (protected once its policies exist)."
+  description = "Per cluster: its app's ID and protection state (partial once its policies exist; protected once a backup under a week old completed)."
   value = {
     for name, app in astra_app.fleet : name => {
       app_id           = app.id

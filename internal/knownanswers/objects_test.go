@@ -126,6 +126,7 @@ func (f *answersFixture) healthyObjects(t *testing.T) []baseObject {
 	if err != nil {
 		t.Fatal(err)
 	}
+	snapshot, backup := f.appRuns(t, app, "differential", bucket, func(string) error { return nil })
 	return []baseObject{
 		{typeName: "astra_hook_source", id: script.ID}, {typeName: "astra_execution_hook", id: hook.ID},
 		{typeName: "astra_cluster", id: f.clusterID}, {typeName: "astra_kubeconfig_credential", id: f.credID},
@@ -133,6 +134,7 @@ func (f *answersFixture) healthyObjects(t *testing.T) []baseObject {
 		{typeName: "astra_s3_credential", id: s3.ID}, {typeName: "astra_service_account_credential", id: sa.ID},
 		{typeName: "astra_bucket", id: bucket}, {typeName: "astra_app", id: app},
 		{typeName: "astra_protection_policy", id: app + "/" + policy.ID},
+		{typeName: "astra_app_snapshot", id: app + "/" + snapshot}, {typeName: "astra_app_backup", id: app + "/" + backup},
 	}
 }
 
@@ -142,11 +144,23 @@ func (f *answersFixture) unreachableObjects(t *testing.T) []baseObject {
 	failed, removed := f.unreachableCluster(t, "differential-failed", "failed"), f.unreachableCluster(t, "differential-removed", "removed")
 	// A kubeconfig credential cannot open a bucket: the service fails it.
 	bucket := f.bucket(t, "differential-unreachable", f.credID, func(b *astra.Bucket) (bool, error) { return b.State == "failed", nil })
+	// A failed snapshot, and a backup that fails writing to the bucket Astra Control cannot open.
+	runsOf := f.app(t, "differential-failed-runs")
+	snapshot, backup := f.appRuns(t, runsOf, "differential-failed", bucket, func(app string) error {
+		return f.sim.FailNextSnapshot(app, "The volume snapshot class was not found")
+	})
+	if sn, err := f.client.GetAppSnapshot(context.Background(), runsOf, snapshot); err != nil || sn.State != "failed" {
+		t.Fatalf("the snapshot is %v (%v), want failed", sn, err)
+	}
+	if b, err := f.client.GetAppBackup(context.Background(), runsOf, backup); err != nil || b.State != "failed" {
+		t.Fatalf("the backup is %v (%v), want failed", b, err)
+	}
 	app := f.app(t, "differential-failed-app")
 	if err := f.sim.FailApp(app, "The application's resources could not be collected"); err != nil {
 		t.Fatal(err)
 	}
 	return []baseObject{
+		{typeName: "astra_app_snapshot", id: runsOf + "/" + snapshot}, {typeName: "astra_app_backup", id: runsOf + "/" + backup},
 		{typeName: "astra_cluster", id: failed, warns: true}, {typeName: "astra_managed_cluster", id: failed, warns: true},
 		{typeName: "astra_cluster", id: removed, warns: true}, {typeName: "astra_managed_cluster", id: removed, warns: true},
 		{typeName: "astra_bucket", id: bucket}, {typeName: "astra_app", id: app},
@@ -176,6 +190,31 @@ func (f *answersFixture) app(t *testing.T, name string) string {
 	}
 	testutil.WaitUntil(t, "app "+name, func(ctx context.Context) (*astra.App, error) { return f.client.GetApp(ctx, app.ID) }, astra.AppReady)
 	return app.ID
+}
+
+// appRuns takes an on-demand snapshot and backup (into bucket) of app, named name, after
+// prepare (which may make them fail), and returns their IDs once each has ended (completed
+// or failed).
+func (f *answersFixture) appRuns(t *testing.T, app, name, bucket string, prepare func(app string) error) (snapshot, backup string) {
+	t.Helper()
+	ctx := context.Background()
+	if err := prepare(app); err != nil {
+		t.Fatal(err)
+	}
+	ended := func(state string) (bool, error) { return state == "completed" || state == "failed", nil }
+	s, err := f.client.CreateAppSnapshot(ctx, app, astra.AppSnapshotCreate{Name: name + "-snapshot"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.WaitUntil(t, "snapshot "+name, func(ctx context.Context) (*astra.AppSnapshot, error) { return f.client.GetAppSnapshot(ctx, app, s.ID) },
+		func(s *astra.AppSnapshot) (bool, error) { return ended(s.State) })
+	b, err := f.client.CreateAppBackup(ctx, app, astra.AppBackupCreate{Name: name + "-backup", BucketID: bucket})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.WaitUntil(t, "backup "+name, func(ctx context.Context) (*astra.AppBackup, error) { return f.client.GetAppBackup(ctx, app, b.ID) },
+		func(b *astra.AppBackup) (bool, error) { return ended(b.State) })
+	return s.ID, b.ID
 }
 
 // unreachableCluster is the ID of a new managed cluster the service then reports in state

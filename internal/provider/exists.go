@@ -12,6 +12,8 @@ const (
 	problemKubeconfigExists = 44  // a credential already reaches the cluster this kubeconfig reaches
 	problemBucketExists     = 57  // a bucket of the same provider, server and bucket name
 	problemAppExists        = 121 // the cluster has an app of that name
+	problemBackupExists     = 143 // the app has a backup of that name
+	problemSnapshotExists   = 176 // the app has a snapshot of that name
 )
 
 // existing is the object a create was refused for, as one read found it.

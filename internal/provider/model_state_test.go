@@ -33,6 +33,8 @@ var resourceModels = map[string]any{
 	"astra_protection_policy":          protectionPolicyModel{},
 	"astra_hook_source":                hookSourceModel{},
 	"astra_execution_hook":             executionHookModel{},
+	"astra_app_snapshot":               appSnapshotModel{},
+	"astra_app_backup":                 appBackupModel{},
 }
 
 // modelledResource is a resource type, its schema and the model it writes into state.

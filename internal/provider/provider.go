@@ -145,6 +145,8 @@ func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource 
 		newProtectionPolicyResource, // its own identity: { app_id, id }
 		identifiedByID(newHookSourceResource),
 		identifiedByID(newExecutionHookResource),
+		newAppSnapshotResource, // its own identity: { app_id, id }
+		newAppBackupResource,   // its own identity: { app_id, id }
 	}
 }
 
@@ -163,6 +165,8 @@ func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataS
 		newProtectionPoliciesDataSource,
 		newHookSourcesDataSource,
 		newExecutionHooksDataSource,
+		newAppSnapshotsDataSource,
+		newAppBackupsDataSource,
 	}
 }
 

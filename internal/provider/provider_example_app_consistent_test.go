@@ -40,7 +40,7 @@ func TestAccExampleAppConsistentPostgres(t *testing.T) {
 		t.Fatalf("managing the GKE cluster: %v", err)
 	}
 	vars := config.Variables{"managed_cluster_id": config.StringVariable(gke), "namespace": config.StringVariable("default"),
-		"hook_script_path": config.StringVariable(scriptPath)}
+		"hook_script_path": config.StringVariable(scriptPath), "bucket_id": config.StringVariable(a.bucket("postgres-backups"))}
 	hcl := a.exampleHCL("app-consistent-postgres")
 	a.test(resource.TestCase{
 		CheckDestroy: a.checkHookSourcesDestroyed,
@@ -55,6 +55,9 @@ func TestAccExampleAppConsistentPostgres(t *testing.T) {
 					statecheck.CompareValuePairs("astra_execution_hook.post_snapshot", tfjsonpath.New("hook_source_id"),
 						"astra_hook_source.postgres", tfjsonpath.New("id"), compare.ValuesSame()),
 					expectString("astra_protection_policy.daily", "granularity", "daily"),
+					// The hook source fails on demand: the backup completes, its hooks failed.
+					expectString("astra_app_backup.before_upgrade", "state", "completed"),
+					statecheck.ExpectKnownOutputValue("before_upgrade_hook_state", knownvalue.StringExact("failed")),
 				},
 				Check: func(s *terraform.State) error {
 					snap, err := a.snapshotOf(s, "astra_app.postgres", "example")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -50,8 +52,9 @@ func (a *accTarget) exampleHCL(dir string) string {
 // to a managed cluster with a storage class chosen by data source and an S3 bucket (with
 // its astra_s3_credential) as its default bucket, at API version 1.7 as the example sets it,
 // and one of its namespaces protected by an hourly and a daily policy backing up into that
-// bucket (the app "partial": fully protected once a backup under a week old exists). A second plan is empty,
-// and destroy (unmanage, remove the cluster, delete the credential, in that order, with no
+// bucket: first without the baseline backup (the app "partial": fully protected only once a
+// backup under a week old exists), then as it ships, with the backup (the app "protected").
+// A second plan is empty, and destroy (unmanage, remove the cluster, delete the credential, in that order, with no
 // manual step) leaves the simulator exactly as it was before apply.
 func TestAccExampleComplete(t *testing.T) {
 	a := newAccTarget(t, withAPIVersion("1.7"))
@@ -60,6 +63,10 @@ func TestAccExampleComplete(t *testing.T) {
 	vars := config.Variables{
 		"kubeconfig_path":    config.StringVariable(kubeconfig),
 		"storage_class_name": config.StringVariable("ontap-silver"),
+	}
+	noBackup := config.Variables{"baseline_backup": config.BoolVariable(false)}
+	for k, v := range vars {
+		noBackup[k] = v
 	}
 	hcl := a.exampleHCL("complete")
 	before, err := a.sim.Snapshot()
@@ -80,7 +87,7 @@ func TestAccExampleComplete(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:          hcl,
-				ConfigVariables: vars,
+				ConfigVariables: noBackup,
 				ConfigStateChecks: []statecheck.StateCheck{
 					expectString("astra_managed_cluster.this", "managed_state", "managed"),
 					expectString("astra_managed_cluster.this", "state", "running"),
@@ -112,6 +119,24 @@ func TestAccExampleComplete(t *testing.T) {
 					}
 					return nil
 				},
+			},
+			{
+				// As it ships: the baseline backup completes and the app is protected.
+				Config:          hcl,
+				ConfigVariables: vars,
+				ConfigPlanChecks: prePlan(plancheck.ExpectResourceAction("astra_app_backup.baseline[0]", plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction("astra_protection_policy.daily", plancheck.ResourceActionNoop)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					expectString("astra_app_backup.baseline[0]", "state", "completed"),
+					statecheck.CompareValuePairs("astra_app_backup.baseline[0]", tfjsonpath.New("bucket_id"),
+						"astra_bucket.backups", tfjsonpath.New("id"), compare.ValuesSame()),
+					statecheck.ExpectKnownOutputValue("app", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"protection_state": knownvalue.StringExact("protected"),
+					})),
+				},
+				Check: a.simCheck("one backup POST", func(sim *astrasim.Sim) error {
+					return expectCounts(sim.Count(http.MethodPost, routeAppBackups), 1)
+				}),
 			},
 			{Config: hcl, ConfigVariables: vars, ConfigPlanChecks: emptyPlan()},
 		},

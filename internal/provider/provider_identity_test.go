@@ -206,6 +206,28 @@ var identityImportCases = []identityImportCase{
 		}
 		return map[string]string{"app_id": app, "id": s.ID}
 	}},
+	{typ: "astra_app_snapshot", seed: func(a *accTarget) map[string]string {
+		_, app := seedApp(a, "by-identity-snapshot")
+		s, err := a.client.CreateAppSnapshot(testContext(), app, astra.AppSnapshotCreate{Name: "kept"})
+		if err != nil {
+			a.t.Fatalf("seeding a snapshot: %v", err)
+		}
+		return map[string]string{"app_id": app, "id": s.ID}
+	}},
+	{typ: "astra_app_backup", seed: func(a *accTarget) map[string]string {
+		_, app := seedApp(a, "by-identity-backup")
+		b, err := a.client.CreateAppBackup(testContext(), app, astra.AppBackupCreate{Name: "kept", BucketID: a.bucket("by-identity-backups")})
+		if err != nil {
+			a.t.Fatalf("seeding a backup: %v", err)
+		}
+		// Deleted before its bucket (cleanups run last first): a bucket holding backups is not forgotten.
+		a.t.Cleanup(func() {
+			if err := a.client.DeleteAppBackup(testContext(), app, b.ID, false); err != nil && !astra.IsNotFound(err) {
+				a.t.Errorf("deleting the seeded backup: %v", err)
+			}
+		})
+		return map[string]string{"app_id": app, "id": b.ID}
+	}},
 }
 
 func onlyID(t *testing.T, byName map[string]string) string {

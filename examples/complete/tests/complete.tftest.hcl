@@ -18,9 +18,14 @@ run "plan_finds_the_private_cloud" {
   }
 }
 
-# Apply: the cluster is added, waited for until running, and brought under management
-# with the cluster's own default storage class.
+# Apply without the baseline backup: the cluster is added, waited for until running, and
+# brought under management with the cluster's own default storage class; the app's
+# policies alone make it partially protected.
 run "apply_manages_the_cluster" {
+  variables {
+    baseline_backup = false
+  }
+
   assert {
     condition     = astra_cluster.this.state == "running"
     error_message = "The cluster should be running once applied, got ${astra_cluster.this.state}."
@@ -50,6 +55,19 @@ run "apply_manages_the_cluster" {
   }
 }
 
+# Apply with the baseline backup: it completes into the bucket, and a completed backup under
+# a week old with a policy that takes backups makes the app fully protected.
+run "a_backup_protects_the_app" {
+  assert {
+    condition     = output.baseline_backup.state == "completed" && output.baseline_backup.in_bucket_id == astra_bucket.backups.id
+    error_message = "The baseline backup should be completed in the bucket, got ${jsonencode(output.baseline_backup)}."
+  }
+  assert {
+    condition     = output.app.protection_state == "protected"
+    error_message = "The app should be protected once its backup completed, got ${output.app.protection_state}."
+  }
+}
+
 # A label change is planned as an update in place: a replacement would plan a new cluster,
 # whose ID is unknown until applied, and the first assertion could not be evaluated.
 # (Assertions read an earlier run's outputs through a test variable.)
@@ -58,7 +76,7 @@ run "label_change_is_planned_in_place" {
 
   variables {
     labels     = { managed-by = "terraform", team = "storage" }
-    applied_id = run.apply_manages_the_cluster.cluster.id
+    applied_id = run.a_backup_protects_the_app.cluster.id
   }
 
   assert {
@@ -75,7 +93,7 @@ run "label_change_is_planned_in_place" {
 run "another_default_storage_class" {
   variables {
     storage_class_name = "ontap-silver"
-    applied_id         = run.apply_manages_the_cluster.cluster_id
+    applied_id         = run.a_backup_protects_the_app.cluster_id
   }
 
   assert {

@@ -1,0 +1,9 @@
+# Terraform 1.12 and later, and OpenTofu 1.12 and later, can import by the resource's
+# identity: its app's ID and its own.
+import {
+  to = astra_app_backup.before_release
+  identity = {
+    app_id = "6c2f4e1a-8b3d-4f5a-9c7e-1d2b3a4c5e6f"
+    id     = "9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+  }
+}

@@ -1,0 +1,124 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+)
+
+// backupsIn is what the harness's simulator holds of backups: ID -> state.
+func (h *cliHarness) backupsIn() map[string]string {
+	raw, err := h.sim().Snapshot()
+	if err != nil {
+		h.t.Fatalf("snapshot: %v", err)
+	}
+	var view struct {
+		Backups map[string]struct{ State string } `json:"backups"`
+	}
+	if err := json.Unmarshal(raw, &view); err != nil {
+		h.t.Fatalf("decoding the snapshot: %v", err)
+	}
+	out := map[string]string{}
+	for id, b := range view.Backups {
+		out[id] = b.State
+	}
+	return out
+}
+
+// TestAccAppBackup_interruptedHarness: the CLI is interrupted (SIGINT) while create
+// waits for the backup. The backup Astra Control is taking is in state, tainted (never orphaned), and it
+// is the only one the simulator holds; the next apply deletes it once it can (a running
+// backup cannot be cancelled) and takes a new one, the plan after it is empty, and destroy
+// leaves no backup.
+func TestAccAppBackup_interruptedHarness(t *testing.T) {
+	h := newCLIHarness(t, astrasim.Options{Delays: astrasim.Delays{App: 50 * time.Millisecond, Backup: 3 * time.Second}}, "")
+	kube := writeKubeconfig(t, "interrupted", "https://interrupted.k8s.example:6443")
+	h.write(fmt.Sprintf(`
+resource "astra_kubeconfig_credential" "c" {
+  name       = "interrupted"
+  kubeconfig = file(%q)
+}
+
+resource "astra_cluster" "c" {
+  cloud_id      = %q
+  credential_id = astra_kubeconfig_credential.c.id
+}
+
+resource "astra_managed_cluster" "c" {
+  cluster_id = astra_cluster.c.id
+}
+
+resource "astra_app" "c" {
+  name                       = "interrupted"
+  cluster_id                 = astra_managed_cluster.c.id
+  namespace_scoped_resources = [{ namespace = "default" }]
+}
+
+resource "astra_s3_credential" "s" {
+  name              = "interrupted-s3"
+  access_key_id     = "AKIA-INTERRUPTED"
+  secret_access_key = "interrupted-secret"
+}
+
+resource "astra_bucket" "b" {
+  name            = "interrupted"
+  bucket_provider = "generic-s3"
+  credential_id   = astra_s3_credential.s.id
+  s3              = { server_url = "s3.interrupted.example", bucket_name = "interrupted" }
+}
+
+resource "astra_app_backup" "b" {
+  app_id    = astra_app.c.id
+  name      = "interrupted"
+  bucket_id = astra_bucket.b.id
+}
+`, kube, h.sim().Seeds().PrivateCloudID))
+	running := func() bool {
+		for _, state := range h.backupsIn() {
+			if state == "pending" || state == "running" {
+				return true
+			}
+		}
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	r := h.start(ctx, interruptWhen(running), "apply", "-auto-approve", "-input=false", "-no-color", serialFaultedApply)
+	if r.err == nil || !errorPhrases("Interrupt received", "Backup did not complete", "was cancelled", "recorded in state as tainted").MatchString(r.out) {
+		t.Fatalf("the interrupted apply: %v, want it to fail saying the backup is kept tainted:\n%s", r.err, r.out)
+	}
+	first := h.stateIDOf("astra_app_backup", "b")
+	held := h.backupsIn()
+	tainted := false
+	for _, o := range h.state() {
+		tainted = tainted || (o.Type == "astra_app_backup" && o.Tainted)
+	}
+	if !tainted || len(held) != 1 || held[first] == "" {
+		t.Fatalf("after the interrupt: backup %s tainted %v; the simulator holds %v, want exactly that backup", first, tainted, held)
+	}
+	if r := h.apply(); r.err != nil {
+		t.Fatalf("the apply after the interrupt: %v\n%s", r.err, r.out)
+	}
+	second := h.stateIDOf("astra_app_backup", "b")
+	if held := h.backupsIn(); second == first || len(held) != 1 || held[second] != "completed" {
+		t.Fatalf("after the replacement: state holds %s (was %s); the simulator holds %v, want only it, completed", second, first, held)
+	}
+	for _, o := range h.state() {
+		if o.Tainted {
+			t.Fatalf("%s.%s is still tainted", o.Type, o.Name)
+		}
+	}
+	if err := h.planIsEmpty(); err != nil {
+		t.Fatal(err)
+	}
+	if r := h.run(ctx, "destroy", "-auto-approve", "-input=false", "-no-color"); r.err != nil {
+		t.Fatalf("destroy: %v\n%s", r.err, r.out)
+	}
+	if held := h.backupsIn(); len(held) != 0 {
+		t.Fatalf("the simulator holds backups after destroy: %v", held)
+	}
+}

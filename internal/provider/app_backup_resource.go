@@ -1,0 +1,212 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = (*appBackupResource)(nil)
+	_ resource.ResourceWithImportState = (*appBackupResource)(nil)
+	_ resource.ResourceWithIdentity    = (*appBackupResource)(nil)
+	_ knownanswers.AnswerReader        = (*appBackupResource)(nil)
+	_ knownanswers.PlanChecker         = (*appBackupResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*appBackupResource)(nil)
+)
+
+// A backup lives under its app: its identity is { app_id, id } and it imports as
+// "<app_id>/<id>".
+type appBackupResource struct{ clientHolder }
+
+// newAppBackupResource is astra_app_backup.
+func newAppBackupResource() resource.Resource { return &appBackupResource{} }
+
+func (r *appBackupResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_app_backup"
+}
+
+func (r *appBackupResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = appRunIdentitySchema("backup")
+}
+
+func (r *appBackupResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attributes := appBackupAttributes()
+	attributes["timeouts"] = attrs.TimeoutsSchema(ctx, appRunTimeouts)
+	resp.Schema = schema.Schema{
+		Version: appBackupSchemaVersion,
+		MarkdownDescription: "One backup of an app into a bucket, kept by name (`POST /k8s/v1/apps/{app_id}/appBackups`): " +
+			"the backup a configuration wants to keep, such as one taken before a release, optionally from an " +
+			"`astra_app_snapshot`. Create takes it, first waiting while another backup (or snapshot) of the app is " +
+			"running, and waits until it is `completed`; a `failed` backup fails the apply with the service's reasons " +
+			"and stays in state, tainted, so the next apply deletes it and takes it again. Nothing is updated in place. " +
+			"Destroy deletes it (a failed backup with the `Force-Delete` header Astra Control requires for one) and " +
+			"waits until it is gone. A completed backup under a week old, with an enabled policy that takes backups, " +
+			"is what makes the app's `protection_state` `protected`. Retention by count is the job of " +
+			"`astra_protection_policy`. Imports as `<app_id>/<id>`.",
+		Attributes: attributes,
+	}
+}
+
+// CheckPlan (the resource's ModifyPlan, see knownanswers.PlanChecker) checks a bucket_id
+// the apply would send: the bucket must be one Astra Control has.
+func (r *appBackupResource) CheckPlan(ctx context.Context, req knownanswers.PlanRequest) diag.Diagnostics {
+	return checkAppRunPlan(ctx, r.configuredClient(), req, "backup", "")
+}
+
+// ModifyPlan runs the plan checks (knownanswers.PlanChecker): the resource has its own
+// identity, so no identified wrapper runs them.
+func (r *appBackupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	knownanswers.ModifyPlan(ctx, r, req, resp)
+}
+
+func (r *appBackupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	plan, client, ok := fromPlan[appBackupModel](ctx, &r.clientHolder, req.Plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	timeout, ok := timeoutOf(ctx, plan.Timeouts, creating, appRunTimeouts, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	deadline := time.Now().Add(timeout)
+	appID := plan.AppID.ValueString()
+	body := appBackupCreateRequest(plan.appBackupValues)
+	postCtx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	sent := time.Now()
+	b, err := postWhileBusy(postCtx, r.waitSchedule(), func(ctx context.Context) (*astra.AppBackup, error) {
+		return client.CreateAppBackup(ctx, appID, body)
+	})
+	if astra.IsConflict(err) && astra.ProblemNumber(err) == problemBackupExists {
+		addExists(&resp.Diagnostics, "Backup already exists", "astra_app_backup", existingAppBackup(ctx, client, appID, body.Name),
+			"the astra_app_backups data source lists the app's backups; the import ID is <app_id>/<id>", err)
+		return
+	}
+	b = createdOrAdopted(ctx, &resp.Diagnostics, "backup "+body.Name, "Cannot take the backup", appRunAPIFields, b, err,
+		lostCreate[astra.AppBackup]{sent: sent, claims: r.claims(), stamp: appBackupStamp, settle: client.RequestTimeout(),
+			find: func(ctx context.Context) (*astra.AppBackup, error) {
+				return client.FindAppBackup(ctx, appID, body.Name)
+			}})
+	if b == nil {
+		return
+	}
+	// Recorded before the wait, so a failed or interrupted wait taints the backup instead of
+	// orphaning it.
+	r.record(ctx, &plan, appID, b, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := b.ID
+	// The wait has what is left of the timeout (the POST may have waited for another run);
+	// a timeout is reported as the configured one.
+	waitCtx, cancelWait := context.WithDeadline(ctx, deadline)
+	defer cancelWait()
+	waitAndRecord(waitCtx, r.waitSchedule(), timeout, b,
+		func(ctx context.Context) (*astra.AppBackup, error) { return client.GetAppBackup(ctx, appID, id) },
+		astra.AppBackupCompleted,
+		func(b *astra.AppBackup) {
+			r.record(ctx, &plan, appID, b, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+		},
+		&resp.Diagnostics, "Backup did not complete",
+		"The backup is recorded in state as tainted (with its state and state_details): the next apply deletes it and takes it again.")
+}
+
+func (r *appBackupResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	state, client, ok := fromState[appBackupModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	appID, id := state.AppID.ValueString(), state.ID.ValueString()
+	setPolicyIdentity(ctx, resp.Identity, appID, id, &resp.Diagnostics)
+	b := readOrForget(ctx, resp, "astra_app_backup", id, "the backup",
+		func() (*astra.AppBackup, error) { return client.GetAppBackup(ctx, appID, id) },
+		func(b *astra.AppBackup) bool { return isRemoved(b.State) })
+	if b == nil {
+		return
+	}
+	r.record(ctx, &state, appID, b, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+}
+
+// Update changes only timeouts (every other argument replaces the backup): nothing is sent.
+// The identity is set again: a CLI before 1.12 keeps none, and the framework wants one back.
+func (r *appBackupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	inPlace(ctx, req, resp, nil, func(appBackupModel) bool { return true })
+	var m appBackupModel
+	if resp.Diagnostics.Append(stateGet(ctx, resp.State, &m)...); !resp.Diagnostics.HasError() {
+		setPolicyIdentity(ctx, resp.Identity, m.AppID.ValueString(), m.ID.ValueString(), &resp.Diagnostics)
+	}
+}
+
+// Delete deletes the backup. A failed backup goes only with Force-Delete: it is sent when
+// state says the backup failed, and once more when the service answers that a backup it
+// now reports failed needs it (problem 142).
+func (r *appBackupResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	state, client, ok := fromState[appBackupModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	timeout, ok := timeoutOf(ctx, state.Timeouts, deleting, appRunTimeouts, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	appID, id := state.AppID.ValueString(), state.ID.ValueString()
+	force := isFailed(state.State.ValueString())
+	deleteAppRun(ctx, r.waitSchedule(), timeout, "backup", id,
+		func(ctx context.Context) error {
+			err := client.DeleteAppBackup(ctx, appID, id, force)
+			if !force && astra.IsConflict(err) && astra.ProblemNumber(err) == astra.ProblemBackupNotDeleted {
+				if b, getErr := client.GetAppBackup(ctx, appID, id); getErr == nil && isFailed(b.State) {
+					force = true
+					return client.DeleteAppBackup(ctx, appID, id, force)
+				}
+			}
+			return err
+		},
+		func(ctx context.Context) error { _, err := client.GetAppBackup(ctx, appID, id); return err },
+		&resp.Diagnostics)
+}
+
+// ImportState takes "<app_id>/<id>", or an identity { app_id, id }.
+func (r *appBackupResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importAppRun(ctx, "astra_app_backup", "backup", req, resp)
+}
+
+// record writes the service's answer to state (timeouts as m holds them), and the identity.
+func (r *appBackupResource) record(ctx context.Context, m *appBackupModel, appID string, b *astra.AppBackup, state *tfsdk.State,
+	identity *tfsdk.ResourceIdentity, private privateKeys, diags *diag.Diagnostics) {
+	m.appBackupValues = appBackupFrom(appID, b)
+	diags.Append(setState(ctx, state, m)...)
+	setPolicyIdentity(ctx, identity, appID, b.ID, diags)
+	knownanswers.RecordAnswer(ctx, private, b, *state, diags)
+}
+
+// ReadAnswer is the object Read converts (knownanswers.AnswerReader): the backup of the
+// state's app, unless it is removed (Read forgets it).
+func (r *appBackupResource) ReadAnswer(ctx context.Context, ids map[string]string) (any, bool) {
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.AppBackup, error) {
+		return c.GetAppBackup(ctx, ids["app_id"], ids["id"])
+	}, func(_ *astra.Client, b *astra.AppBackup) bool { return isRemoved(b.State) })
+}
+
+func appBackupStamp(b *astra.AppBackup) objectStamp {
+	return objectStamp{Kind: "backup", ID: b.ID, Created: b.Metadata.CreationTimestamp}
+}
+
+// existingAppBackup is the backup a 409/143 refers to: the app's backup of that name.
+func existingAppBackup(ctx context.Context, client *astra.Client, appID, name string) *existing {
+	b, err := client.FindAppBackup(ctx, appID, name)
+	if err != nil || b == nil {
+		return nil
+	}
+	return &existing{what: fmt.Sprintf("the backup %q (state %s) of app %s", name, b.State, appID), id: appID + "/" + b.ID}
+}

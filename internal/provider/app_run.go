@@ -1,0 +1,262 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strings"
+	"time"
+
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
+)
+
+// What astra_app_snapshot and astra_app_backup share: both are runs of an app, taken once
+// and never changed, living under their app (/k8s/v1/apps/{app_id}/appSnaps/{id}, …/appBackups/{id}),
+// so both are identified by { app_id, id } and import as "<app_id>/<id>".
+
+// appRunIdentitySchema is the identity { app_id, id } of a snapshot or backup.
+func appRunIdentitySchema(what string) identityschema.Schema {
+	return identityschema.Schema{Attributes: map[string]identityschema.Attribute{
+		"app_id": identityschema.StringAttribute{RequiredForImport: true, Description: "ID of the app the " + what + " is taken of."},
+		"id":     identityschema.StringAttribute{RequiredForImport: true, Description: "ID of the " + what + "."},
+	}}
+}
+
+// importAppRun takes "<app_id>/<id>", or an identity { app_id, id }, into state.
+func importAppRun(ctx context.Context, typeName, what string, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	var appID, id string
+	if req.ID != "" {
+		var ok bool
+		appID, id, ok = strings.Cut(req.ID, "/")
+		if !ok || validate.CheckUUID(appID) != nil || validate.CheckUUID(id) != nil {
+			resp.Diagnostics.AddError("Invalid import ID",
+				"Import an "+typeName+" as \"<app_id>/<id>\": the app's ID and the "+what+"'s ID, both UUIDs, "+
+					"separated by a slash; got \""+req.ID+"\".")
+			return
+		}
+	} else {
+		var ident policyIdentity // the same { app_id, id } as a policy's
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		appID, id = ident.AppID.ValueString(), ident.ID.ValueString()
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("app_id"), appID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	setPolicyIdentity(ctx, resp.Identity, appID, id, &resp.Diagnostics)
+}
+
+// postWhileBusy sends a snapshot or backup POST until the service stops refusing it because
+// another run of the app is in progress (astra.RunInProgress: a policy's snapshot, or another
+// resource's of the same apply); that refusal applied nothing, so asking again is safe. It
+// returns the last outcome; ctx bounds the asking.
+func postWhileBusy[T any](ctx context.Context, schedule astra.Schedule, post func(context.Context) (*T, error)) (*T, error) {
+	every := max(schedule.Max, schedule.Min, 10*time.Millisecond)
+	for {
+		obj, err := post(ctx)
+		if !astra.RunInProgress(err) {
+			return obj, err
+		}
+		select {
+		case <-ctx.Done():
+			return obj, err
+		case <-time.After(every):
+		}
+	}
+}
+
+// deleteAppRun deletes a snapshot or backup and waits until reading it answers 404. While
+// the service refuses because a run is in progress (this one, interrupted while it was
+// being taken, or a backup being taken from this snapshot), the DELETE is asked again until
+// it is accepted or the timeout ends.
+func deleteAppRun(ctx context.Context, schedule astra.Schedule, timeout time.Duration, what, id string,
+	remove func(context.Context) error, get func(context.Context) error, diags *diag.Diagnostics) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	summary := "Cannot delete the " + what
+	aftermath := "The " + what + " stays in state; destroy again once Astra Control accepts deleting it."
+	_, err := astra.Wait(ctx, schedule, func(ctx context.Context) (bool, error) {
+		err := remove(ctx)
+		switch {
+		case err == nil || astra.IsNotFound(err):
+			return true, nil
+		case astra.RunInProgress(err):
+			return false, nil // ask again once the run ends
+		}
+		return false, err
+	}, func(done bool) (bool, error) { return done, nil })
+	var apiErr *astra.APIError
+	switch {
+	case errors.As(err, &apiErr):
+		diags.AddError(summary, "Astra Control refused to delete "+what+" "+id+": "+apiErr.Error()+"\n\n"+aftermath)
+		return
+	case err != nil:
+		addWaitError(diags, summary, err, timeout, aftermath)
+		return
+	}
+	if _, err := astra.Wait(ctx, schedule, func(ctx context.Context) (bool, error) {
+		err := get(ctx)
+		if astra.IsNotFound(err) {
+			return true, nil
+		}
+		return false, err
+	}, func(gone bool) (bool, error) { return gone, nil }); err != nil {
+		addWaitError(diags, capitalize(what)+" not deleted", err, timeout,
+			"Astra Control accepted the delete request; the "+what+" stays in state until it is gone. Destroy again to check.")
+	}
+}
+
+// isRemoved reports a snapshot or backup the service reports as removed: gone, for Read.
+func isRemoved(state string) bool { return strings.EqualFold(strings.TrimSpace(state), "removed") }
+
+// isFailed reports a snapshot or backup the service reports as failed.
+func isFailed(state string) bool { return strings.EqualFold(strings.TrimSpace(state), "failed") }
+
+// appRunFilter is what astra_app_snapshots and astra_app_backups select by: a state, and
+// on demand (no schedule) or taken by a policy. A null filter selects everything.
+type appRunFilter struct {
+	State    types.String
+	OnDemand types.Bool
+}
+
+// appRun is what the data sources read of a snapshot or backup to filter and order it.
+type appRun struct {
+	state, scheduleID, created, id string
+}
+
+func (f appRunFilter) keeps(r appRun) bool {
+	if isSet(f.State) && !strings.EqualFold(r.state, f.State.ValueString()) {
+		return false
+	}
+	return !isSet(f.OnDemand) || f.OnDemand.ValueBool() == (r.scheduleID == "")
+}
+
+// selectAppRuns keeps the items the filter selects, oldest first (then by ID), and returns
+// the index among them of the newest completed one, -1 if none.
+func selectAppRuns[T any](items []T, run func(T) appRun, f appRunFilter) ([]T, int) {
+	var kept []T
+	for _, it := range items {
+		if f.keeps(run(it)) {
+			kept = append(kept, it)
+		}
+	}
+	sort.SliceStable(kept, func(i, j int) bool {
+		a, b := run(kept[i]), run(kept[j])
+		if ta, tb := createdAt(a.created), createdAt(b.created); !ta.Equal(tb) {
+			return ta.Before(tb)
+		}
+		return a.id < b.id
+	})
+	latest := -1
+	for i := range kept {
+		if strings.EqualFold(run(kept[i]).state, "completed") {
+			latest = i // the last completed one in creation order is the newest
+		}
+	}
+	return kept, latest
+}
+
+// createdAt reads a creation timestamp; one that cannot be read sorts first.
+func createdAt(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// appRunListAttributes are the arguments astra_app_snapshots and astra_app_backups share,
+// with the list (plural) and latest_completed of items of the given attributes.
+func appRunListAttributes(what, plural string, item map[string]dschema.Attribute) map[string]dschema.Attribute {
+	return map[string]dschema.Attribute{
+		"app_id": dschema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: "ID of the app whose " + what + "s are listed (an `astra_app`'s `id`).",
+			Validators:          []validator.String{validate.UUID()},
+		},
+		"state": dschema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "Only the " + what + "s in this state, such as `completed`, `failed`, `running` or " +
+				"`pending` (compared without regard to case).",
+		},
+		"on_demand": dschema.BoolAttribute{
+			Optional: true,
+			MarkdownDescription: "`true`: only the " + what + "s taken on demand (no `schedule_id`: an `astra_app_" + what +
+				"`, or taken by hand); `false`: only those a protection policy took. Unset: both.",
+		},
+		plural: computedList("The matching "+what+"s, oldest first (by creation time, then ID).", item),
+		"latest_completed": dschema.SingleNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "The newest `completed` " + what + " among the matching ones; null when there is " +
+				"none. For example the " + what + " to clone or restore from.",
+			Attributes: item,
+		},
+	}
+}
+
+// appRunListValues are the list and latest_completed of a plural data source, from its
+// selected items (selectAppRuns).
+func appRunListValues[T any](ctx context.Context, item map[string]dschema.Attribute, kept []T, latest int, diags *diag.Diagnostics) (types.List, types.Object) {
+	list, d := objectList(ctx, item, kept)
+	diags.Append(d...)
+	objectType, ok := dschema.NestedAttributeObject{Attributes: item}.Type().(types.ObjectType)
+	if !ok {
+		diags.AddError("Unexpected item type", "The items of a list attribute are not objects. This is a bug in the provider; please report it.")
+		return list, types.ObjectNull(nil)
+	}
+	attrTypes := objectType.AttrTypes
+	if latest < 0 {
+		return list, types.ObjectNull(attrTypes)
+	}
+	obj, d := types.ObjectValueFrom(ctx, attrTypes, kept[latest])
+	diags.Append(d...)
+	return list, obj
+}
+
+// addUnknownApp is a plural data source's error for an app_id that names no app.
+func addUnknownApp(diags *diag.Diagnostics, appID string) {
+	diags.AddAttributeError(path.Root("app_id"), "Unknown app",
+		"Astra Control has no app with ID \""+appID+"\". Set app_id to an astra_app's id (the astra_apps data source lists them).")
+}
+
+// checkAppRunPlan is the plan check of a snapshot or backup (knownanswers.PlanChecker), when
+// the configuration sets a bucket_id the apply would send: a snapshot's needs
+// needsVersion (appSnap 1.3, api_version 1.7; "" for none), and the bucket must exist.
+func checkAppRunPlan(ctx context.Context, client *astra.Client, req knownanswers.PlanRequest, what, needsVersion string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if client == nil {
+		return nil
+	}
+	var bucket, prior types.String
+	diags.Append(req.Config.GetAttribute(ctx, path.Root("bucket_id"), &bucket)...)
+	if !req.State.Raw.IsNull() {
+		diags.Append(req.State.GetAttribute(ctx, path.Root("bucket_id"), &prior)...)
+	}
+	if diags.HasError() || !isSet(bucket) || bucket.Equal(prior) {
+		return diags
+	}
+	if needsVersion != "" && !versionAtLeast(client.ClusterVersion(), needsVersion) {
+		diags.AddAttributeError(path.Root("bucket_id"), "Argument needs api_version "+needsVersion,
+			"A "+what+"'s bucket_id needs the "+what+" version of Astra Control 24.02, which the provider sends with api_version "+
+				needsVersion+"; the provider's api_version is "+client.ClusterVersion()+". Raise api_version (or ASTRA_API_VERSION) to "+
+				needsVersion+", or remove bucket_id to let Astra Control decide. "+reachVersion(needsVersion))
+		return diags
+	}
+	if exists, err := bucketExists(ctx, client, bucket.ValueString()); err == nil && !exists {
+		diags.AddAttributeError(path.Root("bucket_id"), "Unknown bucket",
+			"Astra Control has no bucket with ID \""+bucket.ValueString()+"\". Set bucket_id to an astra_bucket's id "+
+				"(the astra_buckets data source lists them), or remove it to let Astra Control choose.")
+	}
+	return diags
+}

@@ -1,0 +1,196 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
+)
+
+var (
+	_ resource.ResourceWithConfigure   = (*appSnapshotResource)(nil)
+	_ resource.ResourceWithImportState = (*appSnapshotResource)(nil)
+	_ resource.ResourceWithIdentity    = (*appSnapshotResource)(nil)
+	_ knownanswers.AnswerReader        = (*appSnapshotResource)(nil)
+	_ knownanswers.PlanChecker         = (*appSnapshotResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*appSnapshotResource)(nil)
+)
+
+// A snapshot lives under its app: its identity is { app_id, id } and it imports as
+// "<app_id>/<id>".
+type appSnapshotResource struct{ clientHolder }
+
+// newAppSnapshotResource is astra_app_snapshot.
+func newAppSnapshotResource() resource.Resource { return &appSnapshotResource{} }
+
+func (r *appSnapshotResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_app_snapshot"
+}
+
+func (r *appSnapshotResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = appRunIdentitySchema("snapshot")
+}
+
+func (r *appSnapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	attributes := appSnapshotAttributes()
+	attributes["timeouts"] = attrs.TimeoutsSchema(ctx, appRunTimeouts)
+	resp.Schema = schema.Schema{
+		Version: appSnapshotSchemaVersion,
+		MarkdownDescription: "One snapshot of an app, kept by name (`POST /k8s/v1/apps/{app_id}/appSnaps`): the snapshot " +
+			"a configuration wants to keep, such as one taken before a migration. Create takes it, first waiting while " +
+			"another snapshot or backup of the app is running, and waits until it is `completed`; a `failed` snapshot " +
+			"fails the apply with the service's reasons and stays in state, tainted, so the next apply deletes it and " +
+			"takes it again. Nothing is updated in place. Destroy deletes it and waits until it is gone. Retention by " +
+			"count is the job of `astra_protection_policy`. Imports as `<app_id>/<id>`.",
+		Attributes: attributes,
+	}
+}
+
+// CheckPlan (the resource's ModifyPlan, see knownanswers.PlanChecker) checks a bucket_id
+// the apply would send: it needs api_version 1.7 and a bucket Astra Control has.
+func (r *appSnapshotResource) CheckPlan(ctx context.Context, req knownanswers.PlanRequest) diag.Diagnostics {
+	return checkAppRunPlan(ctx, r.configuredClient(), req, "snapshot", "1.7")
+}
+
+// ModifyPlan runs the plan checks (knownanswers.PlanChecker): the resource has its own
+// identity, so no identified wrapper runs them.
+func (r *appSnapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	knownanswers.ModifyPlan(ctx, r, req, resp)
+}
+
+func (r *appSnapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	plan, client, ok := fromPlan[appSnapshotModel](ctx, &r.clientHolder, req.Plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	timeout, ok := timeoutOf(ctx, plan.Timeouts, creating, appRunTimeouts, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	deadline := time.Now().Add(timeout)
+	appID := plan.AppID.ValueString()
+	body := appSnapshotCreateRequest(plan.appSnapshotValues)
+	postCtx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	sent := time.Now()
+	s, err := postWhileBusy(postCtx, r.waitSchedule(), func(ctx context.Context) (*astra.AppSnapshot, error) {
+		return client.CreateAppSnapshot(ctx, appID, body)
+	})
+	if astra.IsConflict(err) && astra.ProblemNumber(err) == problemSnapshotExists {
+		addExists(&resp.Diagnostics, "Snapshot already exists", "astra_app_snapshot", existingAppSnapshot(ctx, client, appID, body.Name),
+			"the astra_app_snapshots data source lists the app's snapshots; the import ID is <app_id>/<id>", err)
+		return
+	}
+	s = createdOrAdopted(ctx, &resp.Diagnostics, "snapshot "+body.Name, "Cannot take the snapshot", appRunAPIFields, s, err,
+		lostCreate[astra.AppSnapshot]{sent: sent, claims: r.claims(), stamp: appSnapshotStamp, settle: client.RequestTimeout(),
+			find: func(ctx context.Context) (*astra.AppSnapshot, error) {
+				return client.FindAppSnapshot(ctx, appID, body.Name)
+			}})
+	if s == nil {
+		return
+	}
+	// Recorded before the wait, so a failed or interrupted wait taints the snapshot instead
+	// of orphaning it.
+	r.record(ctx, &plan, appID, s, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := s.ID
+	// The wait has what is left of the timeout (the POST may have waited for another run);
+	// a timeout is reported as the configured one.
+	waitCtx, cancelWait := context.WithDeadline(ctx, deadline)
+	defer cancelWait()
+	waitAndRecord(waitCtx, r.waitSchedule(), timeout, s,
+		func(ctx context.Context) (*astra.AppSnapshot, error) { return client.GetAppSnapshot(ctx, appID, id) },
+		astra.AppSnapshotCompleted,
+		func(s *astra.AppSnapshot) {
+			r.record(ctx, &plan, appID, s, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+		},
+		&resp.Diagnostics, "Snapshot did not complete",
+		"The snapshot is recorded in state as tainted (with its state and state_details): the next apply deletes it and takes it again.")
+}
+
+func (r *appSnapshotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	state, client, ok := fromState[appSnapshotModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	appID, id := state.AppID.ValueString(), state.ID.ValueString()
+	setPolicyIdentity(ctx, resp.Identity, appID, id, &resp.Diagnostics)
+	s := readOrForget(ctx, resp, "astra_app_snapshot", id, "the snapshot",
+		func() (*astra.AppSnapshot, error) { return client.GetAppSnapshot(ctx, appID, id) },
+		func(s *astra.AppSnapshot) bool { return isRemoved(s.State) })
+	if s == nil {
+		return
+	}
+	r.record(ctx, &state, appID, s, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+}
+
+// Update changes only timeouts (every other argument replaces the snapshot): nothing is sent.
+// The identity is set again: a CLI before 1.12 keeps none, and the framework wants one back.
+func (r *appSnapshotResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	inPlace(ctx, req, resp, nil, func(appSnapshotModel) bool { return true })
+	var m appSnapshotModel
+	if resp.Diagnostics.Append(stateGet(ctx, resp.State, &m)...); !resp.Diagnostics.HasError() {
+		setPolicyIdentity(ctx, resp.Identity, m.AppID.ValueString(), m.ID.ValueString(), &resp.Diagnostics)
+	}
+}
+
+func (r *appSnapshotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	state, client, ok := fromState[appSnapshotModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	timeout, ok := timeoutOf(ctx, state.Timeouts, deleting, appRunTimeouts, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	appID, id := state.AppID.ValueString(), state.ID.ValueString()
+	deleteAppRun(ctx, r.waitSchedule(), timeout, "snapshot", id,
+		func(ctx context.Context) error { return client.DeleteAppSnapshot(ctx, appID, id) },
+		func(ctx context.Context) error { _, err := client.GetAppSnapshot(ctx, appID, id); return err },
+		&resp.Diagnostics)
+}
+
+// ImportState takes "<app_id>/<id>", or an identity { app_id, id }.
+func (r *appSnapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importAppRun(ctx, "astra_app_snapshot", "snapshot", req, resp)
+}
+
+// record writes the service's answer to state (timeouts as m holds them), and the identity.
+func (r *appSnapshotResource) record(ctx context.Context, m *appSnapshotModel, appID string, s *astra.AppSnapshot, state *tfsdk.State,
+	identity *tfsdk.ResourceIdentity, private privateKeys, diags *diag.Diagnostics) {
+	m.appSnapshotValues = appSnapshotFrom(appID, s)
+	diags.Append(setState(ctx, state, m)...)
+	setPolicyIdentity(ctx, identity, appID, s.ID, diags)
+	knownanswers.RecordAnswer(ctx, private, s, *state, diags)
+}
+
+// ReadAnswer is the object Read converts (knownanswers.AnswerReader): the snapshot of the
+// state's app, unless it is removed (Read forgets it).
+func (r *appSnapshotResource) ReadAnswer(ctx context.Context, ids map[string]string) (any, bool) {
+	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.AppSnapshot, error) {
+		return c.GetAppSnapshot(ctx, ids["app_id"], ids["id"])
+	}, func(_ *astra.Client, s *astra.AppSnapshot) bool { return isRemoved(s.State) })
+}
+
+func appSnapshotStamp(s *astra.AppSnapshot) objectStamp {
+	return objectStamp{Kind: "snapshot", ID: s.ID, Created: s.Metadata.CreationTimestamp}
+}
+
+// existingAppSnapshot is the snapshot a 409/176 refers to: the app's snapshot of that name.
+func existingAppSnapshot(ctx context.Context, client *astra.Client, appID, name string) *existing {
+	s, err := client.FindAppSnapshot(ctx, appID, name)
+	if err != nil || s == nil {
+		return nil
+	}
+	return &existing{what: fmt.Sprintf("the snapshot %q (state %s) of app %s", name, s.State, appID), id: appID + "/" + s.ID}
+}
