@@ -27,7 +27,7 @@ func TestKnownAnswers_coverage(t *testing.T) {
 		"astra_cluster": true, "astra_managed_cluster": true, "astra_cloud": true, "astra_bucket": true,
 		"astra_kubeconfig_credential": true, "astra_s3_credential": true, "astra_service_account_credential": true,
 		"astra_protection_policy": true, "astra_hook_source": true, "astra_execution_hook": true,
-		"astra_protection_policy": true, "astra_app_snapshot": true, "astra_app_backup": true,
+		"astra_app_snapshot": true, "astra_app_backup": true,
 	} {
 		rule, ok := rules[typ]
 		if !ok {
