@@ -42,8 +42,9 @@ func scriptSHA256(script string) string {
 
 // hookSourceFrom converts the service's hook source for state. The script goes where the
 // prior state keeps it: source_base64 when that is the one set, else source (an import
-// too, the common spelling). A private source (the service shows no script) keeps the
-// prior script and hash; its MD5 still tells a change.
+// too, the common spelling; source is also computed, so a configuration that leaves both
+// out, as one generated at import must, keeps it). A private source (the service shows no
+// script) keeps the prior script and hash; its MD5 still tells a change.
 func hookSourceFrom(h *astra.HookSource, prior hookSourceModel) hookSourceModel {
 	m := hookSourceModel{
 		ID: types.StringValue(h.ID), Name: types.StringValue(h.Name), Description: attrs.OptionalString(h.Description),

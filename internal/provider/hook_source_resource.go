@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
@@ -23,6 +24,7 @@ var (
 	_ resource.ResourceWithConfigure   = (*hookSourceResource)(nil)
 	_ resource.ResourceWithImportState = (*hookSourceResource)(nil)
 	_ knownanswers.AnswerReader        = (*hookSourceResource)(nil)
+	_ knownanswers.PlanChecker         = (*hookSourceResource)(nil)
 )
 
 type hookSourceResource struct{ clientHolder }
@@ -154,6 +156,27 @@ func hooksRunning(ctx context.Context, client *astra.Client, sourceID string) st
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
+}
+
+// CheckPlan (its ModifyPlan through the identified wrapper, see knownanswers.PlanChecker):
+// a new hook source needs its script. An imported one may leave both arguments out, as a
+// configuration generated at import must (the script is sensitive): it keeps the script
+// Astra Control holds.
+func (r *hookSourceResource) CheckPlan(ctx context.Context, req knownanswers.PlanRequest) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if req.Plan.Raw.IsNull() || !req.State.Raw.IsNull() {
+		return diags
+	}
+	var plain, encoded types.String
+	diags.Append(req.Config.GetAttribute(ctx, path.Root("source"), &plain)...)
+	diags.Append(req.Config.GetAttribute(ctx, path.Root("source_base64"), &encoded)...)
+	if !diags.HasError() && plain.IsNull() && encoded.IsNull() {
+		diags.AddAttributeError(path.Root("source"), "Missing script",
+			"A new astra_hook_source needs its script: set `source` (usually file(\"${path.module}/script.sh\")) or "+
+				"`source_base64`. Only a hook source imported from Astra Control may leave both out: it keeps the script "+
+				"Astra Control holds.")
+	}
+	return diags
 }
 
 func (r *hookSourceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

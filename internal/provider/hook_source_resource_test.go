@@ -201,6 +201,13 @@ resource "astra_hook_source" "test" {
   source_base64 = "IyEvYmluL3NoCg=="
 }
 `), ExpectError: errorPhrases("Invalid Attribute Combination", "source_base64")},
+		// Neither: only an imported hook source may leave its script out.
+		{Config: a.config(`
+resource "astra_hook_source" "test" {
+  name = "neither"
+}
+`), ExpectError: errorPhrases("Missing script", "A new astra_hook_source needs its script",
+			"Only a hook source imported from Astra Control may leave both out")},
 	}
 	for i := range steps {
 		steps[i].PlanOnly = true

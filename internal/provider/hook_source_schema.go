@@ -21,7 +21,9 @@ var hookSourcePutArgs = []string{"name", "description", "source", "source_base64
 
 // hookSourceAttributes are astra_hook_source's attributes.
 func hookSourceAttributes() map[string]schema.Attribute {
-	oneScript := stringvalidator.ExactlyOneOf(path.MatchRoot("source"), path.MatchRoot("source_base64"))
+	// At most one here; a new hook source needs one (CheckPlan), an imported one may leave
+	// both out.
+	oneScript := stringvalidator.ConflictsWith(path.MatchRoot("source"), path.MatchRoot("source_base64"))
 	return map[string]schema.Attribute{
 		"id": attrs.Kept(computedString("ID of the hook source in Astra Control.")),
 		"name": schema.StringAttribute{
@@ -36,9 +38,12 @@ func hookSourceAttributes() map[string]schema.Attribute {
 		},
 		"source": schema.StringAttribute{
 			Optional:  true,
+			Computed:  true, // an imported hook source's script, which a generated configuration cannot carry
 			Sensitive: true,
 			MarkdownDescription: "The script as plain text, usually `file(\"${path.module}/quiesce.sh\")`; the provider " +
-				"base64-encodes it. Exactly one of `source` and `source_base64`. Sensitive, so that a plan shows a change of " +
+				"base64-encodes it. One of `source` and `source_base64` (a new hook source needs one; an imported one may " +
+				"leave both out, as the configuration `-generate-config-out` writes does, and keeps the script Astra Control " +
+				"holds, read into `source`). Sensitive, so that a plan shows a change of " +
 				"the script as a change of `source_sha256` rather than the whole script (scripts are long, and some carry " +
 				"credentials). Checked at plan time: at most 128 KiB once base64-encoded (98,304 bytes of script), text only " +
 				"(no NUL bytes, valid UTF-8) and no carriage returns." + updatedInPlace,
@@ -48,7 +53,7 @@ func hookSourceAttributes() map[string]schema.Attribute {
 			Optional:  true,
 			Sensitive: true,
 			MarkdownDescription: "The script, base64-encoded (standard alphabet, padded, one line: what `filebase64()` " +
-				"gives). Exactly one of `source` and `source_base64`; the same checks apply to the decoded script." + updatedInPlace,
+				"gives). At most one of `source` and `source_base64`; the same checks apply to the decoded script." + updatedInPlace,
 			Validators: []validator.String{oneScript, validate.HookScriptBase64()},
 		},
 		"source_sha256": schema.StringAttribute{
@@ -91,8 +96,8 @@ func (scriptHash) PlanModifyString(ctx context.Context, req planmodifier.StringR
 		return
 	}
 	script, err := configuredScript(plain, encoded)
-	if err != nil {
-		return // the validators report it
+	if err != nil || (plain.IsNull() && encoded.IsNull()) {
+		return // the validators report a bad script; with neither, the script is Astra Control's
 	}
 	resp.PlanValue = types.StringValue(scriptSHA256(script))
 }

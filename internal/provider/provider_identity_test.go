@@ -228,6 +228,27 @@ var identityImportCases = []identityImportCase{
 		})
 		return map[string]string{"app_id": app, "id": b.ID}
 	}},
+	{typ: "astra_hook_source", seed: byID(func(a *accTarget) string { return a.hookSourceOf("by-identity-script") })},
+	{typ: "astra_execution_hook", seed: byID(func(a *accTarget) string {
+		_, app := seedApp(a, "by-identity-hook")
+		h, err := a.client.CreateExecutionHook(testContext(), astra.ExecutionHookCreate{Name: "by-identity-hook", AppID: app,
+			HookSourceID: a.hookSourceOf("by-identity-hook-script"), Action: astra.HookActionSnapshot, Stage: astra.HookStagePre,
+			MatchingCriteria: []astra.MatchingCriterion{{Type: "containerName", Value: "postgres"}}})
+		if err != nil {
+			a.t.Fatalf("seeding an execution hook: %v", err)
+		}
+		return h.ID
+	})},
+}
+
+// hookSourceOf creates, outside Terraform, a hook source named name with a small script.
+func (a *accTarget) hookSourceOf(name string) string {
+	a.t.Helper()
+	s, err := a.client.CreateHookSource(testContext(), astra.HookSourceCreate{Name: a.name(name), Script: "#!/bin/sh\nexit 0\n"})
+	if err != nil {
+		a.t.Fatalf("seeding hook source %s: %v", name, err)
+	}
+	return s.ID
 }
 
 func onlyID(t *testing.T, byName map[string]string) string {
