@@ -81,6 +81,9 @@ resource "astra_app" "test" {
 			{Config: a.config(app), PlanOnly: true, ExpectError: errorPhrases("Not a managed cluster", `cluster_id "`+missingID+`"`)},
 		},
 		CheckDestroy: func(*terraform.State) error {
+			if !a.simulated() {
+				return nil // the requests are counted by the simulator only
+			}
 			if n := a.sim.Count("POST", routeApps) + a.sim.Count("POST", routeSchedules) + a.sim.Count("POST", routeManagedClusters); n != 0 {
 				return fmt.Errorf("%d apps, policies or managed clusters were posted; the plan should have stopped each", n)
 			}
