@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -78,47 +77,13 @@ func (r *appBackupResource) Create(ctx context.Context, req resource.CreateReque
 	if !ok {
 		return
 	}
-	deadline := time.Now().Add(timeout)
 	appID := plan.AppID.ValueString()
 	body := appBackupCreateRequest(plan.appBackupValues)
-	postCtx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
-	sent := time.Now()
-	b, err := postWhileBusy(postCtx, r.waitSchedule(), func(ctx context.Context) (*astra.AppBackup, error) {
-		return client.CreateAppBackup(ctx, appID, body)
-	})
-	if astra.IsConflict(err) && astra.ProblemNumber(err) == problemBackupExists {
-		addExists(&resp.Diagnostics, "Backup already exists", "astra_app_backup", existingAppBackup(ctx, client, appID, body.Name),
-			"the astra_app_backups data source lists the app's backups; the import ID is <app_id>/<id>", err)
-		return
-	}
-	b = createdOrAdopted(ctx, &resp.Diagnostics, "backup "+body.Name, "Cannot take the backup", appRunAPIFields, b, err,
-		lostCreate[astra.AppBackup]{sent: sent, claims: r.claims(), stamp: appBackupStamp, settle: client.RequestTimeout(),
-			find: func(ctx context.Context) (*astra.AppBackup, error) {
-				return client.FindAppBackup(ctx, appID, body.Name)
-			}})
-	if b == nil {
-		return
-	}
-	// Recorded before the wait, so a failed or interrupted wait taints the backup instead of
-	// orphaning it.
-	r.record(ctx, &plan, appID, b, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	id := b.ID
-	// The wait has what is left of the timeout (the POST may have waited for another run);
-	// a timeout is reported as the configured one.
-	waitCtx, cancelWait := context.WithDeadline(ctx, deadline)
-	defer cancelWait()
-	waitAndRecord(waitCtx, r.waitSchedule(), timeout, b,
-		func(ctx context.Context) (*astra.AppBackup, error) { return client.GetAppBackup(ctx, appID, id) },
-		astra.AppBackupCompleted,
-		func(b *astra.AppBackup) {
-			r.record(ctx, &plan, appID, b, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
-		},
-		&resp.Diagnostics, "Backup did not complete",
-		"The backup is recorded in state as tainted (with its state and state_details): the next apply deletes it and takes it again.")
+	calls := appBackupCalls(client, appID)
+	calls.post = func(ctx context.Context) (*astra.AppBackup, error) { return client.CreateAppBackup(ctx, appID, body) }
+	createAppRun(ctx, &r.clientHolder, client, timeout, body.Name, calls, func(b *astra.AppBackup) {
+		r.record(ctx, &plan, appID, b, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	}, &resp.Diagnostics)
 }
 
 func (r *appBackupResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -128,13 +93,9 @@ func (r *appBackupResource) Read(ctx context.Context, req resource.ReadRequest, 
 	}
 	appID, id := state.AppID.ValueString(), state.ID.ValueString()
 	setPolicyIdentity(ctx, resp.Identity, appID, id, &resp.Diagnostics)
-	b := readOrForget(ctx, resp, "astra_app_backup", id, "the backup",
-		func() (*astra.AppBackup, error) { return client.GetAppBackup(ctx, appID, id) },
-		func(b *astra.AppBackup) bool { return isRemoved(b.State) })
-	if b == nil {
-		return
+	if b := readAppRun(ctx, resp, id, appBackupCalls(client, appID)); b != nil {
+		r.record(ctx, &state, appID, b, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 	}
-	r.record(ctx, &state, appID, b, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 // Update changes only timeouts (every other argument replaces the backup): nothing is sent.
@@ -196,6 +157,22 @@ func (r *appBackupResource) ReadAnswer(ctx context.Context, ids map[string]strin
 	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.AppBackup, error) {
 		return c.GetAppBackup(ctx, ids["app_id"], ids["id"])
 	}, func(_ *astra.Client, b *astra.AppBackup) bool { return isRemoved(b.State) })
+}
+
+// appBackupCalls are the client's backup calls for the app (post is the create's own).
+func appBackupCalls(client *astra.Client, appID string) appRunCalls[astra.AppBackup] {
+	return appRunCalls[astra.AppBackup]{
+		kind: "backup", existsProblem: problemBackupExists, stamp: appBackupStamp, completed: astra.AppBackupCompleted,
+		get: func(ctx context.Context, id string) (*astra.AppBackup, error) {
+			return client.GetAppBackup(ctx, appID, id)
+		},
+		find: func(ctx context.Context, name string) (*astra.AppBackup, error) {
+			return client.FindAppBackup(ctx, appID, name)
+		},
+		existing: func(ctx context.Context, name string) *existing { return existingAppBackup(ctx, client, appID, name) },
+		id:       func(b *astra.AppBackup) string { return b.ID },
+		state:    func(b *astra.AppBackup) string { return b.State },
+	}
 }
 
 func appBackupStamp(b *astra.AppBackup) objectStamp {

@@ -260,3 +260,64 @@ func checkAppRunPlan(ctx context.Context, client *astra.Client, req knownanswers
 	}
 	return diags
 }
+
+// appRunCalls are what a snapshot's and a backup's create and read differ in: the client's
+// calls for one app, bound by the resource, and the names its messages use.
+type appRunCalls[T any] struct {
+	kind          string // "snapshot" or "backup"
+	existsProblem int    // the problem of a name the app already uses
+	post          func(ctx context.Context) (*T, error)
+	get           func(ctx context.Context, id string) (*T, error)
+	find          func(ctx context.Context, name string) (*T, error)
+	completed     func(*T) (bool, error)
+	stamp         func(*T) objectStamp
+	id            func(*T) string
+	state         func(*T) string
+	existing      func(ctx context.Context, name string) *existing
+}
+
+// createAppRun takes a snapshot or backup named name and waits, within timeout, until it is
+// completed: it asks again while another run of the app is in progress, names the existing
+// one when the name is taken, finds a run whose POST answer was lost, and records the run
+// (record) before the wait, so a failed or interrupted wait taints it instead of orphaning it.
+func createAppRun[T any](ctx context.Context, h *clientHolder, client *astra.Client, timeout time.Duration, name string,
+	calls appRunCalls[T], record func(*T), diags *diag.Diagnostics) {
+	deadline := time.Now().Add(timeout)
+	postCtx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	sent := time.Now()
+	run, err := postWhileBusy(postCtx, h.waitSchedule(), calls.post)
+	title := strings.ToUpper(calls.kind[:1]) + calls.kind[1:]
+	if astra.IsConflict(err) && astra.ProblemNumber(err) == calls.existsProblem {
+		addExists(diags, title+" already exists", "astra_app_"+calls.kind, calls.existing(ctx, name),
+			"the astra_app_"+calls.kind+"s data source lists the app's "+calls.kind+"s; the import ID is <app_id>/<id>", err)
+		return
+	}
+	run = createdOrAdopted(ctx, diags, calls.kind+" "+name, "Cannot take the "+calls.kind, appRunAPIFields, run, err,
+		lostCreate[T]{sent: sent, claims: h.claims(), stamp: calls.stamp, settle: client.RequestTimeout(),
+			find: func(ctx context.Context) (*T, error) { return calls.find(ctx, name) }})
+	if run == nil {
+		return
+	}
+	record(run)
+	if diags.HasError() {
+		return
+	}
+	id := calls.id(run)
+	// The wait has what is left of the timeout (the POST may have waited for another run);
+	// a timeout is reported as the configured one.
+	waitCtx, cancelWait := context.WithDeadline(ctx, deadline)
+	defer cancelWait()
+	waitAndRecord(waitCtx, h.waitSchedule(), timeout, run,
+		func(ctx context.Context) (*T, error) { return calls.get(ctx, id) }, calls.completed, record,
+		diags, title+" did not complete",
+		"The "+calls.kind+" is recorded in state as tainted (with its state and state_details): the next apply deletes it and takes it again.")
+}
+
+// readAppRun reads the run id of the state's app, forgetting it when it is gone or removed;
+// nil when forgotten or failed.
+func readAppRun[T any](ctx context.Context, resp *resource.ReadResponse, id string, calls appRunCalls[T]) *T {
+	return readOrForget(ctx, resp, "astra_app_"+calls.kind, id, "the "+calls.kind,
+		func() (*T, error) { return calls.get(ctx, id) },
+		func(run *T) bool { return isRemoved(calls.state(run)) })
+}

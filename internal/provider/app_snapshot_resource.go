@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -75,47 +74,15 @@ func (r *appSnapshotResource) Create(ctx context.Context, req resource.CreateReq
 	if !ok {
 		return
 	}
-	deadline := time.Now().Add(timeout)
 	appID := plan.AppID.ValueString()
 	body := appSnapshotCreateRequest(plan.appSnapshotValues)
-	postCtx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
-	sent := time.Now()
-	s, err := postWhileBusy(postCtx, r.waitSchedule(), func(ctx context.Context) (*astra.AppSnapshot, error) {
+	calls := appSnapshotCalls(client, appID)
+	calls.post = func(ctx context.Context) (*astra.AppSnapshot, error) {
 		return client.CreateAppSnapshot(ctx, appID, body)
-	})
-	if astra.IsConflict(err) && astra.ProblemNumber(err) == problemSnapshotExists {
-		addExists(&resp.Diagnostics, "Snapshot already exists", "astra_app_snapshot", existingAppSnapshot(ctx, client, appID, body.Name),
-			"the astra_app_snapshots data source lists the app's snapshots; the import ID is <app_id>/<id>", err)
-		return
 	}
-	s = createdOrAdopted(ctx, &resp.Diagnostics, "snapshot "+body.Name, "Cannot take the snapshot", appRunAPIFields, s, err,
-		lostCreate[astra.AppSnapshot]{sent: sent, claims: r.claims(), stamp: appSnapshotStamp, settle: client.RequestTimeout(),
-			find: func(ctx context.Context) (*astra.AppSnapshot, error) {
-				return client.FindAppSnapshot(ctx, appID, body.Name)
-			}})
-	if s == nil {
-		return
-	}
-	// Recorded before the wait, so a failed or interrupted wait taints the snapshot instead
-	// of orphaning it.
-	r.record(ctx, &plan, appID, s, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	id := s.ID
-	// The wait has what is left of the timeout (the POST may have waited for another run);
-	// a timeout is reported as the configured one.
-	waitCtx, cancelWait := context.WithDeadline(ctx, deadline)
-	defer cancelWait()
-	waitAndRecord(waitCtx, r.waitSchedule(), timeout, s,
-		func(ctx context.Context) (*astra.AppSnapshot, error) { return client.GetAppSnapshot(ctx, appID, id) },
-		astra.AppSnapshotCompleted,
-		func(s *astra.AppSnapshot) {
-			r.record(ctx, &plan, appID, s, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
-		},
-		&resp.Diagnostics, "Snapshot did not complete",
-		"The snapshot is recorded in state as tainted (with its state and state_details): the next apply deletes it and takes it again.")
+	createAppRun(ctx, &r.clientHolder, client, timeout, body.Name, calls, func(s *astra.AppSnapshot) {
+		r.record(ctx, &plan, appID, s, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+	}, &resp.Diagnostics)
 }
 
 func (r *appSnapshotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -125,13 +92,9 @@ func (r *appSnapshotResource) Read(ctx context.Context, req resource.ReadRequest
 	}
 	appID, id := state.AppID.ValueString(), state.ID.ValueString()
 	setPolicyIdentity(ctx, resp.Identity, appID, id, &resp.Diagnostics)
-	s := readOrForget(ctx, resp, "astra_app_snapshot", id, "the snapshot",
-		func() (*astra.AppSnapshot, error) { return client.GetAppSnapshot(ctx, appID, id) },
-		func(s *astra.AppSnapshot) bool { return isRemoved(s.State) })
-	if s == nil {
-		return
+	if s := readAppRun(ctx, resp, id, appSnapshotCalls(client, appID)); s != nil {
+		r.record(ctx, &state, appID, s, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 	}
-	r.record(ctx, &state, appID, s, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
 }
 
 // Update changes only timeouts (every other argument replaces the snapshot): nothing is sent.
@@ -180,6 +143,22 @@ func (r *appSnapshotResource) ReadAnswer(ctx context.Context, ids map[string]str
 	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.AppSnapshot, error) {
 		return c.GetAppSnapshot(ctx, ids["app_id"], ids["id"])
 	}, func(_ *astra.Client, s *astra.AppSnapshot) bool { return isRemoved(s.State) })
+}
+
+// appSnapshotCalls are the client's snapshot calls for the app (post is the create's own).
+func appSnapshotCalls(client *astra.Client, appID string) appRunCalls[astra.AppSnapshot] {
+	return appRunCalls[astra.AppSnapshot]{
+		kind: "snapshot", existsProblem: problemSnapshotExists, stamp: appSnapshotStamp, completed: astra.AppSnapshotCompleted,
+		get: func(ctx context.Context, id string) (*astra.AppSnapshot, error) {
+			return client.GetAppSnapshot(ctx, appID, id)
+		},
+		find: func(ctx context.Context, name string) (*astra.AppSnapshot, error) {
+			return client.FindAppSnapshot(ctx, appID, name)
+		},
+		existing: func(ctx context.Context, name string) *existing { return existingAppSnapshot(ctx, client, appID, name) },
+		id:       func(s *astra.AppSnapshot) string { return s.ID },
+		state:    func(s *astra.AppSnapshot) string { return s.State },
+	}
 }
 
 func appSnapshotStamp(s *astra.AppSnapshot) objectStamp {
