@@ -19,10 +19,14 @@ func TestRestoreAppIsSentOnce(t *testing.T) {
 		puts    int
 		unknown bool
 	}{
-		{"502", func(w http.ResponseWriter) { reply(w, 502, "application/problem+json", problemJSON(40, "502", "Bad gateway", "x")) }, 1, true},
+		{"502", func(w http.ResponseWriter) {
+			reply(w, 502, "application/problem+json", problemJSON(40, "502", "Bad gateway", "x"))
+		}, 1, true},
 		{"504", func(w http.ResponseWriter) { reply(w, 504, "", "") }, 1, true},
 		{"reset", func(w http.ResponseWriter) { hangUp(w, nil, nil) }, 1, true},
-		{"503", func(w http.ResponseWriter) { reply(w, 503, "application/problem+json", problemJSON(24, "503", "Unavailable", "x")) }, 2, false},
+		{"503", func(w http.ResponseWriter) {
+			reply(w, 503, "application/problem+json", problemJSON(24, "503", "Unavailable", "x"))
+		}, 2, false},
 		{"409/164", func(w http.ResponseWriter) {
 			reply(w, 409, "application/problem+json", problemJSON(164, "409", "Requested resource in unexpected state", "x"))
 		}, 2, false},
