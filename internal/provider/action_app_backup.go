@@ -43,7 +43,10 @@ func (a *appBackupAction) Schema(_ context.Context, _ action.SchemaRequest, resp
 			"`completed`, reporting its state and percentage done as it goes; a backup that fails fails the action with " +
 			"the service's reasons. Run it with `terraform apply -invoke=action.astra_app_backup.<name>`, or from a " +
 			"resource's `lifecycle { action_trigger { ... } }` (for example right before an upgrade of the app's " +
-			"workloads). Terraform 1.14 or later; OpenTofu has no actions. The backup is not managed by Terraform afterwards.",
+			"workloads). Terraform 1.14 or later; OpenTofu has no actions. The backup is not managed by Terraform afterwards.\n\n" +
+			"The action reports only a backup its own request took: when the answer to that request is lost, it looks for the " +
+			"backup by name (for up to the provider's `request_timeout`, as the service may still be acting on it) and accepts " +
+			"it only if it was created after the request was sent; otherwise it fails saying that no new backup was taken.",
 		Attributes: map[string]schema.Attribute{
 			"app_id":      appIDAttribute("to back up"),
 			"name":        name,

@@ -55,7 +55,11 @@ func (a *appRestoreAction) Schema(_ context.Context, _ action.SchemaRequest, res
 			"replaced by its data at that time. Changes made since then are lost, and the app is unavailable while it is " +
 			"`restoring`. To look at old data without touching the app, clone it instead (`astra_app` with `source`).\n\n" +
 			"It runs only when asked: `terraform apply -invoke=action.astra_app_restore.<name>`, or an `action_trigger` " +
-			"you write for it. Terraform 1.14 or later; OpenTofu has no actions.",
+			"you write for it. Terraform 1.14 or later; OpenTofu has no actions.\n\n" +
+			"The restore request is never sent twice: when its answer is lost (a gateway error, a dropped connection), the " +
+			"action reads the app instead. If the app is `restoring`, or names this snapshot or backup as restored from " +
+			"since the request, it waits for that restore and reports it; otherwise it fails saying that nothing shows " +
+			"the restore was applied, and you invoke it again once you have checked.",
 		Attributes: map[string]schema.Attribute{
 			"app_id": appIDAttribute("to restore"),
 			"snapshot_id": schema.StringAttribute{

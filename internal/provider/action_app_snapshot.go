@@ -43,7 +43,10 @@ func (a *appSnapshotAction) Schema(_ context.Context, _ action.SchemaRequest, re
 			"`completed`, reporting its state as it goes; a snapshot that fails fails the action with the service's reasons. " +
 			"Run it with `terraform apply -invoke=action.astra_app_snapshot.<name>`, or from a resource's " +
 			"`lifecycle { action_trigger { ... } }` (for example before a change to a workload of the app). Terraform 1.14 " +
-			"or later; OpenTofu has no actions. The snapshot is not managed by Terraform afterwards.",
+			"or later; OpenTofu has no actions. The snapshot is not managed by Terraform afterwards.\n\n" +
+			"The action reports only a snapshot its own request took: when the answer to that request is lost, it looks for the " +
+			"snapshot by name (for up to the provider's `request_timeout`, as the service may still be acting on it) and accepts " +
+			"it only if it was created after the request was sent; otherwise it fails saying that no new snapshot was taken.",
 		Attributes: map[string]schema.Attribute{
 			"app_id":      appIDAttribute("to snapshot"),
 			"name":        name,

@@ -1,7 +1,8 @@
 package provider
 
 // The actions after a lost answer, a slow server and a name already used: they report only
-// a snapshot or backup their own request created, and never send a restore twice.
+// a snapshot or backup their own request created, and never send a restore twice. A fixed
+// name is "before-upgrade" (actionsHCL's astra_app_snapshot.now).
 
 import (
 	"context"
@@ -37,58 +38,50 @@ func olderThanSkew(t *testing.T, created string) {
 	time.Sleep(time.Until(at.Add(adoptionClockSkew + 500*time.Millisecond)))
 }
 
-// TestAccActions_lostAnswer: the documented snapshot example works at every invocation; a
-// snapshot POST answered 502 (not applied) while last time's snapshot of that name exists
-// fails saying no new snapshot was taken, instead of reporting the old one; a fixed name
-// used again names the existing snapshot or backup (an interrupted backup's too) and says
-// to leave name unset; a server slower than request_timeout is waited for, not reported as
-// "nothing was started".
-func TestAccActions_lostAnswer(t *testing.T) {
-	skipWithoutActions(t)
-	h := newCLIHarness(t, astrasim.Options{Delays: astrasim.Delays{Snapshot: 200 * time.Millisecond, Backup: time.Minute}}, settleFast)
-	h.write(actionsHCL(h, exampleSnapshotAction(t)+`
-action "astra_app_snapshot" "generated" {
-  config {
-    app_id = astra_app.web.id
-  }
-}
-
-action "astra_app_backup" "nightly" {
-  config {
-    app_id = astra_app.web.id
-    name   = "nightly"
-  }
-}
-`))
-	expectActionOutput(t, "the first apply", h.apply(), false)
-	appID := h.stateIDOf("astra_app", "web")
-	c, ctx, sim := h.apiClient(), context.Background(), h.sim()
-	snapshots := func() []astra.AppSnapshot {
-		s, err := c.ListAppSnapshots(ctx, appID, astra.ListOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
+// snapshotsOf lists the app's snapshots.
+func snapshotsOf(t *testing.T, h *cliHarness, appID string) []astra.AppSnapshot {
+	t.Helper()
+	s, err := h.apiClient().ListAppSnapshots(context.Background(), appID, astra.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
 	}
+	return s
+}
 
-	// The example, invoked twice: two snapshots, each named before-upgrade- and the time.
+// actionsHarness is a harness whose first apply made actionsHCL with extra; it returns the
+// app's ID. providerExtra: settleFast where the test waits for the search after a lost
+// answer (a request_timeout of 1s, which a loaded machine may exceed elsewhere).
+func actionsHarness(t *testing.T, opts astrasim.Options, providerExtra, extra string) (*cliHarness, string) {
+	h := newCLIHarness(t, opts, providerExtra)
+	h.write(actionsHCL(h, extra))
+	expectActionOutput(t, "the first apply", h.apply(), false)
+	return h, h.stateIDOf("astra_app", "web")
+}
+
+// TestAccActions_exampleEveryTime: the documented snapshot example, invoked twice, takes two
+// snapshots, each named before-upgrade- and the time (a fixed name failed the second time).
+func TestAccActions_exampleEveryTime(t *testing.T) {
+	skipWithoutActions(t)
+	h, appID := actionsHarness(t, astrasim.Options{}, "", exampleSnapshotAction(t))
 	expectActionOutput(t, "the example", h.apply("-invoke=action.astra_app_snapshot.before_upgrade"), false, "completed")
 	time.Sleep(1100 * time.Millisecond) // the generated name has a resolution of a second
 	expectActionOutput(t, "the example again", h.apply("-invoke=action.astra_app_snapshot.before_upgrade"), false, "completed")
 	named := regexp.MustCompile(`^before-upgrade-\d{8}-\d{6}$`)
-	if s := snapshots(); len(s) != 2 || !named.MatchString(s[0].Name) || !named.MatchString(s[1].Name) || s[0].Name == s[1].Name ||
+	if s := snapshotsOf(t, h, appID); len(s) != 2 || !named.MatchString(s[0].Name) || !named.MatchString(s[1].Name) || s[0].Name == s[1].Name ||
 		s[0].State != "completed" || s[1].State != "completed" {
 		t.Fatalf("snapshots after the example twice: %+v", s)
 	}
+}
 
-	// Last time's snapshot named before-upgrade, then a POST answered 502 and not applied.
+// TestAccActions_lostAnswerOldSnapshot: a snapshot POST answered 502 (not applied) while last
+// time's snapshot of that name exists fails saying no new snapshot was taken, instead of
+// waiting for the old one and reporting it completed.
+func TestAccActions_lostAnswerOldSnapshot(t *testing.T) {
+	skipWithoutActions(t)
+	h, appID := actionsHarness(t, astrasim.Options{}, settleFast, "")
+	sim := h.sim()
 	expectActionOutput(t, "a snapshot named before-upgrade", h.apply("-invoke=action.astra_app_snapshot.now"), false, "completed")
-	var old astra.AppSnapshot
-	for _, s := range snapshots() {
-		if s.Name == "before-upgrade" {
-			old = s
-		}
-	}
+	old := snapshotsOf(t, h, appID)[0]
 	olderThanSkew(t, old.Metadata.CreationTimestamp)
 	posts := sim.Count(http.MethodPost, routeSnapshots)
 	sim.AddFault(astrasim.Fault{Method: http.MethodPost, Route: routeSnapshots, Kind: astrasim.FaultBadGateway, Times: 1})
@@ -97,43 +90,67 @@ action "astra_app_backup" "nightly" {
 		`The answer to the request that takes snapshot "before-upgrade" of app `+appID+` was lost`,
 		"The app has a snapshot of that name, but not a new one: the object found, ID "+old.ID+", matches the request, but it was created at",
 		"No new snapshot was taken. Invoke the action again with another name, or leave name unset")
-	if n, fired, all := sim.Count(http.MethodPost, routeSnapshots)-posts, sim.Fired(http.MethodPost, routeSnapshots, astrasim.FaultBadGateway), snapshots(); n != 1 || fired != 1 || len(all) != 3 {
-		t.Fatalf("%d POSTs, the 502 fired %d times, %d snapshots; want 1, 1, 3", n, fired, len(all))
+	if n, fired, all := sim.Count(http.MethodPost, routeSnapshots)-posts, sim.Fired(http.MethodPost, routeSnapshots, astrasim.FaultBadGateway), snapshotsOf(t, h, appID); n != 1 || fired != 1 || len(all) != 1 {
+		t.Fatalf("%d POSTs, the 502 fired %d times, %d snapshots; want 1, 1, 1", n, fired, len(all))
 	}
+}
 
-	// The name used again, without a fault: the existing snapshot's ID, and the advice.
+// TestAccActions_nameUsedAgain: a fixed name used again names the existing snapshot, or the
+// backup an interrupted invocation started, by ID and state, and says to leave name unset
+// (it was the raw 409).
+func TestAccActions_nameUsedAgain(t *testing.T) {
+	skipWithoutActions(t)
+	h, appID := actionsHarness(t, astrasim.Options{Delays: astrasim.Delays{Backup: time.Minute}}, "", `
+action "astra_app_backup" "nightly" {
+  config {
+    app_id = astra_app.web.id
+    name   = "nightly"
+  }
+}
+`)
+	expectActionOutput(t, "a snapshot named before-upgrade", h.apply("-invoke=action.astra_app_snapshot.now"), false, "completed")
+	old := snapshotsOf(t, h, appID)[0]
 	expectActionOutput(t, "a snapshot name used again", h.apply("-invoke=action.astra_app_snapshot.now"), true,
 		"Snapshot name already used",
 		`App `+appID+` already has a snapshot named "before-upgrade": ID `+old.ID+`, state completed. Astra Control refuses a second snapshot of the same name, so no new snapshot was taken.`,
 		"To take a new snapshot at each invocation, leave name unset", "409")
 
-	// A backup an interrupted invocation started goes on; invoking again names it.
-	running, err := c.CreateAppBackup(ctx, appID, astra.AppBackupCreate{Name: "nightly"})
+	// The backup an interrupted invocation started goes on; invoking again names it.
+	running, err := h.apiClient().CreateAppBackup(context.Background(), appID, astra.AppBackupCreate{Name: "nightly"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	posts := h.sim().Count(http.MethodPost, routeBackups)
 	expectActionOutput(t, "a backup name used again", h.apply("-invoke=action.astra_app_backup.nightly"), true,
 		"Backup name already used",
 		`App `+appID+` already has a backup named "nightly": ID `+running.ID+`, state `,
 		"perhaps the one an earlier, interrupted invocation started: Astra Control goes on with it",
 		"To take a new backup at each invocation, leave name unset (each backup then gets a name of its own",
 		"give its ID to astra_app_restore's backup_id")
-
-	// A server slower than request_timeout (1s): the snapshot appears half a second after
-	// the client gave up; the search waits for it and the action reports it, one POST.
-	posts = sim.Count(http.MethodPost, routeSnapshots)
-	sim.AddFault(astrasim.Fault{Method: http.MethodPost, Route: routeSnapshots, Kind: astrasim.FaultLatency, Latency: 1500 * time.Millisecond, Times: 1})
-	time.Sleep(1100 * time.Millisecond) // a new generated name
-	expectActionOutput(t, "a slow snapshot POST", h.apply("-invoke=action.astra_app_snapshot.generated"), false, "completed")
-	generated := regexp.MustCompile(`^snapshot-\d{8}-\d{6}$`)
-	var taken []string
-	for _, s := range snapshots() {
-		if generated.MatchString(s.Name) && s.State == "completed" {
-			taken = append(taken, s.Name)
-		}
+	if n := h.sim().Count(http.MethodPost, routeBackups) - posts; n != 1 {
+		t.Fatalf("%d backup POSTs, want 1", n)
 	}
-	if n, fired := sim.Count(http.MethodPost, routeSnapshots)-posts, sim.Fired(http.MethodPost, routeSnapshots, astrasim.FaultLatency); n != 1 || fired != 1 || len(taken) != 1 {
-		t.Fatalf("%d POSTs, the latency fired %d times, generated snapshots %v; want 1, 1 and one", n, fired, taken)
+}
+
+// TestAccActions_slowServer: a server slower than request_timeout (1s) creates the snapshot
+// half a second after the client gave up; the search waits for it and the action reports it
+// (it said "nothing was started: invoke the action again"), one POST.
+func TestAccActions_slowServer(t *testing.T) {
+	skipWithoutActions(t)
+	h, appID := actionsHarness(t, astrasim.Options{}, settleFast, `
+action "astra_app_snapshot" "generated" {
+  config {
+    app_id = astra_app.web.id
+  }
+}
+`)
+	sim := h.sim()
+	sim.AddFault(astrasim.Fault{Method: http.MethodPost, Route: routeSnapshots, Kind: astrasim.FaultLatency, Latency: 1500 * time.Millisecond, Times: 1})
+	expectActionOutput(t, "a slow snapshot POST", h.apply("-invoke=action.astra_app_snapshot.generated"), false, "completed")
+	s := snapshotsOf(t, h, appID)
+	if n, fired := sim.Count(http.MethodPost, routeSnapshots), sim.Fired(http.MethodPost, routeSnapshots, astrasim.FaultLatency); n != 1 || fired != 1 ||
+		len(s) != 1 || !regexp.MustCompile(`^snapshot-\d{8}-\d{6}$`).MatchString(s[0].Name) || s[0].State != "completed" {
+		t.Fatalf("%d POSTs, the latency fired %d times, snapshots %+v; want 1, 1 and one completed", n, fired, s)
 	}
 }
 
