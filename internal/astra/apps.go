@@ -245,6 +245,12 @@ type appRestoreBody struct {
 // of snapshotID, backupID): a PUT with the header forceUpdate: true, which overwrites the
 // app's resources and data. The app goes restoring: wait with AppReady. This is the only
 // call that sends forceUpdate or either member (UpdateApp drops them).
+//
+// The PUT is sent once: a second one would restore the app again, losing what was written
+// in between (or be refused with 112 while the first runs). It is repeated only when the
+// service certainly did not act (429, 503, 409/164, a connection never made); after a lost
+// answer it returns an *UnknownOutcomeError, and the caller reads the app (RestoredFrom)
+// instead of sending it again.
 func (c *Client) RestoreApp(ctx context.Context, appID, snapshotID, backupID string) error {
 	if (snapshotID == "") == (backupID == "") {
 		return errors.New("astra: an in-place restore names exactly one snapshot or backup")
@@ -255,8 +261,21 @@ func (c *Client) RestoreApp(ctx context.Context, appID, snapshotID, backupID str
 	}
 	body := appRestoreBody{Type: mediaType(appResource), Version: AppVersion, SnapshotID: snapshotID, BackupID: backupID}
 	_, err = c.do(ctx, request{method: http.MethodPut, path: path, resource: appResource, body: body,
-		header: http.Header{"forceUpdate": {"true"}}})
+		header: http.Header{"forceUpdate": {"true"}}, once: true})
 	return err
+}
+
+// RestoredFrom is the snapshot or backup the app names as what it was restored (or cloned)
+// from: the snapshotID and backupID members of its GET, "" when it names none.
+func (a *App) RestoredFrom() (snapshotID, backupID string) {
+	str := func(name string) string {
+		var v string
+		if raw, ok := a.Extra[name]; ok && json.Unmarshal(raw, &v) == nil {
+			return v
+		}
+		return ""
+	}
+	return str("snapshotID"), str("backupID")
 }
 
 // DeleteApp unmanages an app; its workloads stay on the cluster.

@@ -29,6 +29,18 @@ type request struct {
 	body     any    // encoded as JSON when non-nil
 
 	header http.Header // extra request headers, e.g. Force-Delete
+	// once: a request that must not happen twice (an in-place restore's PUT), retried and
+	// reported like a POST: sent again only when the server certainly did not act, else
+	// an *UnknownOutcomeError.
+	once bool
+}
+
+// retriedAs is the method whose retry policy applies to r: POST's for a request sent once.
+func (r request) retriedAs() string {
+	if r.once {
+		return http.MethodPost
+	}
+	return r.method
 }
 
 // response is a successful answer, its body fully read.
@@ -42,7 +54,7 @@ type response struct {
 func mediaType(resource string) string { return "application/astra-" + resource }
 
 // do sends r with retries and returns a 2xx answer, or an *APIError, an
-// *UnknownOutcomeError (POST only) or a transport error.
+// *UnknownOutcomeError (POST, or a request sent once) or a transport error.
 func (c *Client) do(ctx context.Context, r request) (*response, error) {
 	ctx = c.logContext(ctx)
 	fullPath := c.accountPath + r.path
@@ -58,7 +70,7 @@ func (c *Client) do(ctx context.Context, r request) (*response, error) {
 		target += "?" + r.query
 	}
 	trace := &attemptTrace{}
-	ctx = withTrace(context.WithValue(ctx, methodKey{}, r.method), trace)
+	ctx = withTrace(context.WithValue(ctx, methodKey{}, r.retriedAs()), trace)
 	var rawBody any
 	if payload != nil {
 		rawBody = payload // a byte slice can be replayed on every retry
@@ -86,7 +98,7 @@ func (c *Client) do(ctx context.Context, r request) (*response, error) {
 		if resp != nil { // the passthrough error handler hands back the answer it gave up on
 			_ = resp.Body.Close()
 		}
-		return nil, c.transportError(ctx, r.method, fullPath, trace, err)
+		return nil, c.transportError(ctx, r, fullPath, trace, err)
 	}
 	defer resp.Body.Close()
 	body, readErr := io.ReadAll(io.LimitReader(resp.Body, maxBody))
@@ -101,7 +113,7 @@ func (c *Client) do(ctx context.Context, r request) (*response, error) {
 		fields[logError] = readErr.Error()
 		tflog.SubsystemDebug(ctx, LogSubsystem, "Astra API answer could not be read", fields)
 		err := fmt.Errorf("reading the %d answer: %w", resp.StatusCode, readErr)
-		if r.method == http.MethodPost {
+		if r.retriedAs() == http.MethodPost {
 			return nil, &UnknownOutcomeError{Method: r.method, Path: fullPath, Err: err}
 		}
 		return nil, fmt.Errorf("%s %s: %w", r.method, fullPath, err)
@@ -113,7 +125,7 @@ func (c *Client) do(ctx context.Context, r request) (*response, error) {
 		}
 		fields["problem"] = apiErr.Problem
 		tflog.SubsystemDebug(ctx, LogSubsystem, "Astra API error answer", fields)
-		if r.method == http.MethodPost && outcomeUnknown(resp.StatusCode, nil, false) {
+		if r.retriedAs() == http.MethodPost && outcomeUnknown(resp.StatusCode, nil, false) {
 			return nil, &UnknownOutcomeError{Method: r.method, Path: fullPath, Err: apiErr}
 		}
 		return nil, apiErr
@@ -127,8 +139,10 @@ func (c *Client) do(ctx context.Context, r request) (*response, error) {
 }
 
 // transportError explains a call that ended without an HTTP answer. A POST whose last
-// attempt may have reached the server becomes an UnknownOutcomeError.
-func (c *Client) transportError(ctx context.Context, method, path string, trace *attemptTrace, err error) error {
+// attempt may have reached the server becomes an UnknownOutcomeError, as does a request
+// sent once.
+func (c *Client) transportError(ctx context.Context, r request, path string, trace *attemptTrace, err error) error {
+	method := r.method
 	var redirect *RedirectError
 	if errors.As(err, &redirect) {
 		err = redirect // the *url.Error around it quotes the raw Location, query included
@@ -139,7 +153,7 @@ func (c *Client) transportError(ctx context.Context, method, path string, trace 
 	if redirect != nil {
 		return fmt.Errorf("%s %s: %w", method, path, redirect) // an answer, not a lost request
 	}
-	if method == http.MethodPost && trace.attempts > 0 &&
+	if r.retriedAs() == http.MethodPost && trace.attempts > 0 &&
 		outcomeUnknown(trace.lastStatus, trace.lastErr, trace.notSent) {
 		return &UnknownOutcomeError{Method: method, Path: path, Err: err}
 	}

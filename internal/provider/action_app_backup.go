@@ -25,10 +25,11 @@ type appBackupAction struct{ actionHolder }
 func newAppBackupAction() action.Action { return &appBackupAction{} }
 
 type appBackupActionModel struct {
-	AppID    types.String `tfsdk:"app_id"`
-	Name     types.String `tfsdk:"name"`
-	BucketID types.String `tfsdk:"bucket_id"`
-	Timeout  types.String `tfsdk:"timeout"`
+	AppID      types.String `tfsdk:"app_id"`
+	Name       types.String `tfsdk:"name"`
+	NamePrefix types.String `tfsdk:"name_prefix"`
+	BucketID   types.String `tfsdk:"bucket_id"`
+	Timeout    types.String `tfsdk:"timeout"`
 }
 
 func (a *appBackupAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
@@ -36,20 +37,20 @@ func (a *appBackupAction) Metadata(_ context.Context, req action.MetadataRequest
 }
 
 func (a *appBackupAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	name, prefix := runNameAttributes("backup")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Takes a backup of an app now (`POST /k8s/v1/apps/{app_id}/appBackups`) and waits until it is " +
 			"`completed`, reporting its state and percentage done as it goes; a backup that fails fails the action with " +
 			"the service's reasons. Run it with `terraform apply -invoke=action.astra_app_backup.<name>`, or from a " +
 			"resource's `lifecycle { action_trigger { ... } }` (for example right before an upgrade of the app's " +
-			"workloads). Terraform 1.14 or later; OpenTofu has no actions. The backup is not managed by Terraform afterwards.",
+			"workloads). Terraform 1.14 or later; OpenTofu has no actions. The backup is not managed by Terraform afterwards.\n\n" +
+			"The action reports only a backup its own request took: when the answer to that request is lost, it looks for the " +
+			"backup by name (for up to the provider's `request_timeout`, as the service may still be acting on it) and accepts " +
+			"it only if it was created after the request was sent; otherwise it fails saying that no new backup was taken.",
 		Attributes: map[string]schema.Attribute{
-			"app_id": appIDAttribute("to back up"),
-			"name": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Name of the backup, unique among the app's backups. Default: `backup-` and the time " +
-					"in UTC (`backup-20260102-030405`).",
-				Validators: []validator.String{validate.ResourceName(63)},
-			},
+			"app_id":      appIDAttribute("to back up"),
+			"name":        name,
+			"name_prefix": prefix,
 			"bucket_id": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Bucket to write the backup to (an `astra_bucket`'s `id`). Default: the managed " +
@@ -69,25 +70,13 @@ func (a *appBackupAction) Invoke(ctx context.Context, req action.InvokeRequest, 
 		return
 	}
 	appID := m.AppID.ValueString()
-	name := m.Name.ValueString()
-	if name == "" {
-		name = onDemandName("backup", time.Now())
-	}
-	p := &progress{send: resp.SendProgress}
-	b, err := createOrFind(func() (*astra.AppBackup, error) {
+	name := runName("backup", m.Name, m.NamePrefix, time.Now())
+	calls := appBackupCalls(client, appID)
+	calls.post = func(ctx context.Context) (*astra.AppBackup, error) {
 		return client.CreateAppBackup(ctx, appID, astra.AppBackupCreate{Name: name, BucketID: m.BucketID.ValueString()})
-	}, func() (*astra.AppBackup, error) { return client.FindAppBackup(ctx, appID, name) })
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot take the backup", err, map[string]string{"name": "name", "bucketID": "bucket_id"})
-		return
 	}
-	p.report(describeBackup(b))
-	onward := fmt.Sprintf("Watch backup %q (%s) of app %s with the astra_app_backups data source.", b.Name, b.ID, appID)
-	fetch := func(ctx context.Context) (*astra.AppBackup, error) { return client.GetAppBackup(ctx, appID, b.ID) }
-	if _, ok := waitForAction(ctx, a.waitSchedule(), actionTimeout(m.Timeout, appBackupTimeout), p, fetch,
-		astra.AppBackupCompleted, describeBackup, &resp.Diagnostics, "Backup not completed", onward); ok {
-		p.report(fmt.Sprintf("backup %q (%s) of app %s completed", b.Name, b.ID, appID))
-	}
+	takeAppRun(ctx, &a.actionHolder, client, calls, appID, name, isSet(m.Name), actionTimeout(m.Timeout, appBackupTimeout),
+		describeBackup, &progress{send: resp.SendProgress}, &resp.Diagnostics)
 }
 
 // describeBackup is a backup's progress line: its state and, when the service says, the

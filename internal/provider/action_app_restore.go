@@ -55,7 +55,11 @@ func (a *appRestoreAction) Schema(_ context.Context, _ action.SchemaRequest, res
 			"replaced by its data at that time. Changes made since then are lost, and the app is unavailable while it is " +
 			"`restoring`. To look at old data without touching the app, clone it instead (`astra_app` with `source`).\n\n" +
 			"It runs only when asked: `terraform apply -invoke=action.astra_app_restore.<name>`, or an `action_trigger` " +
-			"you write for it. Terraform 1.14 or later; OpenTofu has no actions.",
+			"you write for it. Terraform 1.14 or later; OpenTofu has no actions.\n\n" +
+			"The restore request is never sent twice: when its answer is lost (a gateway error, a dropped connection), the " +
+			"action reads the app instead. If the app is `restoring`, or names this snapshot or backup as restored from " +
+			"since the request, it waits for that restore and reports it; otherwise it fails saying that nothing shows " +
+			"the restore was applied, and you invoke it again once you have checked.",
 		Attributes: map[string]schema.Attribute{
 			"app_id": appIDAttribute("to restore"),
 			"snapshot_id": schema.StringAttribute{
@@ -83,38 +87,89 @@ func (a *appRestoreAction) ModifyPlan(ctx context.Context, req action.ModifyPlan
 		return
 	}
 	appID := m.AppID.ValueString()
-	var state, name string
-	var err error
 	switch {
 	case isSet(m.SnapshotID):
-		var s *astra.AppSnapshot
-		if s, err = client.GetAppSnapshot(ctx, appID, m.SnapshotID.ValueString()); err == nil {
-			state, name = s.State, "snapshot "+s.Name
+		id := m.SnapshotID.ValueString()
+		s, err := client.GetAppSnapshot(ctx, appID, id)
+		point := restorePoint{kind: "snapshot", id: id}
+		if err == nil {
+			point.name, point.state = s.Name, s.State
 		}
-		a.checkRestorePoint(&resp.Diagnostics, path.Root("snapshot_id"), appID, name, state, err)
+		checkRestorePoint(ctx, client, &resp.Diagnostics, appID, point, err)
 	case isSet(m.BackupID):
-		var b *astra.AppBackup
-		if b, err = client.GetAppBackup(ctx, appID, m.BackupID.ValueString()); err == nil {
-			state, name = b.State, "backup "+b.Name
+		id := m.BackupID.ValueString()
+		b, err := client.GetAppBackup(ctx, appID, id)
+		point := restorePoint{kind: "backup", id: id}
+		if err == nil {
+			point.name, point.state = b.Name, b.State
 		}
-		a.checkRestorePoint(&resp.Diagnostics, path.Root("backup_id"), appID, name, state, err)
+		checkRestorePoint(ctx, client, &resp.Diagnostics, appID, point, err)
 	}
 }
 
-// checkRestorePoint adds the plan-time error of a snapshot or backup the app cannot be
-// restored from: not the app's (a 404 under the app's path), or not completed.
-func (a *appRestoreAction) checkRestorePoint(diags *diag.Diagnostics, at path.Path, appID, name, state string, err error) {
+// restorePoint is the snapshot or backup a restore names, as read under the app.
+type restorePoint struct{ kind, id, name, state string }
+
+// checkRestorePoint adds the plan-time error, on snapshot_id or backup_id, of a snapshot or
+// backup the app cannot be restored from: not the app's (a 404 under the app's path; the
+// error names the app that has it), or not completed.
+func checkRestorePoint(ctx context.Context, client *astra.Client, diags *diag.Diagnostics, appID string, p restorePoint, err error) {
+	at := path.Root(p.kind + "_id")
 	switch {
 	case astra.IsNotFound(err):
-		diags.AddAttributeError(at, "Nothing to restore from",
-			fmt.Sprintf("App %s has no snapshot or backup with this ID (an app is restored in place only from its own). "+
-				"To bring another app's data here, clone it instead (astra_app with source).", appID))
+		diags.AddAttributeError(at, "Not a "+p.kind+" of this app", notTheAppsRestorePoint(ctx, client, appID, p))
 	case err != nil:
 		return // the service checks at invocation
-	case !strings.EqualFold(state, "completed"):
+	case !strings.EqualFold(p.state, "completed"):
 		diags.AddAttributeError(at, "Not completed",
-			fmt.Sprintf("The %s of app %s is %s: only a completed one can be restored from.", name, appID, state))
+			fmt.Sprintf("%s_id = %q: the %s %s of app %s is %s: only a completed one can be restored from.",
+				p.kind, p.id, p.kind, p.name, appID, p.state))
 	}
+}
+
+// notTheAppsRestorePoint explains a snapshot or backup ID the app does not have: the app
+// that has it, found by reading it under each app (nothing lists an account's snapshots,
+// and a backup read by its ID alone does not name its app), and what to do instead.
+func notTheAppsRestorePoint(ctx context.Context, client *astra.Client, appID string, p restorePoint) string {
+	head := fmt.Sprintf("%s_id = %q: app %s has no %s with this ID, and an app is restored in place only from its own "+
+		"snapshots and backups.", p.kind, p.id, appID, p.kind)
+	fix := fmt.Sprintf(" Set %s_id to one of app %s's %ss (the astra_app_%ss data source lists them).", p.kind, appID, p.kind, p.kind)
+	owner := restorePointOwner(ctx, client, appID, p)
+	if owner == nil {
+		return head + fmt.Sprintf(" No other app has a %s with this ID either.", p.kind) + fix
+	}
+	return head + fmt.Sprintf(" It is a %s of app %q (%s).", p.kind, owner.Name, owner.ID) + fix +
+		fmt.Sprintf(" To bring app %q's data here without touching it, clone it instead: an astra_app with "+
+			"source = { app_id = %q, %s_id = %q }.", owner.Name, owner.ID, p.kind, p.id)
+}
+
+// restorePointOwner is the app (other than appID) that has the snapshot or backup p, nil
+// when none is found.
+func restorePointOwner(ctx context.Context, client *astra.Client, appID string, p restorePoint) *astra.App {
+	if p.kind == "backup" {
+		if _, err := client.GetAppBackupByID(ctx, p.id); err != nil {
+			return nil // no backup of any app (or unreadable): no app to name
+		}
+	}
+	apps, err := client.ListApps(ctx, astra.ListOptions{})
+	if err != nil {
+		return nil
+	}
+	for i := range apps {
+		if apps[i].ID == appID {
+			continue
+		}
+		var err error
+		if p.kind == "backup" {
+			_, err = client.GetAppBackup(ctx, apps[i].ID, p.id)
+		} else {
+			_, err = client.GetAppSnapshot(ctx, apps[i].ID, p.id)
+		}
+		if err == nil {
+			return &apps[i]
+		}
+	}
+	return nil
 }
 
 func (a *appRestoreAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
@@ -131,7 +186,18 @@ func (a *appRestoreAction) Invoke(ctx context.Context, req action.InvokeRequest,
 	}
 	p := &progress{send: resp.SendProgress}
 	p.report(fmt.Sprintf("app %s: restoring in place from %s", appID, from))
-	if err := client.RestoreApp(ctx, appID, m.SnapshotID.ValueString(), m.BackupID.ValueString()); err != nil {
+	snapshotID, backupID := m.SnapshotID.ValueString(), m.BackupID.ValueString()
+	sent := time.Now()
+	err := client.RestoreApp(ctx, appID, snapshotID, backupID)
+	switch {
+	case astra.IsUnknownOutcome(err):
+		// The client never sends a restore twice: the app says whether this one was applied.
+		if !restoreApplied(ctx, client, appID, snapshotID, backupID, from, sent, err, &resp.Diagnostics) {
+			return
+		}
+		p.report(fmt.Sprintf("app %s: the answer to the restore request was lost, and the app shows the restore from %s: "+
+			"waiting for it", appID, from))
+	case err != nil:
 		addAPIError(&resp.Diagnostics, "Cannot restore the app", err, map[string]string{"snapshotID": "snapshot_id", "backupID": "backup_id"})
 		return
 	}
@@ -146,4 +212,70 @@ func (a *appRestoreAction) Invoke(ctx context.Context, req action.InvokeRequest,
 // describeAppState is an app's progress line.
 func describeAppState(a *astra.App) string {
 	return fmt.Sprintf("app %q (%s): %s", a.Name, a.ID, a.State)
+}
+
+// restoreApplied settles a restore whose answer was lost, from what the app shows: it was
+// applied when the app is restoring (from this source, or naming none), or names this
+// source as what it was restored from with a modification since the request was sent
+// (the restore already ended). A slow server may still be acting on the request, so the
+// app is read again for the client's request timeout before concluding. Otherwise it adds
+// an error: the restore is never sent again, as a second one would overwrite the writes
+// made since the first.
+func restoreApplied(ctx context.Context, client *astra.Client, appID, snapshotID, backupID, from string, sent time.Time,
+	err error, diags *diag.Diagnostics) bool {
+	var last *astra.App
+	lost := lostCreate[astra.App]{sent: sent, settle: client.RequestTimeout(), find: func(ctx context.Context) (*astra.App, error) {
+		a, err := client.GetApp(ctx, appID)
+		if err != nil {
+			return nil, err
+		}
+		last = a
+		if showsRestore(a, snapshotID, backupID, sent) {
+			return a, nil
+		}
+		return nil, nil
+	}}
+	found, findErr := lost.search(ctx)
+	lostWhat := fmt.Sprintf("The answer to the request that restores app %s from %s was lost (%v)", appID, from, err)
+	never := "The action never sends a restore twice on its own: a second restore would overwrite the app again, " +
+		"losing what was written in between."
+	switch {
+	case findErr != nil:
+		diags.AddError("Restore outcome unknown", fmt.Sprintf("%s, and reading the app afterwards failed: %v. %s Check the "+
+			"app (the astra_apps data source): restoring, or restored from %s, means the restore was applied.",
+			lostWhat, findErr, never, from))
+		return false
+	case found == nil:
+		seen := "unreadable"
+		if last != nil {
+			seen = last.State + ", " + restoredFromText(last)
+		}
+		diags.AddError("Restore not applied", fmt.Sprintf("%s, and in the %s that followed nothing showed that Astra "+
+			"Control applied it: the app is %s. No restore from %s was started. %s Invoke the action again to restore.",
+			lostWhat, lost.settle, seen, from, never))
+		return false
+	}
+	return true
+}
+
+// showsRestore: app a shows the restore from snapshotID or backupID requested at sent.
+func showsRestore(a *astra.App, snapshotID, backupID string, sent time.Time) bool {
+	snap, backup := a.RestoredFrom()
+	fromThis := (snapshotID != "" && snap == snapshotID) || (backupID != "" && backup == backupID)
+	if strings.EqualFold(a.State, "restoring") {
+		return fromThis || (snap == "" && backup == "")
+	}
+	modified, err := time.Parse(time.RFC3339Nano, a.Metadata.ModificationTimestamp)
+	return fromThis && err == nil && !modified.Before(sent.Add(-adoptionClockSkew))
+}
+
+// restoredFromText says what an app names as its last restore's source.
+func restoredFromText(a *astra.App) string {
+	switch snap, backup := a.RestoredFrom(); {
+	case snap != "":
+		return "last restored from snapshot " + snap
+	case backup != "":
+		return "last restored from backup " + backup
+	}
+	return "naming no restore"
 }

@@ -25,10 +25,11 @@ type appSnapshotAction struct{ actionHolder }
 func newAppSnapshotAction() action.Action { return &appSnapshotAction{} }
 
 type appSnapshotActionModel struct {
-	AppID    types.String `tfsdk:"app_id"`
-	Name     types.String `tfsdk:"name"`
-	BucketID types.String `tfsdk:"bucket_id"`
-	Timeout  types.String `tfsdk:"timeout"`
+	AppID      types.String `tfsdk:"app_id"`
+	Name       types.String `tfsdk:"name"`
+	NamePrefix types.String `tfsdk:"name_prefix"`
+	BucketID   types.String `tfsdk:"bucket_id"`
+	Timeout    types.String `tfsdk:"timeout"`
 }
 
 func (a *appSnapshotAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
@@ -36,20 +37,20 @@ func (a *appSnapshotAction) Metadata(_ context.Context, req action.MetadataReque
 }
 
 func (a *appSnapshotAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	name, prefix := runNameAttributes("snapshot")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Takes a snapshot of an app now (`POST /k8s/v1/apps/{app_id}/appSnaps`) and waits until it is " +
 			"`completed`, reporting its state as it goes; a snapshot that fails fails the action with the service's reasons. " +
 			"Run it with `terraform apply -invoke=action.astra_app_snapshot.<name>`, or from a resource's " +
 			"`lifecycle { action_trigger { ... } }` (for example before a change to a workload of the app). Terraform 1.14 " +
-			"or later; OpenTofu has no actions. The snapshot is not managed by Terraform afterwards.",
+			"or later; OpenTofu has no actions. The snapshot is not managed by Terraform afterwards.\n\n" +
+			"The action reports only a snapshot its own request took: when the answer to that request is lost, it looks for the " +
+			"snapshot by name (for up to the provider's `request_timeout`, as the service may still be acting on it) and accepts " +
+			"it only if it was created after the request was sent; otherwise it fails saying that no new snapshot was taken.",
 		Attributes: map[string]schema.Attribute{
-			"app_id": appIDAttribute("to snapshot"),
-			"name": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Name of the snapshot, unique among the app's snapshots. Default: `snapshot-` and the " +
-					"time in UTC (`snapshot-20260102-030405`).",
-				Validators: []validator.String{validate.ResourceName(63)},
-			},
+			"app_id":      appIDAttribute("to snapshot"),
+			"name":        name,
+			"name_prefix": prefix,
 			"bucket_id": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Bucket that keeps the snapshot's metadata: Astra Control Center 24.02 (`api_version` " +
@@ -69,27 +70,13 @@ func (a *appSnapshotAction) Invoke(ctx context.Context, req action.InvokeRequest
 		return
 	}
 	appID := m.AppID.ValueString()
-	name := m.Name.ValueString()
-	if name == "" {
-		name = onDemandName("snapshot", time.Now())
-	}
-	p := &progress{send: resp.SendProgress}
-	snap, err := createOrFind(func() (*astra.AppSnapshot, error) {
+	name := runName("snapshot", m.Name, m.NamePrefix, time.Now())
+	calls := appSnapshotCalls(client, appID)
+	calls.post = func(ctx context.Context) (*astra.AppSnapshot, error) {
 		return client.CreateAppSnapshot(ctx, appID, astra.AppSnapshotCreate{Name: name, BucketID: m.BucketID.ValueString()})
-	}, func() (*astra.AppSnapshot, error) { return client.FindAppSnapshot(ctx, appID, name) })
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot take the snapshot", err, map[string]string{"name": "name", "bucketID": "bucket_id"})
-		return
 	}
-	p.report(describeSnapshot(snap))
-	onward := fmt.Sprintf("Watch snapshot %q (%s) of app %s with the astra_app_snapshots data source.", snap.Name, snap.ID, appID)
-	fetch := func(ctx context.Context) (*astra.AppSnapshot, error) {
-		return client.GetAppSnapshot(ctx, appID, snap.ID)
-	}
-	if _, ok := waitForAction(ctx, a.waitSchedule(), actionTimeout(m.Timeout, appSnapshotTimeout), p, fetch,
-		astra.AppSnapshotCompleted, describeSnapshot, &resp.Diagnostics, "Snapshot not completed", onward); ok {
-		p.report(fmt.Sprintf("snapshot %q (%s) of app %s completed", snap.Name, snap.ID, appID))
-	}
+	takeAppRun(ctx, &a.actionHolder, client, calls, appID, name, isSet(m.Name), actionTimeout(m.Timeout, appSnapshotTimeout),
+		describeSnapshot, &progress{send: resp.SendProgress}, &resp.Diagnostics)
 }
 
 // describeSnapshot is a snapshot's progress line.

@@ -39,9 +39,27 @@ func skipWithoutActions(t *testing.T) {
 	}
 }
 
-// actionsHCL is a managed cluster with the app "web", a bucket, and the three actions on it;
-// extra is appended.
+// actionsHCL is webAppHCL and the snapshot and backup actions on its app; extra is appended.
 func actionsHCL(h *cliHarness, extra string) string {
+	return webAppHCL(h) + `
+action "astra_app_snapshot" "now" {
+  config {
+    app_id = astra_app.web.id
+    name   = "before-upgrade"
+  }
+}
+
+action "astra_app_backup" "now" {
+  config {
+    app_id    = astra_app.web.id
+    bucket_id = astra_bucket.b.id
+  }
+}
+` + extra
+}
+
+// webAppHCL is a managed cluster with the app "web" (namespace default) and a bucket.
+func webAppHCL(h *cliHarness) string {
 	kube := writeKubeconfig(h.t, "actions", "https://actions.k8s.example:6443")
 	return fmt.Sprintf(`
 resource "astra_kubeconfig_credential" "c" {
@@ -76,21 +94,7 @@ resource "astra_bucket" "b" {
   credential_id   = astra_s3_credential.k.id
   s3              = { server_url = "s3.example.com", bucket_name = "actions" }
 }
-
-action "astra_app_snapshot" "now" {
-  config {
-    app_id = astra_app.web.id
-    name   = "before-upgrade"
-  }
-}
-
-action "astra_app_backup" "now" {
-  config {
-    app_id    = astra_app.web.id
-    bucket_id = astra_bucket.b.id
-  }
-}
-%s`, kube, h.sim().Seeds().PrivateCloudID, extra)
+`, kube, h.sim().Seeds().PrivateCloudID)
 }
 
 // restoreHCL is the restore action from a snapshot or a backup ("snapshot_id", id).
@@ -204,17 +208,34 @@ func TestAccActions_invoke(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := astra.Wait(ctx, accWaitSchedule, func(ctx context.Context) (*astra.AppSnapshot, error) {
+		return c.GetAppSnapshot(ctx, other.ID, otherSnap.ID)
+	}, astra.AppSnapshotCompleted); err != nil { // one run of an app at a time (148)
+		t.Fatal(err)
+	}
+	otherBackup, err := c.CreateAppBackup(ctx, other.ID, astra.AppBackupCreate{Name: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	puts = sim.Count(http.MethodPut, routeApp)
 	h.write(actionsHCL(h, restoreHCL("snapshot_id", otherSnap.ID)))
 	expectActionOutput(t, "a restore from another app's snapshot", h.apply("-invoke=action.astra_app_restore.now"), true,
-		"Nothing to restore from", "has no snapshot or backup with this ID")
+		"Not a snapshot of this app", fmt.Sprintf(`snapshot_id = %q: app %s has no snapshot with this ID`, otherSnap.ID, appID),
+		fmt.Sprintf(`It is a snapshot of app "other" (%s). Set snapshot_id to one of app %s's snapshots`, other.ID, appID))
+	h.write(actionsHCL(h, restoreHCL("backup_id", otherBackup.ID)))
+	// Terraform 1.16 shows an action's attribute error at its config block: the detail
+	// starts with the attribute and the ID.
+	expectActionOutput(t, "a restore from another app's backup", h.apply("-invoke=action.astra_app_restore.now"), true,
+		"Not a backup of this app", fmt.Sprintf(`backup_id = %q: app %s has no backup with this ID, and an app is restored in place only from its own snapshots and backups.`, otherBackup.ID, appID),
+		fmt.Sprintf(`It is a backup of app "other" (%s). Set backup_id to one of app %s's backups (the astra_app_backups data source lists them).`, other.ID, appID),
+		fmt.Sprintf(`clone it instead: an astra_app with source = { app_id = %q, backup_id = %q }.`, other.ID, otherBackup.ID))
 	running, err := c.CreateAppBackup(ctx, appID, astra.AppBackupCreate{Name: "running"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.write(actionsHCL(h, restoreHCL("backup_id", running.ID)))
 	expectActionOutput(t, "a restore from a running backup", h.apply("-invoke=action.astra_app_restore.now"), true,
-		"Not completed", `The backup running of app `+appID+` is pending`)
+		"Not completed", fmt.Sprintf(`backup_id = %q: the backup running of app %s is pending: only a completed one can be restored from.`, running.ID, appID))
 	if sim.Count(http.MethodPut, routeApp) != puts {
 		t.Fatal("a restore refused at plan time sent a PUT")
 	}

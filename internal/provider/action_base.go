@@ -128,27 +128,3 @@ func appIDAttribute(what string) schema.StringAttribute {
 		Validators:          []validator.String{validate.UUID()},
 	}
 }
-
-// onDemandName is the name an action gives a snapshot or a backup when its configuration
-// names none: the kind and the time, in UTC, so that a lost answer can be found by name.
-func onDemandName(kind string, now time.Time) string {
-	return kind + "-" + now.UTC().Format("20060102-150405")
-}
-
-// createOrFind runs create; when its answer was lost (the POST may have been applied, and
-// the action named what it asked for) it finds the object by that name instead, so the
-// action waits for the snapshot or backup it started rather than failing or taking two.
-func createOrFind[T any](create func() (*T, error), find func() (*T, error)) (*T, error) {
-	v, err := create()
-	if err == nil || !astra.IsUnknownOutcome(err) {
-		return v, err
-	}
-	found, findErr := find()
-	switch {
-	case findErr != nil:
-		return nil, fmt.Errorf("%w; looking for it by name failed too: %w", err, findErr)
-	case found == nil:
-		return nil, fmt.Errorf("%w; none of that name exists, so nothing was started: invoke the action again", err)
-	}
-	return found, nil
-}

@@ -83,6 +83,26 @@ func (l lostCreate[T]) lookAgainEvery() time.Duration {
 	return max(l.settle/10, 10*time.Millisecond)
 }
 
+// search looks for the object the lost request may have created, under a context of its
+// own that no interrupt cancels (an interrupt may cut the request after it reached the
+// server), bounded by searchBound: while nothing is found it looks again until the settle
+// window has passed, as a slow server may still be acting on the request. nil, nil: nothing
+// was found.
+func (l lostCreate[T]) search(ctx context.Context) (*T, error) {
+	findCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.searchBound())
+	defer cancel()
+	found, err := l.find(findCtx)
+	for settled := time.Now().Add(l.settle); found == nil && err == nil && time.Now().Before(settled); {
+		select {
+		case <-findCtx.Done():
+			err = findCtx.Err()
+		case <-time.After(l.lookAgainEvery()):
+			found, err = l.find(findCtx)
+		}
+	}
+	return found, err
+}
+
 // notAdoptable says why found cannot be the object the lost request created, "" if it can.
 func (l lostCreate[T]) notAdoptable(found *T) string {
 	s := l.stamp(found)

@@ -94,17 +94,7 @@ func createdOrAdopted[T any](ctx context.Context, diags *diag.Diagnostics, what,
 		// reached the server, or come while the search runs: the search always runs under a
 		// context of its own, which no interrupt cancels, bounded by the settle window and one
 		// more request, so an object the POST made is recorded (tainted) rather than orphaned.
-		findCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lost.searchBound())
-		defer cancel()
-		found, findErr := lost.find(findCtx)
-		for settled := time.Now().Add(lost.settle); found == nil && findErr == nil && time.Now().Before(settled); {
-			select {
-			case <-findCtx.Done():
-				findErr = findCtx.Err()
-			case <-time.After(lost.lookAgainEvery()):
-				found, findErr = lost.find(findCtx)
-			}
-		}
+		found, findErr := lost.search(ctx)
 		switch {
 		case findErr != nil:
 			addUnknownOutcome(diags, what, err, "looking for it afterwards failed: "+findErr.Error())
