@@ -232,8 +232,12 @@ func (r *appResource) Create(ctx context.Context, req resource.CreateRequest, re
 	sent := time.Now()
 	var app *astra.App
 	var err error
+	find := func(ctx context.Context) (*astra.App, error) { return findApp(ctx, client, body.ClusterID, body.Name) }
 	if src, clone := appSourceOf(plan.Source); clone {
 		app, err = r.createClone(ctx, client, plan.appValues, src)
+		find = func(ctx context.Context) (*astra.App, error) {
+			return findClone(ctx, client, body.ClusterID, body.Name, src.AppID)
+		}
 	} else {
 		app, err = client.CreateApp(ctx, body)
 	}
@@ -244,13 +248,25 @@ func (r *appResource) Create(ctx context.Context, req resource.CreateRequest, re
 	}
 	app = createdOrAdopted(ctx, &resp.Diagnostics, "app "+body.Name, "Cannot create the app", appAPIFields, app, err,
 		lostCreate[astra.App]{sent: sent, claims: r.claims(), stamp: appStamp, settle: client.RequestTimeout(),
-			find: func(ctx context.Context) (*astra.App, error) { return findApp(ctx, client, body.ClusterID, body.Name) }})
+			find: find})
 	if app == nil {
 		return
 	}
 	// Recorded before the wait, so a failed wait taints the app instead of orphaning it.
 	r.recordAndWait(ctx, client, timeout, &plan, app, &resp.State, &resp.Diagnostics,
 		"The app is recorded in state as tainted (with its state_details): the next apply unmanages it and manages it again.")
+}
+
+// findClone is findApp for a clone whose answer was lost: an app of that name that is not a
+// clone of sourceAppID was not created by this request (an app made by hand in the same
+// seconds), so it is never adopted; the outcome stays unknown and says why.
+func findClone(ctx context.Context, client *astra.Client, clusterID, name, sourceAppID string) (*astra.App, error) {
+	found, err := findApp(ctx, client, clusterID, name)
+	if err != nil || found == nil || found.SourceAppID == sourceAppID {
+		return found, err
+	}
+	return nil, fmt.Errorf("app %s named %q on cluster %s is not a clone of app %s (its source app: %q), so it is not the clone this request created",
+		found.ID, name, clusterID, sourceAppID, found.SourceAppID)
 }
 
 // createClone POSTs the clone of src: the source app is read first for its cluster, which
