@@ -14,10 +14,16 @@ import (
 
 const appSnapshotSchemaVersion = 0
 
-// appRunTimeouts are the waits of astra_app_snapshot and astra_app_backup: create waits
-// until the run completes (after any other run of the app it has to wait for), delete until
-// the object is gone (after a run still in progress ends).
-var appRunTimeouts = attrs.TimeoutDefaults{Create: 30 * time.Minute, Delete: 10 * time.Minute}
+// The waits of astra_app_snapshot and astra_app_backup: create waits until the run
+// completes (after any other run of the app it has to wait for), and an update resumes that
+// wait for a run a create left in progress; delete waits until the object is gone (after a
+// run still in progress ends). Create's defaults are the actions' (astra_app_snapshot's
+// 30m, astra_app_backup's 2h: a backup copies every volume to the object store, hours for
+// a large app), so a resource gives a run as long as an action does.
+var (
+	appSnapshotTimeouts = attrs.TimeoutDefaults{Create: appSnapshotTimeout, Delete: 10 * time.Minute}
+	appBackupTimeouts   = attrs.TimeoutDefaults{Create: appBackupTimeout, Delete: 10 * time.Minute}
+)
 
 // replacedString is a required or optional argument that only a new object can change:
 // a snapshot or backup is never changed in place.
