@@ -12,20 +12,26 @@ import (
 )
 
 // backupsIn is what the harness's simulator holds of backups: ID -> state.
-func (h *cliHarness) backupsIn() map[string]string {
+func (h *cliHarness) backupsIn() map[string]string { return h.statesIn("backups") }
+
+// statesIn is what the harness's simulator holds of one family of objects ("apps",
+// "backups"): ID -> state.
+func (h *cliHarness) statesIn(family string) map[string]string {
 	raw, err := h.sim().Snapshot()
 	if err != nil {
 		h.t.Fatalf("snapshot: %v", err)
 	}
-	var view struct {
-		Backups map[string]struct{ State string } `json:"backups"`
-	}
+	var view map[string]json.RawMessage
+	var objects map[string]struct{ State string }
 	if err := json.Unmarshal(raw, &view); err != nil {
 		h.t.Fatalf("decoding the snapshot: %v", err)
 	}
+	if err := json.Unmarshal(view[family], &objects); err != nil && view[family] != nil {
+		h.t.Fatalf("decoding the snapshot's %s: %v", family, err)
+	}
 	out := map[string]string{}
-	for id, b := range view.Backups {
-		out[id] = b.State
+	for id, o := range objects {
+		out[id] = o.State
 	}
 	return out
 }
