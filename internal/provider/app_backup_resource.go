@@ -47,7 +47,10 @@ func (r *appBackupResource) Schema(ctx context.Context, _ resource.SchemaRequest
 			"the backup a configuration wants to keep, such as one taken before a release, optionally from an " +
 			"`astra_app_snapshot`. Create takes it, first waiting while another backup (or snapshot) of the app is " +
 			"running, and waits until it is `completed`; a `failed` backup fails the apply with the service's reasons " +
-			"and stays in state, tainted, so the next apply deletes it and takes it again. Nothing is updated in place. " +
+			"and stays in state, tainted, so the next apply deletes it and takes it again. A wait that ends early " +
+			"(`timeouts.create`, 2h by default, or an interrupt) warns and keeps the backup, not tainted: the next apply " +
+			"keeps it once completed, waits for it while it runs, and replaces it only if it failed. Nothing else is " +
+			"updated in place. " +
 			"Destroy deletes it (a failed backup with the `Force-Delete` header Astra Control requires for one) and " +
 			"waits until it is gone. A completed backup under a week old, with an enabled policy that takes backups, " +
 			"is what makes the app's `protection_state` `protected`. Retention by count is the job of " +

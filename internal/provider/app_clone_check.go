@@ -124,11 +124,27 @@ func appNamespaceNames(app *astra.App) []string {
 	return append(scopeNames(app.NamespaceScopedResources), app.Namespaces...)
 }
 
+// cloneWaitAftermath is what becomes of a clone whose create wait did not end ready: tainted,
+// and, unless it failed, kept by untainting it (the next plan refuses to replace it,
+// addOwnCloneError).
+const cloneWaitAftermath = "The clone is recorded in state as tainted (with its state_details). One still provisioning " +
+	"is not lost: Astra Control goes on cloning, and the next plan refuses to replace it (its namespaces exist now); keep " +
+	"it with `terraform untaint <address>` (`tofu untaint`), and raise timeouts.create next time. A failed one is replaced " +
+	"by the next apply once its namespaces are deleted from the cluster."
+
 // addOwnCloneError refuses the plan of a clone whose namespace holds the clone itself
 // (ownClone): applying it would unmanage that clone (Terraform replaces a tainted object)
 // and clone again into namespaces that now exist, which Astra Control refuses, leaving them
 // unmanaged. The error says how to keep the clone.
 func addOwnCloneError(diags *diag.Diagnostics, namespace string, plan appValues, src appSource, own *astra.App) {
+	if strings.EqualFold(own.State, "failed") {
+		diags.AddAttributeError(path.Root("source").AtName("namespace_mapping"), "Destination namespace holds this failed clone",
+			fmt.Sprintf("Namespace %q on managed cluster %s belongs to app %q (%s), a clone of the same source app (%s) with "+
+				"this resource's name, which failed: most likely this resource's own clone. Cloning again needs its namespaces "+
+				"gone: delete them from the cluster (kubectl delete namespace), then apply again to replace the clone.",
+				namespace, plan.ClusterID.ValueString(), own.Name, own.ID, src.AppID))
+		return
+	}
 	diags.AddAttributeError(path.Root("source").AtName("namespace_mapping"), "Destination namespace holds this clone",
 		fmt.Sprintf("Namespace %q on managed cluster %s belongs to app %q (%s, state %s), a clone of the same source app (%s) "+
 			"with this resource's name: most likely this resource's own clone, recorded in state as tainted when its create "+

@@ -119,7 +119,7 @@ func TestAccApp_cloneWaitEndedHarness(t *testing.T) {
 	kube := writeKubeconfig(t, "clone-wait", "https://clone-wait.k8s.example:6443")
 	h.write(cloneHarnessHCL(kube, h.sim().Seeds().PrivateCloudID))
 	r := h.apply()
-	if r.err == nil || !errorPhrases("App did not become ready", "Timed out after 300ms", "recorded in state as tainted").MatchString(r.out) {
+	if r.err == nil || !errorPhrases("App did not become ready", "Timed out after 300ms", "The clone is recorded in state as tainted", "terraform untaint <address>").MatchString(r.out) {
 		t.Fatalf("the first apply: %v, want the clone's wait to time out:\n%s", r.err, r.out)
 	}
 	id := h.stateIDOf("astra_app", "clone")

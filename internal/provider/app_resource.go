@@ -191,8 +191,11 @@ func (r *appResource) Create(ctx context.Context, req resource.CreateRequest, re
 		return
 	}
 	// Recorded before the wait, so a failed wait taints the app instead of orphaning it.
-	r.recordAndWait(ctx, client, timeout, &plan, app, &resp.State, &resp.Diagnostics,
-		"The app is recorded in state as tainted (with its state_details): the next apply unmanages it and manages it again.")
+	aftermath := "The app is recorded in state as tainted (with its state_details): the next apply unmanages it and manages it again."
+	if _, clone := appSourceOf(plan.Source); clone {
+		aftermath = cloneWaitAftermath
+	}
+	r.recordAndWait(ctx, client, timeout, &plan, app, &resp.State, &resp.Diagnostics, aftermath)
 }
 
 // createClone POSTs the clone of src: the source app is read first for its cluster, which

@@ -90,8 +90,13 @@ func TestAccAppRun_createTimeoutFault(t *testing.T) {
 	for _, c := range appRunKinds {
 		for _, later := range []string{"completed", "running"} {
 			t.Run(c.kind+"/"+later, func(t *testing.T) {
+				// Long enough to outlast the first step and its plan, on a busy machine too.
+				delay := 8 * time.Second
+				if later == "running" {
+					delay = 15 * time.Second // and the second step's plan
+				}
 				a := newAccTarget(t, withSim(func(o *astrasim.Options) {
-					o.Delays = astrasim.Delays{App: 50 * time.Millisecond, Snapshot: 3 * time.Second, Backup: 3 * time.Second}
+					o.Delays = astrasim.Delays{App: 50 * time.Millisecond, Snapshot: delay, Backup: delay}
 				}))
 				a.requireSim("a run that takes seconds")
 				var extra []string

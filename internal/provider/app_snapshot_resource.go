@@ -47,7 +47,9 @@ func (r *appSnapshotResource) Schema(ctx context.Context, _ resource.SchemaReque
 			"a configuration wants to keep, such as one taken before a migration. Create takes it, first waiting while " +
 			"another snapshot or backup of the app is running, and waits until it is `completed`; a `failed` snapshot " +
 			"fails the apply with the service's reasons and stays in state, tainted, so the next apply deletes it and " +
-			"takes it again. Nothing is updated in place. Destroy deletes it and waits until it is gone. Retention by " +
+			"takes it again. A wait that ends early (`timeouts.create`, 30m by default, or an interrupt) warns and keeps " +
+			"the snapshot, not tainted: the next apply keeps it once completed, waits for it while it runs, and " +
+			"replaces it only if it failed. Nothing else is updated in place. Destroy deletes it and waits until it is gone. Retention by " +
 			"count is the job of `astra_protection_policy`. Imports as `<app_id>/<id>`.",
 		Attributes: attributes,
 	}

@@ -60,9 +60,10 @@ func appRunAttributes(what string) map[string]schema.Attribute {
 		"name": replacedString("Name of the "+what+", 1 to 63 characters, unique among the app's "+what+"s: it is how "+
 			"the provider finds the "+what+" again when the answer to its create request is lost.", true,
 			validate.ResourceName(63)),
-		"state": attrs.Kept(computedString("State of the " + what + ": `completed` once create returned; `failed` " +
-			"(with `state_details`) for one that failed, which stays in state, tainted. `pending`, `running` or " +
-			"`discovering` while it is being taken (an interrupted create).")),
+		"state": attrs.Kept(computedString("State of the " + what + ": `completed` once create waited for it; `failed` " +
+			"(with `state_details`) for one that failed, which is replaced. `pending`, `running` or `discovering` while " +
+			"it is being taken, after a create wait that ended early (`timeouts.create`, an interrupt): kept, not " +
+			"tainted, and waited for by the next apply.")),
 		"state_unready": attrs.Kept(computedStrings("The service's reasons why the " + what + " is not `completed` " +
 			"(a failed " + what + "'s reasons, which older releases give only here).")),
 		"state_details": attrs.Kept(attrs.StateDetailsSchema("Why the " + what + " is in its state (a failed " +
