@@ -47,6 +47,8 @@ resource "astra_app" "clone" {
 	a.test(resource.TestCase{
 		CheckDestroy: a.checkAppsDestroyed,
 		Steps: []resource.TestStep{
+			// The cluster and the source app first: with the cluster known, the plan checks run.
+			{Config: a.config(base, appHCL(a.name("web"), "default"))},
 			{
 				Config: cfg("b", fmt.Sprintf(`"%s-${terraform_data.suffix.output}"`, staging)),
 				ConfigPlanChecks: prePlan(plancheck.ExpectResourceAction(cloneAddr, plancheck.ResourceActionCreate),
