@@ -11,6 +11,33 @@ import (
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
 
+// harnessAppHCL is a managed cluster and on it the app resource astra_app.<resource>, named
+// key, spanning "default": what a harness test takes runs or clones of.
+func harnessAppHCL(h *cliHarness, key, resource string) string {
+	kube := writeKubeconfig(h.t, key, "https://"+key+".k8s.example:6443")
+	return fmt.Sprintf(`
+resource "astra_kubeconfig_credential" "c" {
+  name       = %q
+  kubeconfig = file(%q)
+}
+
+resource "astra_cluster" "c" {
+  cloud_id      = %q
+  credential_id = astra_kubeconfig_credential.c.id
+}
+
+resource "astra_managed_cluster" "c" {
+  cluster_id = astra_cluster.c.id
+}
+
+resource "astra_app" %q {
+  name                       = %q
+  cluster_id                 = astra_managed_cluster.c.id
+  namespace_scoped_resources = [{ namespace = "default" }]
+}
+`, key, kube, h.sim().Seeds().PrivateCloudID, resource, key)
+}
+
 // backupsIn is what the harness's simulator holds of backups: ID -> state.
 func (h *cliHarness) backupsIn() map[string]string { return h.statesIn("backups") }
 
@@ -43,28 +70,7 @@ func (h *cliHarness) statesIn(family string) map[string]string {
 // POST, the same ID in state. The plan after it is empty, and destroy leaves no backup.
 func TestAccAppBackup_interruptedHarness(t *testing.T) {
 	h := newCLIHarness(t, astrasim.Options{Delays: astrasim.Delays{App: 50 * time.Millisecond, Backup: 3 * time.Second}}, "")
-	kube := writeKubeconfig(t, "interrupted", "https://interrupted.k8s.example:6443")
-	h.write(fmt.Sprintf(`
-resource "astra_kubeconfig_credential" "c" {
-  name       = "interrupted"
-  kubeconfig = file(%q)
-}
-
-resource "astra_cluster" "c" {
-  cloud_id      = %q
-  credential_id = astra_kubeconfig_credential.c.id
-}
-
-resource "astra_managed_cluster" "c" {
-  cluster_id = astra_cluster.c.id
-}
-
-resource "astra_app" "c" {
-  name                       = "interrupted"
-  cluster_id                 = astra_managed_cluster.c.id
-  namespace_scoped_resources = [{ namespace = "default" }]
-}
-
+	h.write(harnessAppHCL(h, "interrupted", "c") + `
 resource "astra_s3_credential" "s" {
   name              = "interrupted-s3"
   access_key_id     = "AKIA-INTERRUPTED"
@@ -83,7 +89,7 @@ resource "astra_app_backup" "b" {
   name      = "interrupted"
   bucket_id = astra_bucket.b.id
 }
-`, kube, h.sim().Seeds().PrivateCloudID))
+`)
 	running := func() bool {
 		for _, state := range h.backupsIn() {
 			if state == "pending" || state == "running" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,23 +26,11 @@ func TestAccApp_cloneUnknownDestination(t *testing.T) {
 	cred := a.kubeconfigCredential("kube-clone-unknown", "clone-unknown")
 	base := privateManagedHCL(a.cloudID(), cred, `local.storage_classes["ontap-gold"]`, true)
 	staging := a.name("staging")
+	// destination is an expression: the clone's namespace, as cloneHCL writes it.
 	cfg := func(input, destination string) string {
-		c := fmt.Sprintf(`
-resource "terraform_data" "suffix" {
-  input = %q
-}
-
-resource "astra_app" "clone" {
-  name       = %q
-  cluster_id = astra_managed_cluster.test.id
-  namespace_scoped_resources = [{ namespace = %s }]
-  source = {
-    app_id            = astra_app.test.id
-    namespace_mapping = [{ source = "default", destination = %s }]
-  }
-}
-`, input, a.name("web-staging"), destination, destination)
-		return a.config(base, appHCL(a.name("web"), "default"), c)
+		data := fmt.Sprintf("resource \"terraform_data\" \"suffix\" {\n  input = %q\n}\n", input)
+		clone := strings.ReplaceAll(cloneHCL(a.name("web-staging"), "@ns@"), `"@ns@"`, destination)
+		return a.config(base, appHCL(a.name("web"), "default"), data+clone)
 	}
 	var counts countDelta
 	a.test(resource.TestCase{
@@ -74,30 +63,15 @@ resource "astra_app" "clone" {
 	})
 }
 
-// cloneHarnessHCL is a source app and its clone on one managed cluster, the clone's
-// create wait cut to 300ms.
-func cloneHarnessHCL(kube, cloud string) string {
-	return fmt.Sprintf(`
-resource "astra_kubeconfig_credential" "c" {
-  name       = "clone-wait"
-  kubeconfig = file(%q)
-}
-
-resource "astra_cluster" "c" {
-  cloud_id      = %q
-  credential_id = astra_kubeconfig_credential.c.id
-}
-
-resource "astra_managed_cluster" "c" {
-  cluster_id = astra_cluster.c.id
-}
-
-resource "astra_app" "web" {
-  name                       = "web"
-  cluster_id                 = astra_managed_cluster.c.id
-  namespace_scoped_resources = [{ namespace = "default" }]
-}
-
+// TestAccApp_cloneWaitEndedHarness: a clone whose create wait ends early (timeouts.create)
+// is tainted, and Terraform plans it as a new create. The plan check finds the clone's
+// own namespace on the cluster: it no longer advises renaming it (which left the clone
+// unmanaged beside a new one) but says the namespace holds this clone and to untaint it;
+// the plan sends no unmanage. After `untaint`, the plan is empty and the clone is kept.
+func TestAccApp_cloneWaitEndedHarness(t *testing.T) {
+	h := newCLIHarness(t, astrasim.Options{Delays: astrasim.Delays{App: 50 * time.Millisecond, Restore: 3 * time.Second}}, "")
+	// The clone's create wait cut to 300ms.
+	h.write(harnessAppHCL(h, "web", "web") + `
 resource "astra_app" "clone" {
   name                       = "web-staging"
   cluster_id                 = astra_managed_cluster.c.id
@@ -108,18 +82,7 @@ resource "astra_app" "clone" {
   }
   timeouts = { create = "300ms" }
 }
-`, kube, cloud)
-}
-
-// TestAccApp_cloneWaitEndedHarness: a clone whose create wait ends early (timeouts.create)
-// is tainted, and Terraform plans it as a new create. The plan check finds the clone's
-// own namespace on the cluster: it no longer advises renaming it (which left the clone
-// unmanaged beside a new one) but says the namespace holds this clone and to untaint it;
-// the plan sends no unmanage. After `untaint`, the plan is empty and the clone is kept.
-func TestAccApp_cloneWaitEndedHarness(t *testing.T) {
-	h := newCLIHarness(t, astrasim.Options{Delays: astrasim.Delays{App: 50 * time.Millisecond, Restore: 3 * time.Second}}, "")
-	kube := writeKubeconfig(t, "clone-wait", "https://clone-wait.k8s.example:6443")
-	h.write(cloneHarnessHCL(kube, h.sim().Seeds().PrivateCloudID))
+`)
 	r := h.apply()
 	if r.err == nil || !errorPhrases("App did not become ready", "Timed out after 300ms", "The clone is recorded in state as tainted", "terraform untaint <address>").MatchString(r.out) {
 		t.Fatalf("the first apply: %v, want the clone's wait to time out:\n%s", r.err, r.out)
