@@ -40,14 +40,17 @@ func (r *appBackupResource) IdentitySchema(_ context.Context, _ resource.Identit
 
 func (r *appBackupResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attributes := appBackupAttributes()
-	attributes["timeouts"] = attrs.TimeoutsSchema(ctx, appRunTimeouts)
+	attributes["timeouts"] = attrs.TimeoutsSchema(ctx, appBackupTimeouts)
 	resp.Schema = schema.Schema{
 		Version: appBackupSchemaVersion,
 		MarkdownDescription: "One backup of an app into a bucket, kept by name (`POST /k8s/v1/apps/{app_id}/appBackups`): " +
 			"the backup a configuration wants to keep, such as one taken before a release, optionally from an " +
 			"`astra_app_snapshot`. Create takes it, first waiting while another backup (or snapshot) of the app is " +
 			"running, and waits until it is `completed`; a `failed` backup fails the apply with the service's reasons " +
-			"and stays in state, tainted, so the next apply deletes it and takes it again. Nothing is updated in place. " +
+			"and stays in state, tainted, so the next apply deletes it and takes it again. A wait that ends early " +
+			"(`timeouts.create`, 2h by default, or an interrupt) warns and keeps the backup, not tainted: the next apply " +
+			"keeps it once completed, waits for it while it runs, and replaces it only if it failed. Nothing else is " +
+			"updated in place. " +
 			"Destroy deletes it (a failed backup with the `Force-Delete` header Astra Control requires for one) and " +
 			"waits until it is gone. A completed backup under a week old, with an enabled policy that takes backups, " +
 			"is what makes the app's `protection_state` `protected`. Retention by count is the job of " +
@@ -63,9 +66,10 @@ func (r *appBackupResource) CheckPlan(ctx context.Context, req knownanswers.Plan
 }
 
 // ModifyPlan runs the plan checks (knownanswers.PlanChecker): the resource has its own
-// identity, so no identified wrapper runs them.
+// identity, so no identified wrapper runs them. A backup a create wait left in progress
+// is planned as an update that waits for it, a failed one as a replacement (planAppRun).
 func (r *appBackupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	knownanswers.ModifyPlan(ctx, r, req, resp)
+	planAppRun(ctx, r, req, resp)
 }
 
 func (r *appBackupResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -73,7 +77,7 @@ func (r *appBackupResource) Create(ctx context.Context, req resource.CreateReque
 	if !ok {
 		return
 	}
-	timeout, ok := timeoutOf(ctx, plan.Timeouts, creating, appRunTimeouts, &resp.Diagnostics)
+	timeout, ok := timeoutOf(ctx, plan.Timeouts, creating, appBackupTimeouts, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -98,14 +102,13 @@ func (r *appBackupResource) Read(ctx context.Context, req resource.ReadRequest, 
 	}
 }
 
-// Update changes only timeouts (every other argument replaces the backup): nothing is sent.
-// The identity is set again: a CLI before 1.12 keeps none, and the framework wants one back.
+// Update waits for a backup a create wait left in progress; otherwise it changes only
+// timeouts (every other argument replaces the backup) and sends nothing (updateAppRun).
 func (r *appBackupResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	inPlace(ctx, req, resp, nil, func(appBackupModel) bool { return true })
-	var m appBackupModel
-	if resp.Diagnostics.Append(stateGet(ctx, resp.State, &m)...); !resp.Diagnostics.HasError() {
-		setPolicyIdentity(ctx, resp.Identity, m.AppID.ValueString(), m.ID.ValueString(), &resp.Diagnostics)
-	}
+	updateAppRun[appBackupModel](ctx, &r.clientHolder, req, resp, appBackupTimeouts, appBackupCalls,
+		func(m *appBackupModel, appID string, run *astra.AppBackup) {
+			r.record(ctx, m, appID, run, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+		})
 }
 
 // Delete deletes the backup. A failed backup goes only with Force-Delete: it is sent when
@@ -116,7 +119,7 @@ func (r *appBackupResource) Delete(ctx context.Context, req resource.DeleteReque
 	if !ok {
 		return
 	}
-	timeout, ok := timeoutOf(ctx, state.Timeouts, deleting, appRunTimeouts, &resp.Diagnostics)
+	timeout, ok := timeoutOf(ctx, state.Timeouts, deleting, appBackupTimeouts, &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -198,41 +198,6 @@ func TestAccAppRun_lostAnswer(t *testing.T) {
 	})
 }
 
-// TestAccAppBackup_failedTimeout: a create that gives up waiting (timeouts.create)
-// keeps the running backup in state, tainted; the next apply deletes it, asking again while
-// the service refuses to cancel a running backup (409, problem 128), and takes a new one.
-func TestAccAppBackup_failedTimeout(t *testing.T) {
-	a := newAccTarget(t, withSim(func(o *astrasim.Options) {
-		o.Delays = astrasim.Delays{App: 50 * time.Millisecond, Backup: 6 * time.Second}
-	}))
-	a.requireSim("a backup that takes seconds")
-	bucket := fmt.Sprintf("  bucket_id = %q", a.bucket("slow"))
-	base := a.appRunBase("slow")
-	var counts countDelta
-	a.test(resource.TestCase{
-		CheckDestroy: a.checkAppRunsDestroyed,
-		Steps: []resource.TestStep{
-			{
-				Config:      base + appRunHCL("backup", "slow", bucket, `  timeouts = { create = "300ms" }`),
-				ExpectError: errorPhrases("Backup did not complete", "Timed out after 300ms waiting for backup", "recorded in state as tainted"),
-			},
-			{
-				PreConfig:        func() { a.markCounts(&counts) },
-				Config:           base + appRunHCL("backup", "slow", bucket),
-				ConfigPlanChecks: planned(backupAddr, plancheck.ResourceActionDestroyBeforeCreate),
-				ConfigStateChecks: []statecheck.StateCheck{expectString(backupAddr, "state", "completed"),
-					statecheck.ExpectKnownValue(backupAddr, tfjsonpath.New("percent_done"), knownvalue.Int64Exact(100))},
-				Check: a.simCheck("the running backup refused (128) until it ended, then deleted", func(sim *astrasim.Sim) error {
-					if n := counts.since(sim, "DELETE "+routeAppBackup); n < 2 {
-						return fmt.Errorf("%d DELETEs of the backup; want the first refused while it ran", n)
-					}
-					return expectCounts(counts.since(sim, "POST "+routeAppBackups), 1)
-				}),
-			},
-		},
-	})
-}
-
 // TestAccAppRun_identity: a snapshot's and a backup's identity is { app_id, id }; import
 // blocks naming only the identity import both with an empty plan.
 func TestAccAppRun_identity(t *testing.T) {

@@ -111,69 +111,11 @@ func (r *appResource) CheckPlan(ctx context.Context, req knownanswers.PlanReques
 		return diags // the cluster may not be managed yet; the service checks at apply
 	}
 	if src, clone := appSourceOf(plan.Source); clone {
-		checkClone(ctx, client, plan.appValues, src, namespaces, &diags)
+		checkClone(ctx, client, plan.appValues, plan.Source, src, namespaces, &diags)
 		return diags
 	}
 	checkAppNamespaces(plan.ClusterID.ValueString(), namespaces, plan.NamespaceScopedResources, &diags)
 	return diags
-}
-
-// checkClone checks a planned clone against its source app, when that is known: the
-// mapping names the source's namespaces, namespace_scoped_resources is the source's scope
-// renamed by it, and no destination namespace exists on the target cluster yet (Astra
-// Control creates them).
-func checkClone(ctx context.Context, client *astra.Client, plan appValues, src appSource, namespaces []astra.Namespace, diags *diag.Diagnostics) {
-	if src.AppID == "" {
-		return
-	}
-	source, err := client.GetApp(ctx, src.AppID)
-	if astra.IsNotFound(err) {
-		diags.AddAttributeError(path.Root("source").AtName("app_id"), "Unknown source app",
-			fmt.Sprintf("source.app_id %q names no app of Astra Control: set it to the id of the app to clone (astra_app.<name>.id).", src.AppID))
-		return
-	}
-	if err != nil {
-		return // the service checks at apply
-	}
-	have := map[string]bool{}
-	for _, r := range source.NamespaceScopedResources {
-		have[r.Namespace] = true
-	}
-	for _, m := range src.NamespaceMapping {
-		if !have[m.Source] {
-			diags.AddAttributeError(path.Root("source").AtName("namespace_mapping"), "Not a namespace of the source app",
-				fmt.Sprintf("namespace_mapping renames %q, which app %q (%s) does not span; its namespaces are: %s.",
-					m.Source, source.Name, source.ID, strings.Join(scopeNames(source.NamespaceScopedResources), ", ")))
-		}
-	}
-	if diags.HasError() {
-		return
-	}
-	want := cloneNamespaces(source.NamespaceScopedResources, src.NamespaceMapping)
-	if !appNamespacesValue(want).Equal(plan.NamespaceScopedResources) {
-		diags.AddAttributeError(path.Root("namespace_scoped_resources"), "Not the clone's namespaces",
-			fmt.Sprintf("A clone spans the source app's namespaces as source.namespace_mapping renames them, with the source's "+
-				"label selectors. Cloning app %q (%s) gives: %s. Set namespace_scoped_resources to that (or change the mapping).",
-				source.Name, source.ID, describeScope(want)))
-		return
-	}
-	exists := map[string]bool{}
-	for _, n := range namespaces {
-		if !strings.EqualFold(n.NamespaceState, "removed") {
-			exists[n.Name] = true
-		}
-	}
-	for _, r := range want {
-		if !exists[r.Namespace] {
-			continue
-		}
-		detail := fmt.Sprintf("Namespace %q already exists on managed cluster %s, and a clone creates its namespaces. Map it to a "+
-			"new name in source.namespace_mapping.", r.Namespace, plan.ClusterID.ValueString())
-		if source.ClusterID == plan.ClusterID.ValueString() {
-			detail += " A clone within the source app's cluster must rename every namespace."
-		}
-		diags.AddAttributeError(path.Root("source").AtName("namespace_mapping"), "Destination namespace exists", detail)
-	}
 }
 
 func scopeNames(scope []astra.NamespaceScope) []string {
@@ -253,8 +195,11 @@ func (r *appResource) Create(ctx context.Context, req resource.CreateRequest, re
 		return
 	}
 	// Recorded before the wait, so a failed wait taints the app instead of orphaning it.
-	r.recordAndWait(ctx, client, timeout, &plan, app, &resp.State, &resp.Diagnostics,
-		"The app is recorded in state as tainted (with its state_details): the next apply unmanages it and manages it again.")
+	aftermath := "The app is recorded in state as tainted (with its state_details): the next apply unmanages it and manages it again."
+	if _, clone := appSourceOf(plan.Source); clone {
+		aftermath = cloneWaitAftermath
+	}
+	r.recordAndWait(ctx, client, timeout, &plan, app, &resp.State, &resp.Diagnostics, aftermath)
 }
 
 // findClone is findApp for a clone whose answer was lost: an app of that name that is not a

@@ -3,20 +3,25 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
 
@@ -230,11 +235,13 @@ func addUnknownApp(diags *diag.Diagnostics, appID string) {
 		"Astra Control has no app with ID \""+appID+"\". Set app_id to an astra_app's id (the astra_apps data source lists them).")
 }
 
-// checkAppRunPlan is the plan check of a snapshot or backup (knownanswers.PlanChecker), when
-// the configuration sets a bucket_id the apply would send: a snapshot's needs
+// checkAppRunPlan is the plan check of a snapshot or backup (knownanswers.PlanChecker): a
+// warning on a run a create wait left in progress or failed (warnUnsettledRun), and, when
+// the configuration sets a bucket_id the apply would send, a snapshot's needs
 // needsVersion (appSnap 1.3, api_version 1.7; "" for none), and the bucket must exist.
 func checkAppRunPlan(ctx context.Context, client *astra.Client, req knownanswers.PlanRequest, what, needsVersion string) diag.Diagnostics {
 	var diags diag.Diagnostics
+	warnUnsettledRun(ctx, req, what, &diags)
 	if client == nil {
 		return nil
 	}
@@ -279,7 +286,8 @@ type appRunCalls[T any] struct {
 // createAppRun takes a snapshot or backup named name and waits, within timeout, until it is
 // completed: it asks again while another run of the app is in progress, names the existing
 // one when the name is taken, finds a run whose POST answer was lost, and records the run
-// (record) before the wait, so a failed or interrupted wait taints it instead of orphaning it.
+// (record) before the wait, so that a wait that fails or ends early never orphans it: a
+// failed run is tainted, one still running is kept untainted (reportRunWait).
 func createAppRun[T any](ctx context.Context, h *clientHolder, client *astra.Client, timeout time.Duration, name string,
 	calls appRunCalls[T], record func(*T), diags *diag.Diagnostics) {
 	deadline := time.Now().Add(timeout)
@@ -287,7 +295,7 @@ func createAppRun[T any](ctx context.Context, h *clientHolder, client *astra.Cli
 	defer cancel()
 	sent := time.Now()
 	run, err := postWhileBusy(postCtx, h.waitSchedule(), calls.post)
-	title := strings.ToUpper(calls.kind[:1]) + calls.kind[1:]
+	title := capitalize(calls.kind)
 	if astra.IsConflict(err) && astra.ProblemNumber(err) == calls.existsProblem {
 		addExists(diags, title+" already exists", "astra_app_"+calls.kind, calls.existing(ctx, name),
 			"the astra_app_"+calls.kind+"s data source lists the app's "+calls.kind+"s; the import ID is <app_id>/<id>", err)
@@ -308,10 +316,168 @@ func createAppRun[T any](ctx context.Context, h *clientHolder, client *astra.Cli
 	// a timeout is reported as the configured one.
 	waitCtx, cancelWait := context.WithDeadline(ctx, deadline)
 	defer cancelWait()
-	waitAndRecord(waitCtx, h.waitSchedule(), timeout, run,
-		func(ctx context.Context) (*T, error) { return calls.get(ctx, id) }, calls.completed, record,
-		diags, title+" did not complete",
-		"The "+calls.kind+" is recorded in state as tainted (with its state and state_details): the next apply deletes it and takes it again.")
+	last, err := astra.WaitFrom(waitCtx, h.waitSchedule(), run,
+		func(ctx context.Context) (*T, error) { return calls.get(ctx, id) }, calls.completed)
+	if last != nil {
+		record(last)
+	}
+	reportRunWait(diags, calls.kind, err, timeout, false)
+}
+
+// reportRunWait reports how the wait for a run ended, when it did not end completed. A run
+// Astra Control reports failed is an error: Create's taints it, so the next apply deletes
+// it and takes it again. A wait that ended early (timeouts.create, an interrupt, reads that
+// failed) is only a warning from Create: Terraform taints every object a create returns an
+// error with, and would delete a run Astra Control goes on taking, however long it took,
+// on the next apply. Kept untainted in state with its state, it is read again by the next
+// plan, which keeps it once completed, waits for it while it runs, and replaces it only if
+// it failed (planAppRun). resumed is Update's wait (planAppRun's), whose errors taint
+// nothing: there a wait that ended early is an error, holding dependents back.
+func reportRunWait(diags *diag.Diagnostics, kind string, err error, timeout time.Duration, resumed bool) {
+	if err == nil {
+		return
+	}
+	title := capitalize(kind)
+	var terminal *astra.TerminalStateError
+	if errors.As(err, &terminal) {
+		aftermath := "The " + kind + " is recorded in state as tainted (with its state and state_details): the next apply deletes it and takes it again."
+		if resumed {
+			aftermath = "The " + kind + " is recorded in state as failed (with its state_details): the next apply deletes it and takes it again."
+		}
+		addWaitError(diags, title+" did not complete", err, timeout, aftermath)
+		return
+	}
+	if resumed {
+		addWaitError(diags, title+" did not complete", err, timeout, "The "+kind+" stays in state, not tainted, with its state: "+
+			"Astra Control goes on taking it. The next apply waits for it again, keeps it once completed, and replaces it only if it failed.")
+		return
+	}
+	var ended diag.Diagnostics
+	addWaitError(&ended, title+" still running: kept", err, timeout, runKeptAftermath(kind))
+	for _, d := range ended {
+		diags.AddWarning(d.Summary(), d.Detail())
+	}
+}
+
+// runKeptAftermath says what becomes of a run whose create wait ended early, and what of
+// the resources that depend on it.
+func runKeptAftermath(kind string) string {
+	return "The " + kind + " is recorded in state, not tainted, with its state (such as running): Astra Control goes on " +
+		"taking it, and nothing is lost. The next plan reads it again: once completed it is kept as it is (no change); " +
+		"while it still runs, the next apply waits for it (an update in place that sends nothing, within timeouts.create); " +
+		"only a " + kind + " that failed is replaced. Resources that depend on it go ahead in this apply while it is " +
+		"still running: to hold one back, give it a precondition that this " + kind + "'s state is \"completed\". " +
+		"To wait longer next time, raise timeouts.create."
+}
+
+// runInProgress reports a snapshot or backup state that Astra Control is still taking:
+// neither completed, failed nor removed (pending, running, discovering, …).
+func runInProgress(state string) bool {
+	s := strings.TrimSpace(state)
+	return s != "" && !strings.EqualFold(s, "completed") && !isFailed(s) && !isRemoved(s)
+}
+
+// unsettledRun is the state of the prior run a plan keeps (not a create, not a destroy),
+// when that run is in progress or failed: a create wait that ended early left it so
+// (reportRunWait). "" otherwise.
+func unsettledRun(ctx context.Context, state tfsdk.State, plan tfsdk.Plan) string {
+	if state.Raw.IsNull() || plan.Raw.IsNull() {
+		return ""
+	}
+	var s types.String
+	if d := state.GetAttribute(ctx, path.Root("state"), &s); d.HasError() || !isSet(s) {
+		return ""
+	}
+	if v := s.ValueString(); runInProgress(v) || isFailed(v) {
+		return v
+	}
+	return ""
+}
+
+// warnUnsettledRun is the plan check's warning on a run unsettledRun finds, saying what the
+// apply does with it. It is also what sends the plan to the framework, past the known
+// answers, so that planAppRun runs (knownanswers answers only plans its checker is silent on).
+func warnUnsettledRun(ctx context.Context, req knownanswers.PlanRequest, kind string, diags *diag.Diagnostics) {
+	state := unsettledRun(ctx, req.State, req.Plan)
+	if state == "" {
+		return
+	}
+	var id types.String
+	diags.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
+	if isFailed(state) {
+		diags.AddAttributeWarning(path.Root("state"), capitalize(kind)+" failed: replaced",
+			fmt.Sprintf("Astra Control reports %s %s as failed since its create wait ended early (see state_details). The apply "+
+				"deletes it and takes it again.", kind, id.ValueString()))
+		return
+	}
+	diags.AddAttributeWarning(path.Root("state"), capitalize(kind)+" still running: the apply waits for it",
+		fmt.Sprintf("Astra Control is still taking %s %s (state %s): its create wait ended early. Unless the plan replaces it, "+
+			"the apply waits, within timeouts.create, until it has completed (an update in place that sends nothing), and "+
+			"resources that depend on it wait with it. It is kept, not taken again; only a %s that failed is replaced.",
+			kind, id.ValueString(), state, kind))
+}
+
+// planAppRun is the ModifyPlan of a snapshot or backup: the plan checks, then, for a run a
+// create wait left in progress or failed (unsettledRun), what the service will report
+// afterwards is unknown, so that the apply waits for a run in progress (an update: Update
+// resumes the wait) and replaces a failed one (state forces replacement; the plan of an
+// unchanged prior state would otherwise keep it).
+func planAppRun(ctx context.Context, checker knownanswers.PlanChecker, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	knownanswers.ModifyPlan(ctx, checker, req, resp)
+	state := unsettledRun(ctx, req.State, req.Plan)
+	if state == "" || resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(unknownServiceValues(&resp.Plan)...)
+	if isFailed(state) {
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("state"))
+	}
+}
+
+// unknownServiceValues marks unknown every attribute the service alone sets (computed, not
+// an argument), but the ID: what a run reports once it has settled.
+func unknownServiceValues(plan *tfsdk.Plan) diag.Diagnostics {
+	service := map[string]bool{}
+	for name, a := range plan.Schema.GetAttributes() {
+		service[name] = name != "id" && a.IsComputed() && !a.IsOptional() && !a.IsRequired()
+	}
+	raw, err := tftypes.Transform(plan.Raw, func(p *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		if steps := p.Steps(); len(steps) == 1 {
+			if name, ok := steps[0].(tftypes.AttributeName); ok && service[string(name)] {
+				return tftypes.NewValue(v.Type(), tftypes.UnknownValue), nil
+			}
+		}
+		return v, nil
+	})
+	var diags diag.Diagnostics
+	if err != nil {
+		diags.AddError("Cannot plan the run", "Marking the values the service sets unknown failed: "+err.Error()+
+			". This is a bug in the provider; please report it.")
+		return diags
+	}
+	plan.Raw = raw
+	return diags
+}
+
+// resumeAppRun is Update's wait for a run a create wait left in progress (planAppRun plans
+// it): it reads the run, then waits within timeout until it has completed, recording what
+// it last saw. A run that fails or a wait that ends early is an error (reportRunWait).
+func resumeAppRun[T any](ctx context.Context, h *clientHolder, timeout time.Duration, id string, calls appRunCalls[T],
+	record func(*T), diags *diag.Diagnostics) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	run, err := calls.get(ctx, id)
+	if err != nil {
+		addWaitError(diags, capitalize(calls.kind)+" did not complete", err, timeout,
+			"The "+calls.kind+" stays in state as it was; the next apply reads it again.")
+		return
+	}
+	last, err := astra.WaitFrom(ctx, h.waitSchedule(), run, func(ctx context.Context) (*T, error) { return calls.get(ctx, id) },
+		calls.completed)
+	if last != nil {
+		record(last)
+	}
+	reportRunWait(diags, calls.kind, err, timeout, true)
 }
 
 // readAppRun reads the run id of the state's app, forgetting it when it is gone or removed;
@@ -320,4 +486,55 @@ func readAppRun[T any](ctx context.Context, resp *resource.ReadResponse, id stri
 	return readOrForget(ctx, resp, "astra_app_"+calls.kind, id, "the "+calls.kind,
 		func() (*T, error) { return calls.get(ctx, id) },
 		func(run *T) bool { return isRemoved(calls.state(run)) })
+}
+
+// appRunModel is what updateAppRun reads of a snapshot's or backup's model.
+type appRunModel interface {
+	run() (appID, id, state string)
+	timeoutsValue() *timeouts.Value
+}
+
+func (m *appBackupModel) run() (appID, id, state string) {
+	return m.AppID.ValueString(), m.ID.ValueString(), m.State.ValueString()
+}
+func (m *appBackupModel) timeoutsValue() *timeouts.Value { return &m.Timeouts }
+
+func (m *appSnapshotModel) run() (appID, id, state string) {
+	return m.AppID.ValueString(), m.ID.ValueString(), m.State.ValueString()
+}
+func (m *appSnapshotModel) timeoutsValue() *timeouts.Value { return &m.Timeouts }
+
+// updateAppRun is a snapshot's or backup's Update. For a run a create wait left in progress
+// (planAppRun planned the update) it resumes the wait, within timeouts.create, and records
+// what it last saw; otherwise only timeouts change, and nothing is sent. The identity is set
+// again: a CLI before 1.12 keeps none, and the framework wants one back.
+func updateAppRun[M any, P interface {
+	*M
+	appRunModel
+}, T any](ctx context.Context, h *clientHolder, req resource.UpdateRequest, resp *resource.UpdateResponse,
+	defaults attrs.TimeoutDefaults, callsFor func(*astra.Client, string) appRunCalls[T], record func(m *M, appID string, run *T)) {
+	prior, client, ok := fromState[M](ctx, h, req.State, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	if appID, id, state := P(&prior).run(); runInProgress(state) {
+		var plan M
+		resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
+		*P(&prior).timeoutsValue() = *P(&plan).timeoutsValue()
+		timeout, ok := timeoutOf(ctx, *P(&plan).timeoutsValue(), creating, defaults, &resp.Diagnostics)
+		if !ok {
+			return
+		}
+		resp.Diagnostics.Append(setState(ctx, &resp.State, &prior)...) // what stays if the run cannot be read
+		setPolicyIdentity(ctx, resp.Identity, appID, id, &resp.Diagnostics)
+		calls := callsFor(client, appID)
+		resumeAppRun(ctx, h, timeout, id, calls, func(run *T) { record(&prior, appID, run) }, &resp.Diagnostics)
+		return
+	}
+	inPlace(ctx, req, resp, nil, func(M) bool { return true })
+	var m M
+	if resp.Diagnostics.Append(stateGet(ctx, resp.State, &m)...); !resp.Diagnostics.HasError() {
+		appID, id, _ := P(&m).run()
+		setPolicyIdentity(ctx, resp.Identity, appID, id, &resp.Diagnostics)
+	}
 }

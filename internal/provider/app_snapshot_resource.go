@@ -40,14 +40,16 @@ func (r *appSnapshotResource) IdentitySchema(_ context.Context, _ resource.Ident
 
 func (r *appSnapshotResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	attributes := appSnapshotAttributes()
-	attributes["timeouts"] = attrs.TimeoutsSchema(ctx, appRunTimeouts)
+	attributes["timeouts"] = attrs.TimeoutsSchema(ctx, appSnapshotTimeouts)
 	resp.Schema = schema.Schema{
 		Version: appSnapshotSchemaVersion,
 		MarkdownDescription: "One snapshot of an app, kept by name (`POST /k8s/v1/apps/{app_id}/appSnaps`): the snapshot " +
 			"a configuration wants to keep, such as one taken before a migration. Create takes it, first waiting while " +
 			"another snapshot or backup of the app is running, and waits until it is `completed`; a `failed` snapshot " +
 			"fails the apply with the service's reasons and stays in state, tainted, so the next apply deletes it and " +
-			"takes it again. Nothing is updated in place. Destroy deletes it and waits until it is gone. Retention by " +
+			"takes it again. A wait that ends early (`timeouts.create`, 30m by default, or an interrupt) warns and keeps " +
+			"the snapshot, not tainted: the next apply keeps it once completed, waits for it while it runs, and " +
+			"replaces it only if it failed. Nothing else is updated in place. Destroy deletes it and waits until it is gone. Retention by " +
 			"count is the job of `astra_protection_policy`. Imports as `<app_id>/<id>`.",
 		Attributes: attributes,
 	}
@@ -60,9 +62,10 @@ func (r *appSnapshotResource) CheckPlan(ctx context.Context, req knownanswers.Pl
 }
 
 // ModifyPlan runs the plan checks (knownanswers.PlanChecker): the resource has its own
-// identity, so no identified wrapper runs them.
+// identity, so no identified wrapper runs them. A snapshot a create wait left in progress
+// is planned as an update that waits for it, a failed one as a replacement (planAppRun).
 func (r *appSnapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	knownanswers.ModifyPlan(ctx, r, req, resp)
+	planAppRun(ctx, r, req, resp)
 }
 
 func (r *appSnapshotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -70,7 +73,7 @@ func (r *appSnapshotResource) Create(ctx context.Context, req resource.CreateReq
 	if !ok {
 		return
 	}
-	timeout, ok := timeoutOf(ctx, plan.Timeouts, creating, appRunTimeouts, &resp.Diagnostics)
+	timeout, ok := timeoutOf(ctx, plan.Timeouts, creating, appSnapshotTimeouts, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -97,14 +100,13 @@ func (r *appSnapshotResource) Read(ctx context.Context, req resource.ReadRequest
 	}
 }
 
-// Update changes only timeouts (every other argument replaces the snapshot): nothing is sent.
-// The identity is set again: a CLI before 1.12 keeps none, and the framework wants one back.
+// Update waits for a snapshot a create wait left in progress; otherwise it changes only
+// timeouts (every other argument replaces the snapshot) and sends nothing (updateAppRun).
 func (r *appSnapshotResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	inPlace(ctx, req, resp, nil, func(appSnapshotModel) bool { return true })
-	var m appSnapshotModel
-	if resp.Diagnostics.Append(stateGet(ctx, resp.State, &m)...); !resp.Diagnostics.HasError() {
-		setPolicyIdentity(ctx, resp.Identity, m.AppID.ValueString(), m.ID.ValueString(), &resp.Diagnostics)
-	}
+	updateAppRun[appSnapshotModel](ctx, &r.clientHolder, req, resp, appSnapshotTimeouts, appSnapshotCalls,
+		func(m *appSnapshotModel, appID string, run *astra.AppSnapshot) {
+			r.record(ctx, m, appID, run, &resp.State, resp.Identity, resp.Private, &resp.Diagnostics)
+		})
 }
 
 func (r *appSnapshotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -112,7 +114,7 @@ func (r *appSnapshotResource) Delete(ctx context.Context, req resource.DeleteReq
 	if !ok {
 		return
 	}
-	timeout, ok := timeoutOf(ctx, state.Timeouts, deleting, appRunTimeouts, &resp.Diagnostics)
+	timeout, ok := timeoutOf(ctx, state.Timeouts, deleting, appSnapshotTimeouts, &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -14,10 +14,16 @@ import (
 
 const appSnapshotSchemaVersion = 0
 
-// appRunTimeouts are the waits of astra_app_snapshot and astra_app_backup: create waits
-// until the run completes (after any other run of the app it has to wait for), delete until
-// the object is gone (after a run still in progress ends).
-var appRunTimeouts = attrs.TimeoutDefaults{Create: 30 * time.Minute, Delete: 10 * time.Minute}
+// The waits of astra_app_snapshot and astra_app_backup: create waits until the run
+// completes (after any other run of the app it has to wait for), and an update resumes that
+// wait for a run a create left in progress; delete waits until the object is gone (after a
+// run still in progress ends). Create's defaults are the actions' (astra_app_snapshot's
+// 30m, astra_app_backup's 2h: a backup copies every volume to the object store, hours for
+// a large app), so a resource gives a run as long as an action does.
+var (
+	appSnapshotTimeouts = attrs.TimeoutDefaults{Create: appSnapshotTimeout, Delete: 10 * time.Minute}
+	appBackupTimeouts   = attrs.TimeoutDefaults{Create: appBackupTimeout, Delete: 10 * time.Minute}
+)
 
 // replacedString is a required or optional argument that only a new object can change:
 // a snapshot or backup is never changed in place.
@@ -54,9 +60,10 @@ func appRunAttributes(what string) map[string]schema.Attribute {
 		"name": replacedString("Name of the "+what+", 1 to 63 characters, unique among the app's "+what+"s: it is how "+
 			"the provider finds the "+what+" again when the answer to its create request is lost.", true,
 			validate.ResourceName(63)),
-		"state": attrs.Kept(computedString("State of the " + what + ": `completed` once create returned; `failed` " +
-			"(with `state_details`) for one that failed, which stays in state, tainted. `pending`, `running` or " +
-			"`discovering` while it is being taken (an interrupted create).")),
+		"state": attrs.Kept(computedString("State of the " + what + ": `completed` once create waited for it; `failed` " +
+			"(with `state_details`) for one that failed, which is replaced. `pending`, `running` or `discovering` while " +
+			"it is being taken, after a create wait that ended early (`timeouts.create`, an interrupt): kept, not " +
+			"tainted, and waited for by the next apply.")),
 		"state_unready": attrs.Kept(computedStrings("The service's reasons why the " + what + " is not `completed` " +
 			"(a failed " + what + "'s reasons, which older releases give only here).")),
 		"state_details": attrs.Kept(attrs.StateDetailsSchema("Why the " + what + " is in its state (a failed " +
