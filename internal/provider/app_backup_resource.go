@@ -65,6 +65,7 @@ func (r *appBackupResource) CheckPlan(ctx context.Context, req knownanswers.Plan
 // ModifyPlan runs the plan checks (knownanswers.PlanChecker): the resource has its own
 // identity, so no identified wrapper runs them.
 func (r *appBackupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.noteDestroy(ctx, req)
 	knownanswers.ModifyPlan(ctx, r, req, resp)
 }
 

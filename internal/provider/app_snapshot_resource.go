@@ -62,6 +62,7 @@ func (r *appSnapshotResource) CheckPlan(ctx context.Context, req knownanswers.Pl
 // ModifyPlan runs the plan checks (knownanswers.PlanChecker): the resource has its own
 // identity, so no identified wrapper runs them.
 func (r *appSnapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.noteDestroy(ctx, req)
 	knownanswers.ModifyPlan(ctx, r, req, resp)
 }
 

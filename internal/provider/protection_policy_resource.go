@@ -110,6 +110,7 @@ func (r *protectionPolicyResource) CheckPlan(ctx context.Context, req knownanswe
 // ModifyPlan runs the plan checks (knownanswers.PlanChecker): the resource has its own
 // identity, so no identified wrapper runs them.
 func (r *protectionPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.noteDestroy(ctx, req)
 	knownanswers.ModifyPlan(ctx, r, req, resp)
 }
 
