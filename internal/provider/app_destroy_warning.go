@@ -30,16 +30,24 @@ func (r *appResource) CheckDestroy(ctx context.Context, state tfsdk.State) diag.
 	id := prior.ID.ValueString()
 	snapshots, errSnapshots := client.ListAppSnapshots(ctx, id, astra.ListOptions{})
 	backups, errBackups := client.ListAppBackups(ctx, id, astra.ListOptions{})
+	var ids []string
+	for _, s := range snapshots {
+		ids = append(ids, s.ID)
+	}
+	for _, b := range backups {
+		ids = append(ids, b.ID)
+	}
+	destroyed := r.destroyedHere(ctx, ids)
 	var snapshotNames []string
 	for _, s := range snapshots {
-		if !r.destroyedHere(s.ID) {
+		if !destroyed[s.ID] {
 			snapshotNames = append(snapshotNames, s.Name+" ("+s.ID+")")
 		}
 	}
 	inBucket := map[string][]string{}
 	kept := 0
 	for _, b := range backups {
-		if !r.destroyedHere(b.ID) {
+		if !destroyed[b.ID] {
 			inBucket[b.BucketID] = append(inBucket[b.BucketID], b.Name+" ("+b.ID+")")
 			kept++
 		}

@@ -116,7 +116,8 @@ func (r *bucketResource) CheckDestroy(ctx context.Context, state tfsdk.State) di
 		return nil
 	}
 	defaults, policies, backups := bucketUsers(ctx, client, prior.ID.ValueString())
-	defaults, policies, backups = r.staying(defaults), r.staying(policies), r.staying(backups)
+	kept := r.staying(ctx, defaults, policies, backups)
+	defaults, policies, backups = kept[0], kept[1], kept[2]
 	if len(defaults)+len(policies)+len(backups) == 0 {
 		return nil
 	}
@@ -131,15 +132,24 @@ func (r *bucketResource) CheckDestroy(ctx context.Context, state tfsdk.State) di
 
 // staying are the users this plan does not destroy before the bucket (see destroySet): a
 // full destroy removes them all, and warns of nothing. A policy goes with its app.
-func (r *bucketResource) staying(users []bucketUser) []bucketUser {
-	var kept []bucketUser
-	for _, u := range users {
-		gone := false
-		for _, id := range strings.Split(u.id, "/") { // a policy is app/schedule
-			gone = gone || r.destroyedHere(id)
+func (r *bucketResource) staying(ctx context.Context, users ...[]bucketUser) [][]bucketUser {
+	var ids []string
+	for _, list := range users {
+		for _, u := range list {
+			ids = append(ids, strings.Split(u.id, "/")...) // a policy is app/schedule
 		}
-		if !gone {
-			kept = append(kept, u)
+	}
+	destroyed := r.destroyedHere(ctx, ids)
+	kept := make([][]bucketUser, len(users))
+	for i, list := range users {
+		for _, u := range list {
+			gone := false
+			for _, id := range strings.Split(u.id, "/") {
+				gone = gone || destroyed[id]
+			}
+			if !gone {
+				kept[i] = append(kept[i], u)
+			}
 		}
 	}
 	return kept

@@ -31,9 +31,16 @@ func (r *managedClusterResource) CheckDestroy(ctx context.Context, state tfsdk.S
 		return nil // the apply's unmanage reports what the service says
 	}
 	id := prior.ID.ValueString()
+	var onCluster []string
+	for _, a := range apps {
+		if a.ClusterID == id {
+			onCluster = append(onCluster, a.ID)
+		}
+	}
+	destroyed := r.destroyedHere(ctx, onCluster)
 	var staying []string
 	for _, a := range apps {
-		if a.ClusterID == id && !r.destroyedHere(a.ID) {
+		if a.ClusterID == id && !destroyed[a.ID] {
 			staying = append(staying, fmt.Sprintf("%s (%s)", a.Name, a.ID))
 		}
 	}
