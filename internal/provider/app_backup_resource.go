@@ -140,7 +140,10 @@ func (r *appBackupResource) Delete(ctx context.Context, req resource.DeleteReque
 
 // ImportState takes "<app_id>/<id>", or an identity { app_id, id }.
 func (r *appBackupResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importAppRun(ctx, "astra_app_backup", "backup", req, resp)
+	importAppRun(ctx, r.configuredClient(), "astra_app_backup", "backup", func(ctx context.Context, c *astra.Client, appID, id string) error {
+		_, err := c.GetAppBackup(ctx, appID, id)
+		return err
+	}, req, resp)
 }
 
 // record writes the service's answer to state (timeouts as m holds them), and the identity.

@@ -126,7 +126,10 @@ func (r *appSnapshotResource) Delete(ctx context.Context, req resource.DeleteReq
 
 // ImportState takes "<app_id>/<id>", or an identity { app_id, id }.
 func (r *appSnapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importAppRun(ctx, "astra_app_snapshot", "snapshot", req, resp)
+	importAppRun(ctx, r.configuredClient(), "astra_app_snapshot", "snapshot", func(ctx context.Context, c *astra.Client, appID, id string) error {
+		_, err := c.GetAppSnapshot(ctx, appID, id)
+		return err
+	}, req, resp)
 }
 
 // record writes the service's answer to state (timeouts as m holds them), and the identity.

@@ -182,3 +182,41 @@ func TestAccManagedCluster_destroyRefusedAtPlan(t *testing.T) {
 		t.Fatalf("destroy once the app is gone: %v\n%s", r.err, r.out)
 	}
 }
+
+// TestAccAppBackup_importMissingParts: importing "<app_id>/<id>" where the app, or the
+// backup of an existing app, does not exist says which part names nothing, instead of
+// Terraform's "non-existent remote object" (issue 44).
+func TestAccAppBackup_importMissingParts(t *testing.T) {
+	h := newCLIHarness(t, astrasim.Options{}, "")
+	hcl := destroyPlanHCL(h, "import")
+	h.write(hcl)
+	if r := h.apply(); r.err != nil {
+		t.Fatalf("apply: %v\n%s", r.err, r.out)
+	}
+	appID := h.stateIDOf("astra_app", "c")
+	h.write(hcl + `
+resource "astra_app_backup" "imported" {
+  app_id    = astra_app.c.id
+  name      = "imported"
+  bucket_id = astra_bucket.b.id
+}
+`)
+	const noApp, noBackup = "0b5b3f4e-1111-4222-8333-944455556666", "0b5b3f4e-7777-4888-8999-aaaabbbbcccc"
+	importing := func(id string) cliResult {
+		r := h.run(testContext(), "import", "-input=false", "-no-color", "astra_app_backup.imported", id)
+		if r.err == nil {
+			t.Fatalf("importing %s succeeded:\n%s", id, r.out)
+		}
+		if strings.Contains(r.out, "non-existent remote object") {
+			t.Errorf("importing %s reports Terraform's generic error:\n%s", id, r.out)
+		}
+		return r
+	}
+	expectOutput(t, "an import naming no app", importing(noApp+"/"+noBackup), "Error: Cannot import: the app does not exist",
+		"Astra Control manages no app "+noApp+", the first part of the import ID of this astra_app_backup (\"<app_id>/<id>\"). "+
+			"Check the app's ID: the astra_apps data source lists them. An app that was unmanaged takes its backups with "+
+			"it, or leaves them unreachable through the API.")
+	expectOutput(t, "an import naming no backup of the app", importing(appID+"/"+noBackup), "Error: Cannot import: the app has no such backup",
+		"App \"import\" ("+appID+") has no backup "+noBackup+", the second part of the import ID of this astra_app_backup "+
+			"(\"<app_id>/<id>\"). Check the backup's ID, and that it belongs to this app.")
+}
