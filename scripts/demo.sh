@@ -97,6 +97,10 @@ case "$rc" in
 esac
 
 step "destroy: delete the backup and the policies, unmanage the app, unmanage and remove the cluster, delete the credential"
-tf destroy -input=false -no-color -auto-approve
+tf destroy -input=false -no-color -auto-approve 2>&1 | tee "$work/destroy.out"
+# Everything that uses the bucket goes in the same destroy: nothing to warn of (issue 44).
+if grep -q 'Warning:' "$work/destroy.out"; then
+  die "the destroy of everything the demo built warned (see above)"
+fi
 
 step "demo finished"

@@ -1,8 +1,9 @@
 # Adopts every cluster of one cloud as it is in Astra Control, with the kubeconfig
 # credentials the clusters use and the management of the managed ones, the service-account
 # credentials of the account's public clouds, the S3 credentials named by s3_credential_ids,
-# the account's buckets, and the apps of the managed clusters with their protection
-# policies: the first plan shows only imports, and the apply sends nothing to Astra Control.
+# the account's buckets, the apps of the managed clusters with their protection policies,
+# execution hooks and on-demand snapshots and backups, and the account's own scripts (hook
+# sources): the first plan shows only imports, and the apply sends nothing to Astra Control.
 
 data "astra_cloud" "this" {
   name = var.cloud_name
@@ -211,4 +212,118 @@ resource "astra_protection_policy" "this" {
   # A policy that names no bucket backs up where Astra Control chooses: null keeps it so.
   bucket_id = each.value.bucket_id == null ? null : astra_bucket.this[each.value.bucket_id].id
   enabled   = each.value.enabled
+}
+
+# The account's scripts, less the ones NetApp preloads: those are read only (Astra Control
+# refuses to change them, problem 71) and come with every account, so they stay Astra
+# Control's. Keyed by ID.
+data "astra_hook_sources" "all" {}
+
+locals {
+  hook_sources = { for s in data.astra_hook_sources.all.hook_sources : s.id => s if !s.preloaded }
+}
+
+import {
+  for_each = local.hook_sources
+  to       = astra_hook_source.this[each.key]
+  id       = each.key
+}
+
+# The script itself is left out: an imported hook source keeps the one Astra Control holds
+# (read into the sensitive source). To change it later, set source = file(...).
+resource "astra_hook_source" "this" {
+  for_each = local.hook_sources
+
+  name        = each.value.name
+  description = each.value.description
+}
+
+# The execution hooks of the adopted apps, keyed by ID. A hook that runs one of NetApp's
+# preloaded scripts names that script by its ID.
+data "astra_execution_hooks" "this" {
+  for_each = local.apps
+
+  app_id = each.value.id
+}
+
+locals {
+  execution_hooks = merge([
+    for app, h in data.astra_execution_hooks.this : { for x in h.hooks : x.id => merge(x, { app = app }) }
+  ]...)
+}
+
+import {
+  for_each = local.execution_hooks
+  to       = astra_execution_hook.this[each.key]
+  id       = each.key
+}
+
+resource "astra_execution_hook" "this" {
+  for_each = local.execution_hooks
+
+  app_id            = astra_app.this[each.value.app].id
+  name              = each.value.name
+  action            = each.value.action
+  stage             = each.value.stage
+  hook_source_id    = contains(keys(local.hook_sources), each.value.hook_source_id) ? astra_hook_source.this[each.value.hook_source_id].id : each.value.hook_source_id
+  arguments         = each.value.arguments
+  description       = each.value.description
+  enabled           = each.value.enabled
+  matching_criteria = each.value.matching_criteria
+}
+
+# The snapshots and backups taken on demand (by hand, an action or an astra_app_snapshot or
+# astra_app_backup elsewhere), completed, keyed by the import ID "<app_id>/<id>". Never a
+# policy's (on_demand = true leaves them out): its retention deletes them, and the next plan
+# would then create them again as on-demand ones.
+data "astra_app_snapshots" "this" {
+  for_each = local.apps
+
+  app_id    = each.value.id
+  on_demand = true
+  state     = "completed"
+}
+
+data "astra_app_backups" "this" {
+  for_each = local.apps
+
+  app_id    = each.value.id
+  on_demand = true
+  state     = "completed"
+}
+
+locals {
+  snapshots = merge([
+    for app, l in data.astra_app_snapshots.this : { for s in l.snapshots : "${s.app_id}/${s.id}" => merge(s, { app = app }) }
+  ]...)
+  backups = merge([
+    for app, l in data.astra_app_backups.this : { for b in l.backups : "${b.app_id}/${b.id}" => merge(b, { app = app }) }
+  ]...)
+}
+
+import {
+  for_each = local.snapshots
+  to       = astra_app_snapshot.this[each.key]
+  id       = each.key
+}
+
+# bucket_id and a backup's snapshot_id are left out: they keep what Astra Control reports.
+resource "astra_app_snapshot" "this" {
+  for_each = local.snapshots
+
+  app_id = astra_app.this[each.value.app].id
+  name   = each.value.name
+}
+
+import {
+  for_each = local.backups
+  to       = astra_app_backup.this[each.key]
+  id       = each.key
+}
+
+resource "astra_app_backup" "this" {
+  for_each = local.backups
+
+  app_id = astra_app.this[each.value.app].id
+  name   = each.value.name
 }

@@ -1,6 +1,17 @@
+# Whether production is still managed. Once staging exists it needs nothing of production
+# (see ignore_changes below), so staging can still be planned and destroyed after
+# production is gone: the backup lookup below is then left out, rather than failing with
+# "Unknown app".
+data "astra_apps" "all" {}
+
+locals {
+  production_exists = contains(data.astra_apps.all.apps[*].id, var.source_app_id)
+}
+
 # The newest backup of the production app that completed: a failed or running one is
 # never chosen. The plan stops here, saying so, while the app has none.
 data "astra_app_backups" "production" {
+  count  = local.production_exists ? 1 : 0
   app_id = var.source_app_id
   state  = "completed"
 
@@ -24,7 +35,7 @@ resource "astra_app" "staging" {
 
   source = {
     app_id    = var.source_app_id
-    backup_id = data.astra_app_backups.production.latest_completed.id
+    backup_id = one(data.astra_app_backups.production[*].latest_completed.id)
     namespace_mapping = [
       for source, destination in var.namespace_mapping : { source = source, destination = destination }
     ]

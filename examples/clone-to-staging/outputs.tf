@@ -5,6 +5,6 @@ output "staging" {
     namespaces     = astra_app.staging.namespaces
     state          = astra_app.staging.state
     source_app_id  = astra_app.staging.source_app_id
-    from_backup_id = data.astra_app_backups.production.latest_completed.id
+    from_backup_id = astra_app.staging.source.backup_id
   }
 }

@@ -69,6 +69,7 @@ func (r *appBackupResource) CheckPlan(ctx context.Context, req knownanswers.Plan
 // identity, so no identified wrapper runs them. A backup a create wait left in progress
 // is planned as an update that waits for it, a failed one as a replacement (planAppRun).
 func (r *appBackupResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.noteDestroy(ctx, req)
 	planAppRun(ctx, r, req, resp)
 }
 
@@ -142,7 +143,10 @@ func (r *appBackupResource) Delete(ctx context.Context, req resource.DeleteReque
 
 // ImportState takes "<app_id>/<id>", or an identity { app_id, id }.
 func (r *appBackupResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importAppRun(ctx, "astra_app_backup", "backup", req, resp)
+	importAppRun(ctx, r.configuredClient(), "astra_app_backup", "backup", func(ctx context.Context, c *astra.Client, appID, id string) error {
+		_, err := c.GetAppBackup(ctx, appID, id)
+		return err
+	}, req, resp)
 }
 
 // record writes the service's answer to state (timeouts as m holds them), and the identity.

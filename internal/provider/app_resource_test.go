@@ -179,8 +179,8 @@ func TestAccApp_protect(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(appAddr, tfjsonpath.New("namespace_scoped_resources").AtSliceIndex(0).AtMapKey("namespace"), knownvalue.StringExact("kube-public"))},
 			},
 			{
-				// An app managed outside Terraform keeps the cluster managed: Terraform's own app
-				// and policy go first (destroy order), then unmanaging is refused, naming the app.
+				// An app managed outside Terraform keeps the cluster managed: the plan is refused,
+				// naming the app, before Terraform's own app and policy go (issue 44).
 				PreConfig: func() {
 					app, err := a.client.CreateApp(testContext(), astra.AppCreate{Name: a.name("outside"), ClusterID: clusterID,
 						NamespaceScopedResources: []astra.NamespaceScope{{Namespace: "default"}}})

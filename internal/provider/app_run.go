@@ -37,8 +37,11 @@ func appRunIdentitySchema(what string) identityschema.Schema {
 	}}
 }
 
-// importAppRun takes "<app_id>/<id>", or an identity { app_id, id }, into state.
-func importAppRun(ctx context.Context, typeName, what string, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+// importAppRun takes "<app_id>/<id>", or an identity { app_id, id }, into state (a snapshot,
+// a backup or a policy: what), once client (when configured) finds both parts
+// (checkAppChildImport).
+func importAppRun(ctx context.Context, client *astra.Client, typeName, what string, get appChildGetter,
+	req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var appID, id string
 	if req.ID != "" {
 		var ok bool
@@ -56,6 +59,9 @@ func importAppRun(ctx context.Context, typeName, what string, req resource.Impor
 			return
 		}
 		appID, id = ident.AppID.ValueString(), ident.ID.ValueString()
+	}
+	if checkAppChildImport(ctx, client, typeName, what, appID, id, get, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("app_id"), appID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)

@@ -65,6 +65,7 @@ func (r *appSnapshotResource) CheckPlan(ctx context.Context, req knownanswers.Pl
 // identity, so no identified wrapper runs them. A snapshot a create wait left in progress
 // is planned as an update that waits for it, a failed one as a replacement (planAppRun).
 func (r *appSnapshotResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.noteDestroy(ctx, req)
 	planAppRun(ctx, r, req, resp)
 }
 
@@ -127,7 +128,10 @@ func (r *appSnapshotResource) Delete(ctx context.Context, req resource.DeleteReq
 
 // ImportState takes "<app_id>/<id>", or an identity { app_id, id }.
 func (r *appSnapshotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importAppRun(ctx, "astra_app_snapshot", "snapshot", req, resp)
+	importAppRun(ctx, r.configuredClient(), "astra_app_snapshot", "snapshot", func(ctx context.Context, c *astra.Client, appID, id string) error {
+		_, err := c.GetAppSnapshot(ctx, appID, id)
+		return err
+	}, req, resp)
 }
 
 // record writes the service's answer to state (timeouts as m holds them), and the identity.

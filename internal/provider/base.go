@@ -20,6 +20,8 @@ type providerData struct {
 	wait    astra.Schedule
 	claims  *claimSet // objects created or adopted in this run (see adoption.go)
 	seen    *seenObjects
+	// destroys are the objects whose destroy this plan has planned (destroy_plan.go).
+	destroys *destroySet
 }
 
 // clientHolder is embedded by every resource: it receives the provider's data in

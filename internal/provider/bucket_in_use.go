@@ -105,8 +105,9 @@ func addBucketInUse(ctx context.Context, diags *diag.Diagnostics, client *astra.
 
 // CheckDestroy warns, at plan, that a bucket about to be destroyed is still in use
 // (knownanswers.DestroyChecker): Astra Control would refuse the delete at apply, after the
-// rest of the apply. It warns rather than refuses, because the users it names may be
-// destroyed or moved by this same apply, before the bucket (Terraform orders them).
+// rest of the apply. Users this plan destroys are left out; it warns rather than refuses,
+// because the users it names may still be moved by this same apply, before the bucket
+// (Terraform orders them).
 func (r *bucketResource) CheckDestroy(ctx context.Context, state tfsdk.State) diag.Diagnostics {
 	client := r.configuredClient()
 	var diags diag.Diagnostics
@@ -115,6 +116,8 @@ func (r *bucketResource) CheckDestroy(ctx context.Context, state tfsdk.State) di
 		return nil
 	}
 	defaults, policies, backups := bucketUsers(ctx, client, prior.ID.ValueString())
+	kept := r.staying(ctx, defaults, policies, backups)
+	defaults, policies, backups = kept[0], kept[1], kept[2]
 	if len(defaults)+len(policies)+len(backups) == 0 {
 		return nil
 	}
@@ -125,6 +128,31 @@ func (r *bucketResource) CheckDestroy(ctx context.Context, state tfsdk.State) di
 	describeBucketUsers(&b, defaults, policies, backups)
 	diags.AddWarning("The bucket to destroy is in use", b.String())
 	return diags
+}
+
+// staying are the users this plan does not destroy before the bucket (see destroySet): a
+// full destroy removes them all, and warns of nothing. A policy goes with its app.
+func (r *bucketResource) staying(ctx context.Context, users ...[]bucketUser) [][]bucketUser {
+	var ids []string
+	for _, list := range users {
+		for _, u := range list {
+			ids = append(ids, strings.Split(u.id, "/")...) // a policy is app/schedule
+		}
+	}
+	destroyed := r.destroyedHere(ctx, ids)
+	kept := make([][]bucketUser, len(users))
+	for i, list := range users {
+		for _, u := range list {
+			gone := false
+			for _, id := range strings.Split(u.id, "/") {
+				gone = gone || destroyed[id]
+			}
+			if !gone {
+				kept[i] = append(kept[i], u)
+			}
+		}
+	}
+	return kept
 }
 
 func (r *bucketResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {

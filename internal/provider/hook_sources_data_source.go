@@ -32,7 +32,11 @@ func (d *hookSourcesDataSource) Metadata(_ context.Context, req datasource.Metad
 // hookSourceItemAttributes are each listed source's: astra_hook_source's, computed; the
 // script as source (plain text), which is what an adopting configuration sets.
 func hookSourceItemAttributes() map[string]schema.Attribute {
-	return attrs.ComputedForDataSource(hookSourceAttributes(), "source_base64")
+	out := attrs.ComputedForDataSource(hookSourceAttributes(), "source_base64")
+	out["preloaded"] = schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the script is one NetApp " +
+		"preloads into Astra Control (the hook source's `preloaded`): read only (a change is refused, problem 71), so " +
+		"an adopting configuration leaves it out (`if !s.preloaded`)."}
+	return out
 }
 
 func (d *hookSourcesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -59,6 +63,7 @@ type hookSourceItem struct {
 	SourceSHA256 types.String `tfsdk:"source_sha256"`
 	SourceMD5    types.String `tfsdk:"source_md5"`
 	Metadata     types.Object `tfsdk:"metadata"`
+	Preloaded    types.Bool   `tfsdk:"preloaded"`
 }
 
 func (d *hookSourcesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -80,7 +85,8 @@ func (d *hookSourcesDataSource) Read(ctx context.Context, req datasource.ReadReq
 		}
 		h := hookSourceFrom(&sources[i], hookSourceModel{SourceSHA256: types.StringNull()})
 		items = append(items, hookSourceItem{ID: h.ID, Name: h.Name, Description: h.Description, Source: h.Source,
-			SourceSHA256: h.SourceSHA256, SourceMD5: h.SourceMD5, Metadata: h.Metadata})
+			SourceSHA256: h.SourceSHA256, SourceMD5: h.SourceMD5, Metadata: h.Metadata,
+			Preloaded: types.BoolValue(sources[i].Preloaded.Value())})
 	}
 	sort.SliceStable(items, func(i, j int) bool {
 		if a, b := items[i].Name.ValueString(), items[j].Name.ValueString(); a != b {

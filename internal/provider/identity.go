@@ -127,6 +127,9 @@ func (r *identified) Configure(ctx context.Context, req resource.ConfigureReques
 
 // ModifyPlan runs the resource's plan checks (knownanswers.PlanChecker), or its own ModifyPlan.
 func (r *identified) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if n, ok := r.Resource.(destroyNoter); ok {
+		n.noteDestroy(ctx, req)
+	}
 	switch inner := r.Resource.(type) {
 	case resource.ResourceWithModifyPlan:
 		inner.ModifyPlan(ctx, req, resp)

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
-	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
 
 var (
@@ -110,6 +108,7 @@ func (r *protectionPolicyResource) CheckPlan(ctx context.Context, req knownanswe
 // ModifyPlan runs the plan checks (knownanswers.PlanChecker): the resource has its own
 // identity, so no identified wrapper runs them.
 func (r *protectionPolicyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.noteDestroy(ctx, req)
 	knownanswers.ModifyPlan(ctx, r, req, resp)
 }
 
@@ -218,27 +217,10 @@ func (r *protectionPolicyResource) Delete(ctx context.Context, req resource.Dele
 
 // ImportState takes "<app_id>/<id>", or an identity { app_id, id }.
 func (r *protectionPolicyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	var appID, id string
-	if req.ID != "" {
-		var ok bool
-		appID, id, ok = strings.Cut(req.ID, "/")
-		if !ok || validate.CheckUUID(appID) != nil || validate.CheckUUID(id) != nil {
-			resp.Diagnostics.AddError("Invalid import ID",
-				"Import an astra_protection_policy as \"<app_id>/<id>\": the app's ID and the policy's ID, both UUIDs, "+
-					"separated by a slash; got \""+req.ID+"\".")
-			return
-		}
-	} else {
-		var ident policyIdentity
-		resp.Diagnostics.Append(req.Identity.Get(ctx, &ident)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		appID, id = ident.AppID.ValueString(), ident.ID.ValueString()
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("app_id"), appID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-	setPolicyIdentity(ctx, resp.Identity, appID, id, &resp.Diagnostics)
+	importAppRun(ctx, r.configuredClient(), "astra_protection_policy", "policy", func(ctx context.Context, c *astra.Client, appID, id string) error {
+		_, err := c.GetAppSchedule(ctx, appID, id)
+		return err
+	}, req, resp)
 }
 
 // record writes the service's answer to state, and the identity.

@@ -98,7 +98,7 @@ func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data := &providerData{version: p.version, wait: p.opts.wait, claims: newClaimSet(), seen: &p.seen}
+	data := &providerData{version: p.version, wait: p.opts.wait, claims: newClaimSet(), seen: &p.seen, destroys: &destroySet{}}
 	if m.HasUnknown() {
 		data.clients = config.Deferred()
 	} else {

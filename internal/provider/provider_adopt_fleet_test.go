@@ -293,6 +293,7 @@ type fleet struct {
 	s3Credentials                           []string // IDs, adopted through s3_credential_ids
 	serviceAccounts                         int      // the public clouds' credentials (the simulator seeds three)
 	accHost, connector, shared              string   // cluster names
+	dayTwo                                  fleetDayTwo
 }
 
 // adoptFleetSize is the number of clusters seedFleet registers.
@@ -395,6 +396,11 @@ func seedFleet(a *accTarget) fleet {
 		f.buckets++
 	}
 	f.apps, f.policies = seedFleetApps(a, managed, buckets)
+	adopted := map[string]bool{}
+	for _, id := range managed {
+		adopted[id] = true
+	}
+	f.dayTwo = seedFleetDayTwo(a, adopted, buckets["s3-backups"])
 	return f
 }
 
@@ -507,9 +513,10 @@ func TestAccAdoptFleet(t *testing.T) {
 	f := seedFleet(a)
 	want := map[string]int{"astra_cluster": f.clusters, "astra_managed_cluster": f.managed, "astra_kubeconfig_credential": f.credentials,
 		"astra_service_account_credential": f.serviceAccounts, "astra_s3_credential": len(f.s3Credentials), "astra_bucket": f.buckets,
-		"astra_app": f.apps, "astra_protection_policy": f.policies}
+		"astra_app": f.apps, "astra_protection_policy": f.policies, "astra_hook_source": f.dayTwo.hookSources,
+		"astra_execution_hook": f.dayTwo.hooks, "astra_app_snapshot": f.dayTwo.snapshots, "astra_app_backup": f.dayTwo.backups}
 	if f.clusters != adoptFleetSize || f.managed == 0 || f.credentials >= f.clusters-1 || f.serviceAccounts == 0 || len(f.s3Credentials) == 0 ||
-		f.apps == 0 || f.policies < 4 {
+		f.apps == 0 || f.policies < 4 || f.dayTwo.snapshots == 0 || f.dayTwo.backups == 0 {
 		t.Fatalf("the seeded fleet is not what this test is about: %+v", f)
 	}
 	w := a.newCLIWork()
@@ -524,7 +531,8 @@ func TestAccAdoptFleet(t *testing.T) {
 	} else {
 		summary = adoptWithGeneratedImports(w, "adopt-fleet/import-blocks", want, f.s3Vars)
 	}
-	total := f.clusters + f.managed + f.credentials + f.serviceAccounts + len(f.s3Credentials) + f.buckets + f.apps + f.policies
+	total := f.clusters + f.managed + f.credentials + f.serviceAccounts + len(f.s3Credentials) + f.buckets + f.apps + f.policies +
+		f.dayTwo.hookSources + f.dayTwo.hooks + f.dayTwo.snapshots + f.dayTwo.backups
 	if !strings.HasPrefix(summary, fmt.Sprintf("Plan: %d to import, 0 to add, 0 to change, 0 to destroy.", total)) {
 		t.Fatalf("plan summary %q", summary)
 	}

@@ -19,8 +19,9 @@ import (
 // app in namespace default on the simulator's GKE cluster, managed beforehand) has a failed
 // backup newer than its completed one; the example clones the completed one into namespace
 // staging (one clone POST naming that backup, never the failed one), staging is ready and
-// records its source; a second plan is empty; and without a completed backup the plan
-// stops with the example's own message.
+// records its source; a second plan is empty; without a completed backup the plan stops
+// with the example's own message; and once production is unmanaged, staging plans nothing
+// and is destroyed without it.
 func TestAccExampleCloneToStaging(t *testing.T) {
 	a := newAccTarget(t)
 	a.requireSim("manages a seeded cluster and fails a backup on demand")
@@ -64,6 +65,22 @@ func TestAccExampleCloneToStaging(t *testing.T) {
 				}),
 			},
 			{Config: hcl, ConfigVariables: vars, ConfigPlanChecks: emptyPlan()},
+			{
+				// Production is unmanaged: staging still plans nothing, and the test's
+				// destroy (CheckDestroy) goes through without it (issue 44: "Unknown app").
+				PreConfig: func() {
+					if err := a.client.DeleteApp(testContext(), production); err != nil {
+						t.Fatal(err)
+					}
+					if _, err := astra.Wait(testContext(), a.waitSchedule(), func(ctx context.Context) (bool, error) {
+						_, err := a.client.GetApp(ctx, production)
+						return astra.IsNotFound(err), nil
+					}, func(gone bool) (bool, error) { return gone, nil }); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: hcl, ConfigVariables: vars, ConfigPlanChecks: emptyPlan(),
+			},
 		},
 	})
 }

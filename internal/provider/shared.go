@@ -77,13 +77,14 @@ func sortedStrings(v types.Set) []string {
 }
 
 // Sentences the attribute descriptions end with, the same for every object.
+// attrs.ComputedForDataSource drops them from a data source's copy.
 const (
-	forcesReplacement = " Changing this forces a new resource."
-	updatedInPlace    = " Updated in place."
+	forcesReplacement = attrs.ForcesReplacement
+	updatedInPlace    = attrs.UpdatedInPlace
 )
 
 // keepsServiceValue is appended to the description of an Optional+Computed argument.
-const keepsServiceValue = " Left out of the configuration, it keeps the value Astra Control reports (after an import too), so it never plans a change."
+const keepsServiceValue = attrs.KeepsServiceValue
 
 // computedString, computedBool and computedStrings are attributes only the service sets.
 func computedString(desc string) schema.StringAttribute {

@@ -52,6 +52,33 @@ data "astra_protection_policies" "this" {
   app_id = each.key
 }
 
+# The account's scripts, less NetApp's preloaded ones (read only); the adopted apps'
+# execution hooks; and their completed snapshots and backups taken on demand, never a
+# policy's (its retention deletes them, and the plan would then create them again).
+data "astra_hook_sources" "all" {}
+
+data "astra_execution_hooks" "this" {
+  for_each = local.apps
+
+  app_id = each.key
+}
+
+data "astra_app_snapshots" "this" {
+  for_each = local.apps
+
+  app_id    = each.key
+  on_demand = true
+  state     = "completed"
+}
+
+data "astra_app_backups" "this" {
+  for_each = local.apps
+
+  app_id    = each.key
+  on_demand = true
+  state     = "completed"
+}
+
 output "import_blocks" {
   description = "Import blocks for every object to adopt: write them to a .tf file and run `plan -generate-config-out=generated.tf`."
   value = templatefile("${path.module}/imports.tftpl", {
@@ -74,5 +101,11 @@ output "import_blocks" {
         for s in p.policies : "${s.app_id}/${s.id}" => "policy_${replace(s.id, "-", "_")}" if s.granularity != "custom"
       }
     ]...)
+    # "script_", "hook_", "snapshot_" and "backup_" and the ID; snapshots and backups are
+    # imported as "<app_id>/<id>".
+    hook_sources    = { for s in data.astra_hook_sources.all.hook_sources : s.id => "script_${replace(s.id, "-", "_")}" if !s.preloaded }
+    execution_hooks = merge([for h in data.astra_execution_hooks.this : { for x in h.hooks : x.id => "hook_${replace(x.id, "-", "_")}" }]...)
+    snapshots       = merge([for l in data.astra_app_snapshots.this : { for s in l.snapshots : "${s.app_id}/${s.id}" => "snapshot_${replace(s.id, "-", "_")}" }]...)
+    backups         = merge([for l in data.astra_app_backups.this : { for b in l.backups : "${b.app_id}/${b.id}" => "backup_${replace(b.id, "-", "_")}" }]...)
   })
 }

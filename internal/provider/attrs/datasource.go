@@ -2,6 +2,7 @@ package attrs
 
 import (
 	"fmt"
+	"strings"
 
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -9,7 +10,9 @@ import (
 
 // ComputedForDataSource turns a resource's attributes into the computed attributes of the
 // matching data source, so the two never drift apart. Attributes named in skip are left
-// out (timeouts, wait flags, write-only inputs); descriptions are kept.
+// out (timeouts, wait flags, write-only inputs); descriptions are kept, less the sentences
+// that say what changing a resource's argument does (resourceOnly): a data source's reader
+// changes nothing.
 func ComputedForDataSource(attrs map[string]rschema.Attribute, skip ...string) map[string]dschema.Attribute {
 	skipped := map[string]bool{}
 	for _, s := range skip {
@@ -25,8 +28,19 @@ func ComputedForDataSource(attrs map[string]rschema.Attribute, skip ...string) m
 	return out
 }
 
+// Sentences the provider's resource attribute descriptions end with that say what a change
+// of the configuration does (the provider's shared.go uses them).
+const (
+	ForcesReplacement = " Changing this forces a new resource."
+	UpdatedInPlace    = " Updated in place."
+	NeverReplaces     = " Never forces a new resource."
+	KeepsServiceValue = " Left out of the configuration, it keeps the value Astra Control reports (after an import too), so it never plans a change."
+)
+
+var resourceOnly = strings.NewReplacer(ForcesReplacement, "", UpdatedInPlace, "", NeverReplaces, "", KeepsServiceValue, "")
+
 func computedAttribute(a rschema.Attribute) dschema.Attribute {
-	desc := a.GetMarkdownDescription()
+	desc := resourceOnly.Replace(a.GetMarkdownDescription())
 	sensitive := a.IsSensitive()
 	switch v := a.(type) {
 	case rschema.StringAttribute:
