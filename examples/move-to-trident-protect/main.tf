@@ -10,6 +10,7 @@ data "astra_trident_protect_manifests" "estate" {
   protect_namespace          = var.protect_namespace
   data_mover_password_secret = var.data_mover_password_secret
   gcp_project_ids            = var.gcp_project_ids
+  azure_endpoints            = var.azure_endpoints
 }
 
 # Every difference is a warning of the plan already; this check repeats them once the

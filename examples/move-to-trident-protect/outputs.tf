@@ -1,16 +1,22 @@
+# The rendering is sensitive: an ExecHook carries its hook source's script. These outputs
+# say so, and print (sensitive value); `terraform output -raw trident_protect_yaml > file`
+# writes the YAML without printing it.
 output "trident_protect_yaml" {
   description = "Every Trident protect resource, as one YAML stream: `terraform output -raw trident_protect_yaml > trident-protect.yaml`."
   value       = data.astra_trident_protect_manifests.estate.yaml
+  sensitive   = true
 }
 
 output "trident_protect_files" {
   description = "Each resource's YAML by its key (kind.namespace.name), for one file per resource."
   value       = { for m in data.astra_trident_protect_manifests.estate.manifests : "${m.key}.yaml" => m.yaml }
+  sensitive   = true
 }
 
 output "trident_protect_objects" {
   description = "Each resource as an object for kubernetes_manifest, by key."
   value       = data.astra_trident_protect_manifests.estate.objects
+  sensitive   = true
 }
 
 output "trident_protect_secrets" {

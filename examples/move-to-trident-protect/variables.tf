@@ -23,7 +23,13 @@ variable "data_mover_password_secret" {
 }
 
 variable "gcp_project_ids" {
-  description = "The Google Cloud project of each Google Cloud Storage bucket, by Astra Control bucket ID (Astra Control does not record it)."
+  description = "The Google Cloud project of each Google Cloud Storage bucket, by Astra Control bucket ID (Astra Control does not record it; required for each one rendered)."
+  type        = map(string)
+  default     = {}
+}
+
+variable "azure_endpoints" {
+  description = "The storage endpoint suffix of each Azure bucket outside Azure's public cloud, by Astra Control bucket ID (default core.windows.net)."
   type        = map(string)
   default     = {}
 }

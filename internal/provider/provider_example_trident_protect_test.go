@@ -4,16 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
+	"github.com/astra-control/terraform-provider-astra/internal/tridentprotect/crdcheck"
 )
 
 // exampleFiles is the text of the named files of examples/dir, joined.
@@ -70,7 +74,7 @@ func TestAccExampleMoveToTridentProtect(t *testing.T) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	wantKeys := []string{"AppVault.trident-protect.complete-example-backups", "Application.default.complete-example",
+	wantKeys := []string{"AppVault.trident-protect.complete-example-backups", "Application.default.complete-example-050d41",
 		"Schedule.default.complete-example-daily", "Schedule.default.complete-example-hourly"}
 	if fmt.Sprint(keys) != fmt.Sprint(wantKeys) {
 		t.Errorf("objects %v, want %v", keys, wantKeys)
@@ -91,6 +95,79 @@ func TestAccExampleMoveToTridentProtect(t *testing.T) {
 	got := splitAsKubernetesExample(t, h.cli, out.YAML.Value)
 	if fmt.Sprint(got) != fmt.Sprint(wantKeys) {
 		t.Errorf("the kubernetes/ configuration splits the YAML into %v, want %v", got, wantKeys)
+	}
+	exampleAcceptedByCRDs(t, out.Objects.Value)
+
+	// The app's scope changes in Astra Control: a label selector on its namespace. Astra
+	// Control changes no app's scope in place, so the app is managed anew (another writer,
+	// outside Terraform), with its policies. Rendered again (-refresh=false: the data source
+	// is read, the vanished astra_app left alone), the Application has another name, so that
+	// kubernetes/ replaces it; every resource that keeps its key is an update Trident
+	// protect's CRDs accept.
+	c := h.apiClient()
+	apps, err := c.ListApps(testContext(), astra.ListOptions{})
+	if err != nil || len(apps) != 1 {
+		t.Fatalf("apps %v: %v", apps, err)
+	}
+	old := apps[0]
+	policies, err := c.ListAppSchedules(testContext(), old.ID)
+	if err != nil || len(policies) != 2 {
+		t.Fatalf("policies %v: %v", policies, err)
+	}
+	if err := c.DeleteApp(testContext(), old.ID); err != nil {
+		t.Fatal(err)
+	}
+	scope := old.NamespaceScopedResources
+	scope[0].LabelSelectors = []string{"app.kubernetes.io/part-of=complete"}
+	appID := seedTPApp(t, c, astra.AppCreate{Name: old.Name, ClusterID: old.ClusterID, NamespaceScopedResources: scope})
+	for _, p := range policies {
+		if _, err := c.CreateAppSchedule(testContext(), appID, astra.AppScheduleFields{Name: p.Name, Granularity: p.Granularity,
+			Minute: p.Minute, Hour: p.Hour, DayOfWeek: p.DayOfWeek, DayOfMonth: p.DayOfMonth, SnapshotRetention: p.SnapshotRetention,
+			BackupRetention: p.BackupRetention, BucketID: p.BucketID, Enabled: p.Enabled}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := h.apply(kubeconfig, "-var=cluster_id="+clusterID, "-refresh=false"); r.err != nil {
+		t.Fatalf("applying the example after the scope change: %v\n%s", r.err, r.out)
+	}
+	var rerendered struct {
+		Objects struct{ Value map[string]map[string]any } `json:"trident_protect_objects"`
+	}
+	if err := json.Unmarshal([]byte(h.run(testContext(), "output", "-json").out), &rerendered); err != nil {
+		t.Fatal(err)
+	}
+	before, after := out.Objects.Value, rerendered.Objects.Value
+	if _, ok := after["Application.default.complete-example-050d41"]; ok || len(after) != len(before) {
+		t.Errorf("after the scope change, the objects are %v: want the Application renamed", slices.Sorted(maps.Keys(after)))
+	}
+	if spec, _ := after["Schedule.default.complete-example-daily"]["spec"].(map[string]any); spec["applicationRef"] == "complete-example-050d41" {
+		t.Errorf("the daily Schedule still refers to the old Application: %v", spec)
+	}
+	exampleAcceptedByCRDs(t, after)
+	kept := 0
+	for key, cur := range after {
+		if old, ok := before[key]; ok {
+			kept++
+			if errs := crdcheck.UpdateRefusals(t, old, cur); len(errs) > 0 {
+				t.Errorf("the update of %s is refused: %v", key, errs)
+			}
+		}
+	}
+	if kept != len(after)-1 {
+		t.Errorf("%d of %d resources keep their key, want all but the Application", kept, len(after))
+	}
+}
+
+// exampleAcceptedByCRDs fails for every object the CRDs of Trident protect refuse.
+func exampleAcceptedByCRDs(t *testing.T, objects map[string]map[string]any) {
+	t.Helper()
+	if len(objects) == 0 {
+		t.Fatal("no objects to check")
+	}
+	for key, obj := range objects {
+		if errs := crdcheck.Refusals(t, obj); len(errs) > 0 {
+			t.Errorf("Trident protect's CRDs refuse %s: %v", key, errs)
+		}
 	}
 }
 

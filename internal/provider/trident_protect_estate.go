@@ -24,6 +24,7 @@ type tridentProtectSource struct {
 	// bucket: every app of one rendering is on one managed cluster, so there is one.
 	DefaultBucketID string
 	GCPProjectIDs   map[string]string // bucket ID -> Google Cloud project
+	AzureEndpoints  map[string]string // bucket ID -> Azure storage endpoint suffix
 }
 
 // tridentProtectEstate converts what was read into the renderer's input: every app with
@@ -64,7 +65,7 @@ func tridentProtectEstate(src tridentProtectSource) tridentprotect.Estate {
 	}
 	for _, b := range src.Buckets {
 		if used[b.ID] {
-			e.Buckets = append(e.Buckets, tridentProtectBucket(b, credentialNames[b.CredentialID], src.GCPProjectIDs[b.ID]))
+			e.Buckets = append(e.Buckets, tridentProtectBucket(b, credentialNames[b.CredentialID], src.GCPProjectIDs[b.ID], src.AzureEndpoints[b.ID]))
 		}
 	}
 	return e
@@ -122,7 +123,7 @@ func hookSourcesByID(in []astra.HookSource) map[string]astra.HookSource {
 	return out
 }
 
-func tridentProtectBucket(b astra.Bucket, credentialName, gcpProject string) tridentprotect.Bucket {
+func tridentProtectBucket(b astra.Bucket, credentialName, gcpProject, azureEndpoint string) tridentprotect.Bucket {
 	out := tridentprotect.Bucket{
 		ID: b.ID, Name: b.Name, Provider: b.Provider, State: b.State,
 		CredentialID: b.CredentialID, CredentialName: credentialName,
@@ -137,23 +138,24 @@ func tridentProtectBucket(b astra.Bucket, credentialName, gcpProject string) tri
 		out.GCP = &tridentprotect.GCPLocation{BucketName: p.BucketName, ProjectID: gcpProject}
 	}
 	if p := b.BucketParameters.Azure; p != nil {
-		out.Azure = &tridentprotect.AzureLocation{StorageAccount: p.StorageAccount, BucketName: p.BucketName}
+		out.Azure = &tridentprotect.AzureLocation{StorageAccount: p.StorageAccount, BucketName: p.BucketName, Endpoint: azureEndpoint}
 	}
 	return out
 }
 
-// unusedGCPProjects are the keys of gcp_project_ids that name no Google Cloud bucket of
-// the estate, sorted: a mistyped ID would otherwise leave a projectID out silently.
-func unusedGCPProjects(e tridentprotect.Estate, projects map[string]string) []string {
-	gcp := map[string]bool{}
+// unusedBucketKeys are the keys of a map by bucket ID (gcp_project_ids, azure_endpoints)
+// that name no bucket of the estate of the kind it is for, sorted: a mistyped ID would
+// otherwise go unnoticed.
+func unusedBucketKeys(e tridentprotect.Estate, byBucket map[string]string, ofKind func(tridentprotect.Bucket) bool) []string {
+	used := map[string]bool{}
 	for _, b := range e.Buckets {
-		if b.GCP != nil {
-			gcp[b.ID] = true
+		if ofKind(b) {
+			used[b.ID] = true
 		}
 	}
 	var out []string
-	for id := range projects {
-		if !gcp[id] {
+	for id := range byBucket {
+		if !used[id] {
 			out = append(out, id)
 		}
 	}

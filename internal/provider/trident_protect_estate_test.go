@@ -118,7 +118,7 @@ func TestTridentProtectEstate(t *testing.T) {
 	if !blog.Hooks[0].Disabled || blog.Hooks[1].Disabled {
 		t.Errorf("hook enabled flags: %+v", blog.Hooks)
 	}
-	if got := unusedGCPProjects(e, tpSampleSource().GCPProjectIDs); !reflect.DeepEqual(got, []string{"b-nowhere"}) {
+	if got := unusedBucketKeys(e, tpSampleSource().GCPProjectIDs, func(b tridentprotect.Bucket) bool { return b.GCP != nil }); !reflect.DeepEqual(got, []string{"b-nowhere"}) {
 		t.Errorf("unusedGCPProjects = %v, want [b-nowhere]", got)
 	}
 }

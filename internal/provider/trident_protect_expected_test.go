@@ -31,7 +31,7 @@ func tpExpectedManifests(e tpEstate) []knownvalue.Check {
 		tpManifest("AppVault.trident-protect.grid-backups", "bucket", b["grid-backups"]),
 		tpManifest("AppVault.trident-protect.minio", "bucket", b["minio"]),
 		tpManifest("AppVault.trident-protect.ontap-s3-prod", "bucket", b["ONTAP S3 (prod)"]),
-		tpManifest("Application.default.shop", "app", e.shop),
+		tpManifest("Application.default.shop-47362e", "app", e.shop),
 		tpManifest("Schedule.default.shop-daily", "protection policy", p["shop/daily"]),
 		tpManifest("Schedule.default.shop-hourly", "protection policy", p["shop/hourly"]),
 		tpManifest("Schedule.default.shop-monthly", "protection policy", p["shop/monthly"]),
@@ -42,7 +42,7 @@ func tpExpectedManifests(e tpEstate) []knownvalue.Check {
 		tpManifest("ExecHook.default.freeze-snapshot", "execution hook", h["freeze-snapshot"]),
 		tpManifest("ExecHook.default.thaw-backup", "execution hook", h["thaw-backup"]),
 		tpManifest("ExecHook.default.thaw-snapshot", "execution hook", h["thaw-snapshot"]),
-		tpManifest("Application.kube-node-lease.blog", "app", e.blog),
+		tpManifest("Application.kube-node-lease.blog-79a021", "app", e.blog),
 		tpManifest("Schedule.kube-node-lease.blog-daily", "protection policy", p["blog/daily"]),
 		tpManifest("Schedule.kube-node-lease.blog-hourly", "protection policy", p["blog/hourly"]),
 		tpManifest("Schedule.kube-node-lease.blog-weekly", "protection policy", p["blog/weekly"]),
@@ -68,7 +68,7 @@ func tpObject(kind, name, namespace string, spec map[string]any) map[string]any 
 
 // tpSchedule is a Schedule object of the app shop; times holds the granularity's fields.
 func tpSchedule(name, vault, granularity, snapshots, backups string, times map[string]any) map[string]any {
-	spec := map[string]any{"applicationRef": "shop", "appVaultRef": vault, "granularity": granularity, "enabled": true,
+	spec := map[string]any{"applicationRef": tpShopApplication, "appVaultRef": vault, "granularity": granularity, "enabled": true,
 		"backupReclaimPolicy": "Retain", "snapshotRetention": snapshots, "backupRetention": backups}
 	for k, v := range times {
 		spec[k] = v
@@ -78,7 +78,7 @@ func tpSchedule(name, vault, granularity, snapshots, backups string, times map[s
 
 // tpHook is an ExecHook object of the app shop.
 func tpHook(name, stage, action, script string, enabled bool, extra map[string]any) map[string]any {
-	spec := map[string]any{"applicationRef": "shop", "stage": stage, "action": action, "enabled": enabled,
+	spec := map[string]any{"applicationRef": tpShopApplication, "stage": stage, "action": action, "enabled": enabled,
 		"hookSource": base64.StdEncoding.EncodeToString([]byte(tpScripts[script]))}
 	for k, v := range extra {
 		spec[k] = v
@@ -106,8 +106,8 @@ func tpExpectedObjects() map[string]map[string]any {
 		"AppVault.trident-protect.gcs-backups": tpVault("gcs-backups", "GCP",
 			map[string]any{"gcp": map[string]any{"bucketName": "acme-gcs-backups", "projectID": "acme-prod"}}, "credentials"),
 		"AppVault.trident-protect.azure-blob": tpVault("azure-blob", "Azure",
-			map[string]any{"azure": map[string]any{"accountName": "acmestorage", "bucketName": "astra-backups"}}, "accountKey"),
-		"Application.default.shop": tpObject("Application", "shop", "default", map[string]any{
+			map[string]any{"azure": map[string]any{"accountName": "acmestorage", "bucketName": "astra-backups", "endpoint": "core.windows.net"}}, "accountKey"),
+		"Application.default.shop-47362e": tpObject("Application", tpShopApplication, "default", map[string]any{
 			"includedNamespaces": []any{
 				map[string]any{"namespace": "default", "labelSelector": map[string]any{"matchLabels": map[string]any{"app.kubernetes.io/name": "shop"}}},
 				map[string]any{"namespace": "default", "labelSelector": map[string]any{"matchExpressions": []any{
@@ -120,7 +120,7 @@ func tpExpectedObjects() map[string]map[string]any {
 				map[string]any{"groupVersionKind": map[string]any{"group": "", "version": "v1", "kind": "PersistentVolume"}},
 			},
 		}),
-		"Application.kube-node-lease.blog": tpObject("Application", "blog", "kube-node-lease", map[string]any{
+		"Application.kube-node-lease.blog-79a021": tpObject("Application", "blog-79a021", "kube-node-lease", map[string]any{
 			"includedNamespaces": []any{map[string]any{"namespace": "kube-node-lease"}},
 		}),
 		// The hourly policy names no bucket: the managed cluster's default bucket's AppVault.
@@ -199,3 +199,7 @@ func tpExpectedWarnings(e tpEstate) []knownvalue.Check {
 		warning(fmt.Sprintf(`execution hook "after-failover" (%s)`, e.hooks["after-failover"]), `^a failover hook runs when an AppMirrorRelationship fails over`),
 	}
 }
+
+// tpShopApplication is the name of shop's Application: its name and the hash of its scope
+// (the seeded estate's; a change of the seed's scope changes it).
+const tpShopApplication = "shop-47362e"

@@ -2,11 +2,13 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -35,6 +37,7 @@ type tridentProtectManifestsModel struct {
 	ProtectNamespace        types.String  `tfsdk:"protect_namespace"`
 	DataMoverPasswordSecret types.String  `tfsdk:"data_mover_password_secret"`
 	GCPProjectIDs           types.Map     `tfsdk:"gcp_project_ids"`
+	AzureEndpoints          types.Map     `tfsdk:"azure_endpoints"`
 	DefaultBucketID         types.String  `tfsdk:"default_bucket_id"`
 	Manifests               types.List    `tfsdk:"manifests"`
 	Objects                 types.Dynamic `tfsdk:"objects"`
@@ -56,7 +59,10 @@ func (d *tridentProtectManifestsDataSource) Schema(_ context.Context, _ datasour
 			"an `AppVault` per bucket, an `Application` per app, a `Schedule` per protection policy and an `ExecHook` per " +
 			"execution hook, as objects for the Kubernetes provider's `kubernetes_manifest` and as YAML. It only reads " +
 			"Astra Control. No credential value is read or rendered: each `AppVault` reads a Kubernetes Secret you create " +
-			"(see `secrets`). What cannot be carried over as it is is in `warnings`, each also a warning of the plan.",
+			"(see `secrets`). What cannot be carried over as it is is in `warnings`, each also a warning of the plan; what " +
+			"would make a resource Trident protect's custom resource definitions refuse is an error of the plan naming the " +
+			"argument or the object to fix. `yaml`, `objects` and `manifests[].yaml` are sensitive: an `ExecHook` carries its " +
+			"hook source's script, as sensitive as `astra_hook_source.source`.",
 		Attributes: tridentProtectManifestsAttributes(),
 	}
 }
@@ -91,7 +97,16 @@ func tridentProtectManifestsAttributes() map[string]schema.Attribute {
 			Optional:    true,
 			ElementType: types.StringType,
 			MarkdownDescription: "The Google Cloud project of each Google Cloud Storage bucket, by Astra Control bucket ID: " +
-				"Astra Control does not record it, and the `AppVault` takes it (`spec.providerConfig.gcp.projectID`).",
+				"Astra Control does not record it, and the `AppVault` requires it (`spec.providerConfig.gcp.projectID`): a " +
+				"Google Cloud bucket the rendering uses without its project here is an error of the plan.",
+		},
+		"azure_endpoints": schema.MapAttribute{
+			Optional:    true,
+			ElementType: types.StringType,
+			MarkdownDescription: "The storage endpoint suffix of an Azure bucket's cloud, by Astra Control bucket ID, for a " +
+				"sovereign cloud (`core.usgovcloudapi.net`, `core.chinacloudapi.cn`, ...): the `AppVault` requires it " +
+				"(`spec.providerConfig.azure.endpoint`) and Astra Control does not record it. Unset for a bucket: `" +
+				tridentprotect.DefaultAzureEndpoint + "`, Azure's public cloud.",
 		},
 		"default_bucket_id": schema.StringAttribute{
 			Optional: true,
@@ -104,12 +119,19 @@ func tridentProtectManifestsAttributes() map[string]schema.Attribute {
 		"manifests": computedList("Every resource rendered: `AppVault`s first, then each app's `Application`, `Schedule`s and "+
 			"`ExecHook`s, in a stable order.", tridentProtectManifestAttributes()),
 		"objects": schema.DynamicAttribute{
-			Computed: true,
+			Computed:  true,
+			Sensitive: true,
 			MarkdownDescription: "Every resource rendered as an object for `kubernetes_manifest`'s `manifest`, keyed by the " +
-				"manifest's `key` (`kind.namespace.name`): `for_each = data.astra_trident_protect_manifests.x.objects`.",
+				"manifest's `key` (`kind.namespace.name`): `for_each = nonsensitive(toset(keys(data.astra_trident_protect_manifests.x.objects)))`. " +
+				"Sensitive: it holds the hook scripts.",
 		},
-		"yaml": computedString("Every resource rendered, as one YAML stream (each document starts with `---` and a comment " +
-			"naming the Astra Control object it comes from)."),
+		"yaml": schema.StringAttribute{
+			Computed:  true,
+			Sensitive: true,
+			MarkdownDescription: "Every resource rendered, as one YAML stream (each document starts with `---` and a comment " +
+				"naming the Astra Control object it comes from). Sensitive: it holds the hook scripts; write it to a file " +
+				"with `local_sensitive_file` or `terraform output -raw`, which print nothing.",
+		},
 		"secrets": computedList("The Secrets the resources read and you create, in `protect_namespace`: their names and keys, "+
 			"never a value.", tridentProtectSecretAttributes()),
 		"warnings": computedList("What could not be carried over as it is, each naming the Astra Control object: a resource "+
@@ -128,7 +150,11 @@ func tridentProtectManifestAttributes() map[string]schema.Attribute {
 		"source_kind": computedString("The kind of the Astra Control object rendered: `bucket`, `app`, `protection policy` or `execution hook`."),
 		"source_id":   computedString("Its Astra Control ID."),
 		"source_name": computedString("Its Astra Control name."),
-		"yaml":        computedString("This resource alone, as one YAML document (for `yamldecode`)."),
+		"yaml": schema.StringAttribute{
+			Computed:            true,
+			Sensitive:           true,
+			MarkdownDescription: "This resource alone, as one YAML document (for `yamldecode`). Sensitive: an `ExecHook`'s holds its script.",
+		},
 	}
 }
 
@@ -163,9 +189,12 @@ func (d *tridentProtectManifestsDataSource) Read(ctx context.Context, req dataso
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	projects := map[string]string{}
+	projects, endpoints := map[string]string{}, map[string]string{}
 	if isSet(m.GCPProjectIDs) {
 		resp.Diagnostics.Append(m.GCPProjectIDs.ElementsAs(ctx, &projects, false)...)
+	}
+	if isSet(m.AzureEndpoints) {
+		resp.Diagnostics.Append(m.AzureEndpoints.ElementsAs(ctx, &endpoints, false)...)
 	}
 	scope := tridentProtectScope{AppID: attrs.StringOrEmpty(m.AppID), ClusterID: attrs.StringOrEmpty(m.ClusterID),
 		DefaultBucketID: attrs.StringOrEmpty(m.DefaultBucketID)}
@@ -177,18 +206,27 @@ func (d *tridentProtectManifestsDataSource) Read(ctx context.Context, req dataso
 		resp.Diagnostics.AddAttributeError(path.Root("default_bucket_id"), "Bucket not found", "Astra Control has no bucket with ID "+id+".")
 		return
 	}
-	src.GCPProjectIDs = projects
+	src.GCPProjectIDs, src.AzureEndpoints = projects, endpoints
 	estate := tridentProtectEstate(src)
 	opts := tridentprotect.Options{ProtectNamespace: attrs.StringOrEmpty(m.ProtectNamespace),
 		DataMoverPasswordSecret: attrs.StringOrEmpty(m.DataMoverPasswordSecret)}
 	r, err := tridentprotect.Render(estate, opts)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot render the Trident protect resources", err.Error())
+		addRenderError(&resp.Diagnostics, err)
 		return
 	}
-	for _, id := range unusedGCPProjects(estate, projects) {
-		resp.Diagnostics.AddAttributeWarning(path.Root("gcp_project_ids").AtMapKey(id), "No Google Cloud bucket with this ID is rendered",
-			"gcp_project_ids names bucket "+id+", which is not a Google Cloud bucket the rendered policies or the default bucket use; its project is not used.")
+	for _, u := range []struct {
+		arg, what, a string
+		values       map[string]string
+		ofKind       func(tridentprotect.Bucket) bool
+	}{
+		{"gcp_project_ids", "Google Cloud", "a", projects, func(b tridentprotect.Bucket) bool { return b.GCP != nil }},
+		{"azure_endpoints", "Azure", "an", endpoints, func(b tridentprotect.Bucket) bool { return b.Azure != nil }},
+	} {
+		for _, id := range unusedBucketKeys(estate, u.values, u.ofKind) {
+			resp.Diagnostics.AddAttributeWarning(path.Root(u.arg).AtMapKey(id), "No "+u.what+" bucket with this ID is rendered",
+				u.arg+" names bucket "+id+", which is not "+u.a+" "+u.what+" bucket the rendered policies or the default bucket use; its value is not used.")
+		}
 	}
 	for _, w := range warningsByObject(r.Warnings) {
 		resp.Diagnostics.AddWarning("Trident protect: "+w.Object, w.Message)
@@ -198,4 +236,27 @@ func (d *tridentProtectManifestsDataSource) Read(ctx context.Context, req dataso
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+// addRenderError reports a rendering refused: each object the CRDs would refuse as an error
+// on the argument that fixes it (its map key too), or naming the object when the fix is in
+// Astra Control.
+func addRenderError(diags *diag.Diagnostics, err error) {
+	var ie *tridentprotect.InputError
+	if !errors.As(err, &ie) {
+		diags.AddError("Cannot render the Trident protect resources", err.Error())
+		return
+	}
+	for _, p := range ie.Problems {
+		summary := "Trident protect would refuse the resource of " + p.Object
+		if p.Argument == "" {
+			diags.AddError(summary, p.Message+".")
+			continue
+		}
+		at := path.Root(p.Argument)
+		if p.Key != "" {
+			at = at.AtMapKey(p.Key)
+		}
+		diags.AddAttributeError(at, summary, p.Message+".")
+	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 	"github.com/astra-control/terraform-provider-astra/internal/tridentprotect"
+	"github.com/astra-control/terraform-provider-astra/internal/tridentprotect/crdcheck"
 )
 
 // tpHCL renders the estate by cluster (with a data mover password Secret and the Google
@@ -57,6 +58,8 @@ func TestAccTridentProtectManifests_estate(t *testing.T) {
 		statecheck.ExpectKnownValue(cluster, tfjsonpath.New("warnings"), knownvalue.ListExact(tpExpectedWarnings(e))),
 		tpYAMLMatchesObjects(cluster),
 		tpYAMLMatchesObjects(blog),
+		tpObjectsAcceptedByCRDs(t, cluster),
+		tpObjectsAcceptedByCRDs(t, blog),
 		tpNoSecretInState(),
 		// The app alone: its buckets only, in its own Trident protect namespace, its bucketless
 		// policy on the default bucket it was given.
@@ -65,7 +68,7 @@ func TestAccTridentProtectManifests_estate(t *testing.T) {
 		statecheck.ExpectKnownValue(blog, tfjsonpath.New("manifests"), knownvalue.ListExact([]knownvalue.Check{
 			tpManifest("AppVault.protect.aws-east", "bucket", e.buckets["aws-east"]),
 			tpManifest("AppVault.protect.minio", "bucket", e.buckets["minio"]),
-			tpManifest("Application.kube-node-lease.blog", "app", e.blog),
+			tpManifest("Application.kube-node-lease.blog-79a021", "app", e.blog),
 			tpManifest("Schedule.kube-node-lease.blog-daily", "protection policy", e.policies["blog/daily"]),
 			tpManifest("Schedule.kube-node-lease.blog-hourly", "protection policy", e.policies["blog/hourly"]),
 			tpManifest("Schedule.kube-node-lease.blog-weekly", "protection policy", e.policies["blog/weekly"]),
@@ -215,6 +218,33 @@ func tpNoSecretInState() statecheck.StateCheck {
 		}
 		if !strings.Contains(string(raw), "AppVault") {
 			resp.Error = fmt.Errorf("the state holds no rendering: the check proves nothing")
+		}
+	})
+}
+
+// tpObjectsAcceptedByCRDs: every object of the rendering in state is one Trident protect's
+// CRDs accept (crdcheck).
+func tpObjectsAcceptedByCRDs(t *testing.T, addr string) statecheck.StateCheck {
+	return stateCheckFunc(func(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+		attrs, err := tpAttributes(req, addr)
+		if err != nil {
+			resp.Error = err
+			return
+		}
+		objects, _ := attrs["objects"].(map[string]any)
+		if len(objects) == 0 {
+			resp.Error = fmt.Errorf("%s: no objects: the check proves nothing", addr)
+			return
+		}
+		var refused []string
+		for key, o := range objects {
+			obj, _ := o.(map[string]any)
+			if errs := crdcheck.Refusals(t, obj); len(errs) > 0 {
+				refused = append(refused, key+": "+strings.Join(errs, "; "))
+			}
+		}
+		if len(refused) > 0 {
+			resp.Error = fmt.Errorf("%s: Trident protect's CRDs refuse %s", addr, strings.Join(refused, "\n"))
 		}
 	})
 }

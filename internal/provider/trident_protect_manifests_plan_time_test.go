@@ -32,12 +32,13 @@ func TestAccTridentProtectManifests_planTimeDiagnostics(t *testing.T) {
 data "astra_trident_protect_manifests" "cluster" {
   cluster_id      = %q
   gcp_project_ids = { %q = "acme-prod", %q = "typo" }
+  azure_endpoints = { %q = "core.windows.net" }
 }
 
 output "kinds" {
   value = [for m in data.astra_trident_protect_manifests.cluster.manifests : m.kind]
 }
-`, e.clusterID, e.buckets["gcs-backups"], e.buckets["unused"]))
+`, e.clusterID, e.buckets["gcs-backups"], e.buckets["unused"], e.buckets["gcs-backups"]))
 	r, sent := tpPlanCounting(h)
 	if want := map[string]int{
 		"GET /topology/v1/managedClusters/{managedCluster_id}": 1, "GET /k8s/v2/apps": 1, "GET /k8s/v1/apps/{app_id}/schedules": 2,
@@ -53,6 +54,8 @@ output "kinds" {
 		fmt.Sprintf(`Warning: Trident protect: execution hook "after-failover" (%s)`, e.hooks["after-failover"]),
 		"Warning: No Google Cloud bucket with this ID is rendered",
 		fmt.Sprintf("gcp_project_ids names bucket %s, which is not a Google Cloud bucket", e.buckets["unused"]),
+		"Warning: No Azure bucket with this ID is rendered",
+		fmt.Sprintf("azure_endpoints names bucket %s, which is not an Azure bucket", e.buckets["gcs-backups"]),
 		`"AppVault"`, `"ExecHook"`)
 	if n := strings.Count(r.out, "Warning: Trident protect: "); n != 8 {
 		t.Errorf("%d rendering warnings in the plan, want 8 (one per object):\n%s", n, r.out)
@@ -65,7 +68,8 @@ output "kinds" {
 	tpNoSecretInLogs(t, logs)
 
 	// One app: its own hooks' listing; the cloud is not read, the managed cluster has a default bucket.
-	h.write(fmt.Sprintf("data \"astra_trident_protect_manifests\" \"shop\" {\n  app_id = %q\n}\n", e.shop))
+	h.write(fmt.Sprintf("data \"astra_trident_protect_manifests\" \"shop\" {\n  app_id = %q\n  gcp_project_ids = { %q = \"acme-prod\" }\n}\n",
+		e.shop, e.buckets["gcs-backups"]))
 	if _, sent := tpPlanCounting(h); fmt.Sprint(sent) != fmt.Sprint(map[string]int{
 		"GET /k8s/v2/apps/{app_id}": 1, "GET /topology/v1/managedClusters/{managedCluster_id}": 1, "GET /k8s/v1/apps/{app_id}/schedules": 1,
 		"GET /k8s/v1/apps/{app_id}/executionHooks": 1, "GET /core/v1/hookSources": 1, "GET /topology/v1/buckets": 1, "GET /core/v1/credentials": 1,
@@ -88,6 +92,15 @@ output "kinds" {
 			[]string{"Error: Invalid Attribute Combination", "Exactly one of these attributes must be configured: [app_id,cluster_id]"}},
 		{"neither ID", `protect_namespace = "trident-protect"`,
 			[]string{"Error: Missing Attribute Configuration", "Exactly one of these attributes must be configured: [app_id,cluster_id]"}},
+		// What the CRDs require and Astra Control does not record fails the plan, on the argument.
+		{"a Google Cloud bucket without its project", `cluster_id = "` + e.clusterID + `"`, []string{
+			fmt.Sprintf(`Error: Trident protect would refuse the resource of bucket "gcs-backups" (%s)`, e.buckets["gcs-backups"]),
+			fmt.Sprintf(`Astra Control does not record it: set gcp_project_ids["%s"] to the project of bucket "acme-gcs-backups".`, e.buckets["gcs-backups"])}},
+		{"an Azure endpoint that is not a DNS name", `cluster_id = "` + e.clusterID + `"` + "\n" +
+			fmt.Sprintf(`gcp_project_ids = { %q = "acme-prod" }`, e.buckets["gcs-backups"]) + "\n" +
+			fmt.Sprintf(`azure_endpoints = { %q = "https://acmestorage.blob.core.windows.net" }`, e.buckets["azure-blob"]), []string{
+			fmt.Sprintf(`Error: Trident protect would refuse the resource of bucket "azure-blob" (%s)`, e.buckets["azure-blob"]),
+			fmt.Sprintf(`azure_endpoints["%s"] is "https://acmestorage.blob.core.windows.net", not the storage endpoint suffix of an Azure cloud`, e.buckets["azure-blob"])}},
 		{"a namespace Kubernetes refuses", `app_id = "` + e.shop + `"` + "\n" + `protect_namespace = "Trident_Protect"`,
 			[]string{"Error: Invalid DNS-1123 label", `"Trident_Protect" is not a Kubernetes name`}},
 	} {

@@ -1,6 +1,8 @@
 package tridentprotect
 
 import (
+	"encoding/json"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -12,7 +14,7 @@ import (
 func appNamespace(a App, protectNamespace string) (string, bool) {
 	var candidates []string
 	for _, ns := range a.NamespaceScopedResources {
-		if ns.Namespace != "" && ns.Namespace != protectNamespace {
+		if includable(ns.Namespace) && ns.Namespace != protectNamespace {
 			candidates = append(candidates, ns.Namespace)
 		}
 	}
@@ -22,6 +24,31 @@ func appNamespace(a App, protectNamespace string) (string, bool) {
 	sort.Strings(candidates)
 	return candidates[0], true
 }
+
+// crdNamespace is the pattern (and, with maxLength 63, the limit) of
+// spec.includedNamespaces[].namespace in Trident protect's Application CRD: a namespace of
+// one character, valid in Kubernetes, is refused there.
+var crdNamespace = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*[a-z0-9]$`)
+
+func includable(namespace string) bool {
+	return len(namespace) <= 63 && crdNamespace.MatchString(namespace)
+}
+
+// applicationName is the base of an Application's name: the app's name and 6 characters
+// of a hash of its scope, the spec Trident protect's CRD makes immutable
+// (includedNamespaces and includedClusterScopedResources may not change after create). A
+// change of the app's namespaces or selectors so renders another Application, which
+// replaces the old one, where an update of the old one would be refused.
+func applicationName(a App, protectNamespace, namespace string) string {
+	var discard warnings
+	spec, err := json.Marshal(renderApplication(a, protectNamespace, namespace, &discard))
+	if err != nil { // never: the spec holds strings, lists and maps
+		panic(err)
+	}
+	return withSuffix(sanitizeName(a.Name, "app"), hashOf(string(spec), scopeHashLength))
+}
+
+const scopeHashLength = 6
 
 // renderApplication returns an Application's spec.
 func renderApplication(a App, protectNamespace, namespace string, warns *warnings) map[string]any {
@@ -50,6 +77,11 @@ func includedNamespaces(a App, src Source, warns *warnings) []any {
 	seen := map[string]bool{}
 	for _, ns := range scopes {
 		if ns.Namespace == "" {
+			continue
+		}
+		if !includable(ns.Namespace) {
+			warns.add(src, "namespace %s does not match %s, the pattern Trident protect's Application CRD requires of an included namespace "+
+				"(a one-character name does not); it is left out of the Application: protect it another way", quote(ns.Namespace), crdNamespace)
 			continue
 		}
 		what := "namespace " + quote(ns.Namespace)
@@ -107,9 +139,17 @@ func selectorsOf(selectors []string, what string, src Source, warns *warnings) [
 		if strings.TrimSpace(s) == "" {
 			continue
 		}
-		sel, err := labelSelector(s)
+		sel, dropped, err := labelSelector(s)
 		if err != nil {
 			warns.add(src, "label selector %s of %s is not a valid Kubernetes selector (%v); the whole of it is included instead", quote(s), what, err)
+			return []parsedSelector{{}}
+		}
+		if len(dropped) > 0 {
+			warns.add(src, "label selector %s of %s: %s has no form in a Kubernetes label selector, which Trident protect takes "+
+				"(its operators are In, NotIn, Exists and DoesNotExist); left out, so the Application includes more than Astra Control did",
+				quote(s), what, quoteAll(dropped))
+		}
+		if sel == nil { // nothing left: the whole of it, which also holds what the others select
 			return []parsedSelector{{}}
 		}
 		out = append(out, parsedSelector{text: strings.TrimSpace(s), selector: sel})
@@ -117,10 +157,21 @@ func selectorsOf(selectors []string, what string, src Source, warns *warnings) [
 	if len(out) == 0 {
 		return []parsedSelector{{}}
 	}
+	// In text order: Astra Control does not promise the order it lists them in, and the
+	// Application's name hashes its spec.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].text < out[j].text })
 	if len(out) > 1 {
 		warns.add(src, "%s has %d label selectors; each is its own entry, so Trident protect includes what any of them selects (Astra Control does not document how it combines them)", what, len(out))
 	}
 	return out
+}
+
+func quoteAll(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = quote(s)
+	}
+	return strings.Join(q, " and ")
 }
 
 func gvkString(cs ClusterScope) string {

@@ -96,6 +96,29 @@ func TestApplication(t *testing.T) {
 			warnings: []string{`app "odd" (a-6): includes namespace "trident-protect", where Trident protect accepts no application CRs; the app's CRs go to namespace "zeta"`},
 		},
 		{
+			name: "comparisons have no label selector form: left out, never an existence test",
+			app: App{ID: "a-8", Name: "scaled", NamespaceScopedResources: []NamespaceScope{
+				{Namespace: "web", LabelSelectors: []string{"app=web,replicas>1"}},
+				{Namespace: "jobs", LabelSelectors: []string{"attempts < 3"}},
+			}},
+			wantName: "scaled", wantNS: "jobs",
+			wantSpec: map[string]any{"includedNamespaces": []any{
+				map[string]any{"namespace": "jobs"},
+				map[string]any{"namespace": "web", "labelSelector": ml("app", "web")},
+			}},
+			warnings: []string{
+				`app "scaled" (a-8): label selector "attempts < 3" of namespace "jobs": "attempts < 3" has no form in a Kubernetes label selector, which Trident protect takes (its operators are In, NotIn, Exists and DoesNotExist); left out, so the Application includes more than Astra Control did`,
+				`app "scaled" (a-8): label selector "app=web,replicas>1" of namespace "web": "replicas>1" has no form in a Kubernetes label selector, which Trident protect takes (its operators are In, NotIn, Exists and DoesNotExist); left out, so the Application includes more than Astra Control did`,
+			},
+		},
+		{
+			name:     "a one-character namespace is refused by the CRD: left out",
+			app:      App{ID: "a-9", Name: "tiny", NamespaceScopedResources: []NamespaceScope{{Namespace: "a"}, {Namespace: "tiny"}}},
+			wantName: "tiny", wantNS: "tiny",
+			wantSpec: map[string]any{"includedNamespaces": []any{map[string]any{"namespace": "tiny"}}},
+			warnings: []string{`app "tiny" (a-9): namespace "a" does not match ^[a-z0-9][a-z0-9-]*[a-z0-9]$, the pattern Trident protect's Application CRD requires of an included namespace (a one-character name does not); it is left out of the Application: protect it another way`},
+		},
+		{
 			name:      "a custom protect namespace",
 			app:       App{ID: "a-7", Name: "odd", NamespaceScopedResources: []NamespaceScope{{Namespace: "protect"}, {Namespace: "apps"}}},
 			protectNS: "protect",
@@ -131,9 +154,11 @@ func TestApplicationNotRendered(t *testing.T) {
 		warning string
 	}{
 		{"no namespace", App{ID: "a", Name: "empty", Policies: []Policy{pol}, Hooks: []Hook{hook}},
-			`app "empty" (a): has no namespace Trident protect can hold its Application in (none, or only "trident-protect"); no Application is rendered, nor its 1 protection policies and 1 execution hooks`},
+			`app "empty" (a): has no namespace Trident protect can hold its Application in (none, or only "trident-protect" or ones its Application CRD refuses); no Application is rendered, nor its 1 protection policies and 1 execution hooks`},
+		{"only a one-character namespace", App{ID: "a", Name: "x", NamespaceScopedResources: []NamespaceScope{{Namespace: "x"}}},
+			`app "x" (a): has no namespace Trident protect can hold its Application in (none, or only "trident-protect" or ones its Application CRD refuses); no Application is rendered, nor its 0 protection policies and 0 execution hooks`},
 		{"only Trident protect's namespace", App{ID: "a", Name: "tp", NamespaceScopedResources: []NamespaceScope{{Namespace: "trident-protect"}}},
-			`app "tp" (a): has no namespace Trident protect can hold its Application in (none, or only "trident-protect"); no Application is rendered, nor its 0 protection policies and 0 execution hooks`},
+			`app "tp" (a): has no namespace Trident protect can hold its Application in (none, or only "trident-protect" or ones its Application CRD refuses); no Application is rendered, nor its 0 protection policies and 0 execution hooks`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

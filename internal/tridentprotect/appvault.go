@@ -2,6 +2,7 @@ package tridentprotect
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -37,14 +38,14 @@ func vaultSecretName(vaultName string) string {
 
 // renderAppVault returns an AppVault's spec and the Secret it reads, or ok false (with
 // the reason in warns) when the bucket cannot be one.
-func renderAppVault(b Bucket, vaultName string, opts Options, warns *warnings) (spec map[string]any, secret Secret, ok bool) {
+func renderAppVault(b Bucket, vaultName string, opts Options, warns *warnings, probs *problems) (spec map[string]any, secret Secret, ok bool) {
 	src := bucketSource(b)
 	p, known := vaultProviders[strings.ToLower(b.Provider)]
 	if !known {
 		warns.add(src, "provider %q has no Trident protect AppVault type; no AppVault is rendered", b.Provider)
 		return nil, Secret{}, false
 	}
-	config, ok := vaultConfig(b, p, warns)
+	config, ok := vaultConfig(b, p, warns, probs)
 	if !ok {
 		return nil, Secret{}, false
 	}
@@ -76,7 +77,7 @@ func renderAppVault(b Bucket, vaultName string, opts Options, warns *warnings) (
 }
 
 // vaultConfig is the providerConfig member of a bucket's provider.
-func vaultConfig(b Bucket, p vaultProvider, warns *warnings) (map[string]any, bool) {
+func vaultConfig(b Bucket, p vaultProvider, warns *warnings, probs *problems) (map[string]any, bool) {
 	src := bucketSource(b)
 	switch p.configKey {
 	case "s3":
@@ -105,21 +106,37 @@ func vaultConfig(b Bucket, p vaultProvider, warns *warnings) (map[string]any, bo
 			warns.add(src, "has no Google Cloud Storage bucket name; no AppVault is rendered")
 			return nil, false
 		}
-		config := map[string]any{"bucketName": b.GCP.BucketName}
-		if b.GCP.ProjectID != "" {
-			config["projectID"] = b.GCP.ProjectID
-		} else {
-			warns.add(src, "Astra Control does not record the bucket's Google Cloud project; set spec.providerConfig.gcp.projectID (Trident protect's examples set it)")
+		if strings.TrimSpace(b.GCP.ProjectID) == "" {
+			// The CRD requires projectID, and Astra Control does not record it.
+			probs.add(src, ArgGCPProjectIDs, b.ID, "the AppVault needs the bucket's Google Cloud project (spec.providerConfig.gcp.projectID, "+
+				"which Trident protect's AppVault CRD requires) and Astra Control does not record it: set %s[%q] to the project of bucket %q",
+				ArgGCPProjectIDs, b.ID, b.GCP.BucketName)
+			return nil, false
 		}
-		return config, true
+		return map[string]any{"bucketName": b.GCP.BucketName, "projectID": strings.TrimSpace(b.GCP.ProjectID)}, true
 	default: // azure
 		if b.Azure == nil || strings.TrimSpace(b.Azure.BucketName) == "" || strings.TrimSpace(b.Azure.StorageAccount) == "" {
 			warns.add(src, "has no Azure storage account or container name; no AppVault is rendered")
 			return nil, false
 		}
-		return map[string]any{"accountName": b.Azure.StorageAccount, "bucketName": b.Azure.BucketName}, true
+		endpoint := strings.ToLower(strings.TrimSpace(b.Azure.Endpoint))
+		if endpoint == "" {
+			endpoint = DefaultAzureEndpoint
+		}
+		if !dnsName.MatchString(endpoint) {
+			probs.add(src, ArgAzureEndpoints, b.ID, "%s[%q] is %q, not the storage endpoint suffix of an Azure cloud (a DNS name such as %q, "+
+				"without scheme, account or path)", ArgAzureEndpoints, b.ID, b.Azure.Endpoint, DefaultAzureEndpoint)
+			return nil, false
+		}
+		return map[string]any{"accountName": b.Azure.StorageAccount, "bucketName": b.Azure.BucketName, "endpoint": endpoint}, true
 	}
 }
+
+// DefaultAzureEndpoint is the storage endpoint suffix of Azure's public cloud, the only
+// one Astra Control Service backs up to; NetApp's AppVault examples give it so.
+const DefaultAzureEndpoint = "core.windows.net"
+
+var dnsName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$`)
 
 func bucketSource(b Bucket) Source {
 	return Source{Kind: sourceBucket, ID: b.ID, Name: b.Name}

@@ -1,6 +1,7 @@
 package tridentprotect
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 )
@@ -83,26 +84,25 @@ func TestAppVaultPerProvider(t *testing.T) {
 				BucketID: "b-5", BucketName: "gcs", CredentialName: "astra-sa@gcp"},
 		},
 		{
-			name:     "gcp without the project",
-			bucket:   Bucket{ID: "b-6", Name: "gcs", Provider: "gcp", GCP: &GCPLocation{BucketName: "acme-gcs"}},
-			wantName: "gcs",
-			wantSpec: map[string]any{"providerType": "GCP",
-				"providerConfig":      map[string]any{"gcp": map[string]any{"bucketName": "acme-gcs"}},
-				"providerCredentials": map[string]any{"credentials": secretRef("gcs-credentials", "credentials")}},
-			wantSecret: Secret{Name: "gcs-credentials", Namespace: "trident-protect", Keys: []string{"credentials"},
-				Purpose:  "credentials: the JSON key file of the Google Cloud service account the bucket's Astra Control credential holds",
-				BucketID: "b-6", BucketName: "gcs"},
-			warnings: []string{`bucket "gcs" (b-6): Astra Control does not record the bucket's Google Cloud project; set spec.providerConfig.gcp.projectID (Trident protect's examples set it)`},
-		},
-		{
 			name:     "azure",
 			bucket:   Bucket{ID: "b-7", Name: "Azure Blob", Provider: "azure", Azure: &AzureLocation{StorageAccount: "acmestorage", BucketName: "astra"}},
 			wantName: "azure-blob",
 			wantSpec: map[string]any{"providerType": "Azure",
-				"providerConfig":      map[string]any{"azure": map[string]any{"accountName": "acmestorage", "bucketName": "astra"}},
+				"providerConfig":      map[string]any{"azure": map[string]any{"accountName": "acmestorage", "bucketName": "astra", "endpoint": "core.windows.net"}},
 				"providerCredentials": map[string]any{"accountKey": secretRef("azure-blob-credentials", "accountKey")}},
 			wantSecret: Secret{Name: "azure-blob-credentials", Namespace: "trident-protect", Keys: []string{"accountKey"},
 				Purpose: "accountKey: an access key of the Azure storage account", BucketID: "b-7", BucketName: "Azure Blob"},
+		},
+		{
+			name: "azure in a sovereign cloud",
+			bucket: Bucket{ID: "b-9", Name: "gov", Provider: "azure",
+				Azure: &AzureLocation{StorageAccount: "acmegov", BucketName: "astra", Endpoint: " Core.USGovCloudAPI.net "}},
+			wantName: "gov",
+			wantSpec: map[string]any{"providerType": "Azure",
+				"providerConfig":      map[string]any{"azure": map[string]any{"accountName": "acmegov", "bucketName": "astra", "endpoint": "core.usgovcloudapi.net"}},
+				"providerCredentials": map[string]any{"accountKey": secretRef("gov-credentials", "accountKey")}},
+			wantSecret: Secret{Name: "gov-credentials", Namespace: "trident-protect", Keys: []string{"accountKey"},
+				Purpose: "accountKey: an access key of the Azure storage account", BucketID: "b-9", BucketName: "gov"},
 		},
 		{
 			name: "removed, object-locked, URL with user information and a path",
@@ -184,6 +184,33 @@ func TestAppVaultNotRendered(t *testing.T) {
 				t.Errorf("rendered %v and secrets %+v, want nothing", manifestKeys(r), r.Secrets)
 			}
 			sameStrings(t, "warnings", warningTexts(r.Warnings), []string{c.warning})
+		})
+	}
+}
+
+// An AppVault the CRD would refuse is never rendered, nor left out quietly: the rendering
+// fails, naming the bucket and the argument (and its key) that supplies what is missing.
+func TestAppVaultRefused(t *testing.T) {
+	cases := []struct {
+		name   string
+		bucket Bucket
+		want   Problem
+	}{
+		{"gcp without the project", Bucket{ID: "b-6", Name: "gcs", Provider: "gcp", GCP: &GCPLocation{BucketName: "acme-gcs"}},
+			Problem{Object: `bucket "gcs" (b-6)`, Argument: "gcp_project_ids", Key: "b-6",
+				Message: `the AppVault needs the bucket's Google Cloud project (spec.providerConfig.gcp.projectID, which Trident protect's AppVault CRD requires) and Astra Control does not record it: set gcp_project_ids["b-6"] to the project of bucket "acme-gcs"`}},
+		{"azure endpoint with a scheme", Bucket{ID: "b-7", Name: "az", Provider: "azure",
+			Azure: &AzureLocation{StorageAccount: "a", BucketName: "c", Endpoint: "https://a.blob.core.windows.net"}},
+			Problem{Object: `bucket "az" (b-7)`, Argument: "azure_endpoints", Key: "b-7",
+				Message: `azure_endpoints["b-7"] is "https://a.blob.core.windows.net", not the storage endpoint suffix of an Azure cloud (a DNS name such as "core.windows.net", without scheme, account or path)`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Render(Estate{Buckets: []Bucket{c.bucket}}, Options{})
+			var ie *InputError
+			if !errors.As(err, &ie) || len(ie.Problems) != 1 || ie.Problems[0] != c.want {
+				t.Fatalf("error %v, want one problem %+v", err, c.want)
+			}
 		})
 	}
 }

@@ -55,10 +55,13 @@ type GCPLocation struct {
 	ProjectID  string
 }
 
-// AzureLocation is bucketParameters.azure.
+// AzureLocation is bucketParameters.azure. Endpoint is not an Astra field: the storage
+// endpoint suffix of the bucket's Azure cloud, DefaultAzureEndpoint when empty; the caller
+// gives another for a sovereign cloud.
 type AzureLocation struct {
 	StorageAccount string
 	BucketName     string
+	Endpoint       string
 }
 
 // App is a managed app (application/astra-app) with its protection.

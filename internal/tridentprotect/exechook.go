@@ -27,8 +27,16 @@ const maxMatchingCriteria = 10
 // smaller 96,000 bytes so that a warning errs on the side of telling.
 const maxScriptBytes = 96000
 
+// The ExecHook CRD's limits (chart 100.2605.0): spec.hookSource maxLength, in base64
+// characters (98,304 bytes of script), and spec.arguments maxItems. Above them the API
+// server refuses the ExecHook, so the rendering is refused, naming the hook.
+const (
+	maxHookSourceChars = 131072
+	maxHookArguments   = 127
+)
+
 // renderExecHook returns an ExecHook's spec, or ok false (with the reason in warns).
-func renderExecHook(h Hook, appName string, warns *warnings) (map[string]any, bool) {
+func renderExecHook(h Hook, appName string, warns *warnings, probs *problems) (map[string]any, bool) {
 	src := hookSource(h)
 	if t := strings.ToLower(strings.TrimSpace(h.HookType)); t != "" && t != "custom" {
 		warns.add(src, "is a NetApp-provided hook (hookType %s), which Trident protect does not have; no ExecHook is rendered", quote(h.HookType))
@@ -57,12 +65,24 @@ func renderExecHook(h Hook, appName string, warns *warnings) (map[string]any, bo
 	if !ok {
 		return nil, false
 	}
+	hookSource := base64.StdEncoding.EncodeToString([]byte(h.Source.Script))
+	if len(hookSource) > maxHookSourceChars {
+		probs.add(src, "", "", "its hook source %s is %d bytes, %d base64 characters in spec.hookSource, more than the %d Trident protect's ExecHook CRD accepts "+
+			"(a script of at most %d bytes): shorten the script, for example by having it read the rest from the container",
+			quote(h.Source.Name), len(h.Source.Script), len(hookSource), maxHookSourceChars, maxHookSourceChars/4*3)
+		return nil, false
+	}
+	if len(h.Arguments) > maxHookArguments {
+		probs.add(src, "", "", "has %d arguments, more than the %d Trident protect's ExecHook CRD accepts in spec.arguments: pass fewer (for example in one argument the script splits)",
+			len(h.Arguments), maxHookArguments)
+		return nil, false
+	}
 	spec := map[string]any{
 		"applicationRef": appName,
 		"stage":          stage,
 		"action":         action,
 		"enabled":        !h.Disabled,
-		"hookSource":     base64.StdEncoding.EncodeToString([]byte(h.Source.Script)),
+		"hookSource":     hookSource,
 	}
 	if len(h.Arguments) > 0 {
 		args := make([]any, len(h.Arguments))

@@ -31,7 +31,7 @@ func TestExecHookStagesAndActions(t *testing.T) {
 		t.Run(c.stage+"-"+c.action, func(t *testing.T) {
 			h := Hook{ID: "h-1", Name: "h", HookType: "custom", Stage: c.stage, Action: c.action, Source: HookSource{Name: "s", Script: quiesce}}
 			r := mustRender(t, hookEstate(h), Options{})
-			want := map[string]any{"applicationRef": "mysql", "stage": c.wantStage, "action": c.wantAction, "enabled": true,
+			want := map[string]any{"applicationRef": appRef(t, r, "mysql"), "stage": c.wantStage, "action": c.wantAction, "enabled": true,
 				"hookSource": base64.StdEncoding.EncodeToString([]byte(quiesce))}
 			if got := specOf(find(t, r, KindExecHook, "h")); !reflect.DeepEqual(got, want) {
 				t.Errorf("spec:\n%s\nwant:\n%s", jsonOf(got), jsonOf(want))
@@ -53,7 +53,7 @@ func TestExecHookFields(t *testing.T) {
 		Source: HookSource{ID: "s-1", Name: "mysql-hooks", Script: quiesce}}
 	r := mustRender(t, hookEstate(h), Options{})
 	m := find(t, r, KindExecHook, "mysql-quiesce")
-	want := map[string]any{"applicationRef": "mysql", "stage": "Pre", "action": "Backup", "enabled": false,
+	want := map[string]any{"applicationRef": appRef(t, r, "mysql"), "stage": "Pre", "action": "Backup", "enabled": false,
 		"hookSource": base64.StdEncoding.EncodeToString([]byte(quiesce)),
 		"arguments":  []any{"--mode", "lock tables", ""},
 		"matchingCriteria": []any{

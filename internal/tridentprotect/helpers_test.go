@@ -2,6 +2,7 @@ package tridentprotect
 
 import (
 	"encoding/json"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -89,16 +90,25 @@ func mustRender(t *testing.T, e Estate, opts Options) Rendering {
 	return r
 }
 
-// find returns the manifest of kind and name, or fails.
+// find returns the manifest of kind and name, or fails. An Application is found by its
+// name without the hash of its scope (applicationName).
 func find(t *testing.T, r Rendering, kind, name string) Manifest {
 	t.Helper()
 	for _, m := range r.Manifests {
-		if m.Kind == kind && m.Name == name {
+		if m.Kind == kind && (m.Name == name || kind == KindApplication && scopeSuffixed.MatchString(m.Name) && m.Name[:len(m.Name)-7] == name) {
 			return m
 		}
 	}
 	t.Fatalf("no %s %q among %v", kind, name, manifestKeys(r))
 	return Manifest{}
+}
+
+var scopeSuffixed = regexp.MustCompile(`-[0-9a-f]{6}$`)
+
+// appRef is the rendered name of the Application of the app named name.
+func appRef(t *testing.T, r Rendering, name string) string {
+	t.Helper()
+	return find(t, r, KindApplication, name).Name
 }
 
 func manifestKeys(r Rendering) []string {
@@ -140,9 +150,11 @@ func keys(m map[string]any) []string {
 	return out
 }
 
-// assertValid fails for every way a rendering's manifests depart from the docs.
+// assertValid fails for every way a rendering's manifests depart from the docs, or from
+// what Trident protect's CRDs accept.
 func assertValid(t *testing.T, r Rendering) {
 	t.Helper()
+	assertCRDsAccept(t, r)
 	for _, m := range r.Manifests {
 		if errs := validateManifest(m.Object); len(errs) > 0 {
 			t.Errorf("%s departs from Trident protect's documented shape:\n  %s\n%s", m.Key(), strings.Join(errs, "\n  "), m.YAML)

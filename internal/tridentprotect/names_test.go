@@ -105,22 +105,23 @@ func TestRenderNameCollisions(t *testing.T) {
 		"AppVault.trident-protect.prod",
 		"AppVault.trident-protect.prod-backups-3e499",
 		"AppVault.trident-protect.prod-backups-77c10",
-		"Application.shared.shop-2cb72", "ExecHook.shared.quiesce-6a3a3", // a-3
-		"Application.shared.shop-3889b", "ExecHook.shared.quiesce-3340c", // a-4
-		"Application.shop.shop", "Schedule.shop.shop-daily-1dee6", "Schedule.shop.shop-daily-b97db", "ExecHook.shop.quiesce",
-		"Application.shop-2.shop", "ExecHook.shop-2.quiesce",
+		"Application.shared.shop-1ec082-2cb72", "ExecHook.shared.quiesce-6a3a3", // a-3
+		"Application.shared.shop-1ec082-3889b", "ExecHook.shared.quiesce-3340c", // a-4
+		"Application.shop.shop-5a436c", "Schedule.shop.shop-daily-1dee6", "Schedule.shop.shop-daily-b97db", "ExecHook.shop.quiesce",
+		"Application.shop-2.shop-b354a8", "ExecHook.shop-2.quiesce",
 	}
 	sameStrings(t, "manifests", manifestKeys(r), want)
 	// Each Schedule still points at its own bucket's AppVault.
 	if got := specOf(find(t, r, KindSchedule, "shop-daily-1dee6"))["appVaultRef"]; got != "prod-backups-3e499" {
 		t.Errorf("p-1's appVaultRef = %v, want prod-backups-3e499", got)
 	}
-	// ExecHooks refer to their own app's suffixed Application.
+	// ExecHooks refer to their own app's suffixed Application (the two in "shared" have one
+	// scope, so one scope hash, and are told apart by a hash of their IDs).
 	for _, m := range r.Manifests {
 		if m.Kind == KindExecHook && m.Namespace == "shared" {
-			app := "shop-2cb72"
+			app := "shop-1ec082-2cb72"
 			if m.Source.ID == "a-4-h" {
-				app = "shop-3889b"
+				app = "shop-1ec082-3889b"
 			}
 			if got := specOf(m)["applicationRef"]; got != app {
 				t.Errorf("%s applicationRef = %v, want %s", m.Key(), got, app)

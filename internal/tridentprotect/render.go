@@ -10,9 +10,11 @@ var rfc1123Label = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
 // Render converts an estate into Trident protect custom resources. The same estate and
 // options always give the same rendering, byte for byte, whatever order the estate lists
-// its objects in. The error is only for options that are not valid Kubernetes names (or,
-// never in practice, a manifest YAML cannot encode); what the estate holds that cannot be
-// carried over is in the warnings.
+// its objects in. What the estate holds that cannot be carried over as it is is in the
+// warnings; what would make an object Trident protect's CRDs refuse, and cannot be left
+// out, is an *InputError naming each object and the argument that fixes it. The other
+// errors are for options that are not valid Kubernetes names (or, never in practice, a
+// manifest YAML cannot encode).
 func Render(e Estate, opts Options) (Rendering, error) {
 	if opts.ProtectNamespace == "" {
 		opts.ProtectNamespace = DefaultProtectNamespace
@@ -32,6 +34,7 @@ func Render(e Estate, opts Options) (Rendering, error) {
 type renderer struct {
 	opts         Options
 	warns        warnings
+	problems     problems
 	vaults       []Manifest
 	secrets      []Secret
 	vaultOf      map[string]string // bucket ID -> AppVault name, rendered ones only
@@ -57,7 +60,7 @@ func (r *renderer) buckets(in []Bucket) {
 	r.vaultOf, r.bucketOf = map[string]string{}, map[string]Bucket{}
 	for i, b := range buckets {
 		r.bucketOf[b.ID] = b
-		spec, secret, ok := renderAppVault(b, names[i], r.opts, &r.warns)
+		spec, secret, ok := renderAppVault(b, names[i], r.opts, &r.warns, &r.problems)
 		if !ok {
 			continue
 		}
@@ -81,7 +84,7 @@ func (r *renderer) apps(in []App) {
 	for _, a := range apps {
 		ns, ok := appNamespace(a, r.opts.ProtectNamespace)
 		if !ok {
-			r.warns.add(appSource(a), "has no namespace Trident protect can hold its Application in (none, or only %q); no Application is rendered, nor its %d protection policies and %d execution hooks",
+			r.warns.add(appSource(a), "has no namespace Trident protect can hold its Application in (none, or only %q or ones its Application CRD refuses); no Application is rendered, nor its %d protection policies and %d execution hooks",
 				r.opts.ProtectNamespace, len(a.Policies), len(a.Hooks))
 			continue
 		}
@@ -91,7 +94,7 @@ func (r *renderer) apps(in []App) {
 	reqs := make([]nameRequest, len(placed))
 	for i, p := range placed {
 		domains[i] = p.namespace
-		reqs[i] = nameRequest{base: sanitizeName(p.app.Name, "app"), key: keyOf(p.app.ID, p.app.Name)}
+		reqs[i] = nameRequest{base: applicationName(p.app, r.opts.ProtectNamespace, p.namespace), key: keyOf(p.app.ID, p.app.Name)}
 	}
 	for i, name := range assignByDomain(domains, reqs) {
 		placed[i].name = name
@@ -107,7 +110,7 @@ func (r *renderer) apps(in []App) {
 			}
 		}
 		for j, h := range sortedHooks(p.app.Hooks) {
-			if spec, ok := renderExecHook(h, p.name, &r.warns); ok {
+			if spec, ok := renderExecHook(h, p.name, &r.warns, &r.problems); ok {
 				out.hooks = append(out.hooks, newManifest(KindExecHook, hooks[i][j], p.namespace, hookSource(h), spec))
 			}
 		}
@@ -200,6 +203,9 @@ func (r *renderer) vaultFor(a App, pol Policy) (string, bool) {
 }
 
 func (r *renderer) finish() (Rendering, error) {
+	if len(r.problems) > 0 {
+		return Rendering{}, &InputError{Problems: r.problems}
+	}
 	sort.SliceStable(r.vaults, func(i, j int) bool { return r.vaults[i].Name < r.vaults[j].Name })
 	sort.SliceStable(r.appManifests, func(i, j int) bool {
 		a, b := r.appManifests[i].application, r.appManifests[j].application

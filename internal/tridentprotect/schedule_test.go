@@ -20,7 +20,7 @@ func scheduleEstate(pols ...Policy) Estate {
 
 func TestSchedule(t *testing.T) {
 	base := func(extra map[string]any) map[string]any {
-		spec := map[string]any{"applicationRef": "pg", "appVaultRef": "vault", "enabled": true, "backupReclaimPolicy": "Retain"}
+		spec := map[string]any{"appVaultRef": "vault", "enabled": true, "backupReclaimPolicy": "Retain"}
 		for k, v := range extra {
 			spec[k] = v
 		}
@@ -80,6 +80,7 @@ func TestSchedule(t *testing.T) {
 			if m.Namespace != "db" {
 				t.Errorf("namespace %q, want db", m.Namespace)
 			}
+			c.wantSpec["applicationRef"] = appRef(t, r, "pg")
 			if !reflect.DeepEqual(specOf(m), c.wantSpec) {
 				t.Errorf("spec:\n%s\nwant:\n%s", jsonOf(specOf(m)), jsonOf(c.wantSpec))
 			}

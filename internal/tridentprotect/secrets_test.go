@@ -25,7 +25,7 @@ var inputStrings = map[string]string{
 	"Bucket.ID": copied, "Bucket.Name": copied, "Bucket.Provider": mapped, "Bucket.State": mapped,
 	"Bucket.S3.ServerURL": stripped, "Bucket.S3.BucketName": copied,
 	"Bucket.GCP.BucketName": copied, "Bucket.GCP.ProjectID": copied,
-	"Bucket.Azure.StorageAccount": copied, "Bucket.Azure.BucketName": copied,
+	"Bucket.Azure.StorageAccount": copied, "Bucket.Azure.BucketName": copied, "Bucket.Azure.Endpoint": copied,
 	"Bucket.CredentialID": listed, "Bucket.CredentialName": listed,
 	"App.ID": copied, "App.Name": copied, "App.DefaultBucketID": resolved,
 	"App.NamespaceScopedResources.Namespace": copied, "App.NamespaceScopedResources.LabelSelectors": copied,
@@ -90,7 +90,7 @@ func TestNoSecretValueIsEmitted(t *testing.T) {
 		}
 	}
 	buckets = append(buckets,
-		Bucket{ID: "g", Name: "g", Provider: "gcp", GCP: &GCPLocation{BucketName: "g"}, CredentialID: "cred-id-" + sentinel, CredentialName: "cred-name-" + sentinel},
+		Bucket{ID: "g", Name: "g", Provider: "gcp", GCP: &GCPLocation{BucketName: "g", ProjectID: "acme-prod"}, CredentialID: "cred-id-" + sentinel, CredentialName: "cred-name-" + sentinel},
 		Bucket{ID: "z", Name: "z", Provider: "azure", Azure: &AzureLocation{StorageAccount: "acct", BucketName: "c"}, CredentialID: "cred-id-" + sentinel, CredentialName: "cred-name-" + sentinel})
 	e := sampleEstate()
 	e.Buckets = buckets

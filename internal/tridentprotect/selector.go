@@ -10,15 +10,18 @@ import (
 var setRequirement = regexp.MustCompile(`^(\S+)\s+(in|notin)\s*\((.*)\)$`)
 
 // labelSelector turns an Astra selector string ("app=mysql,tier in (a,b),!canary") into a
-// Kubernetes LabelSelector: equalities in matchLabels, the rest in matchExpressions. Every
-// selector the string grammar allows has a structured form, so the error is only for a
-// string that is not a selector at all. Empty is no selector (nil, nil).
-func labelSelector(s string) (map[string]any, error) {
+// Kubernetes LabelSelector: equalities in matchLabels, the rest in matchExpressions. The
+// string grammar's "key>n" and "key<n" have no LabelSelector form (its operators are In,
+// NotIn, Exists and DoesNotExist): they are left out and returned in dropped, so that the
+// selector selects more, never something else. Empty is no selector (nil); so is a
+// selector all of whose requirements are dropped. The error is only for a string that is
+// not a selector at all.
+func labelSelector(s string) (sel map[string]any, dropped []string, err error) {
 	if strings.TrimSpace(s) == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err := labelselector.Validate(s); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	matchLabels := map[string]any{}
 	var exprs []any
@@ -35,6 +38,11 @@ func labelSelector(s string) (map[string]any, error) {
 	}
 	for _, req := range splitRequirements(s) {
 		req = strings.TrimSpace(req)
+		// Validated: a '>' or '<' is the operator of a numeric comparison.
+		if strings.ContainsAny(req, "<>") {
+			dropped = append(dropped, req)
+			continue
+		}
 		if key, ok := strings.CutPrefix(req, "!"); ok {
 			expr(strings.TrimSpace(key), "DoesNotExist", nil)
 			continue
@@ -67,6 +75,9 @@ func labelSelector(s string) (map[string]any, error) {
 		}
 		expr(req, "Exists", nil)
 	}
+	if len(matchLabels) == 0 && len(exprs) == 0 {
+		return nil, dropped, nil
+	}
 	out := map[string]any{}
 	if len(matchLabels) > 0 {
 		out["matchLabels"] = matchLabels
@@ -74,7 +85,7 @@ func labelSelector(s string) (map[string]any, error) {
 	if len(exprs) > 0 {
 		out["matchExpressions"] = exprs
 	}
-	return out, nil
+	return out, dropped, nil
 }
 
 func cutEquality(req string) (key, value string, ok bool) {

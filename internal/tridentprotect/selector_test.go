@@ -44,9 +44,9 @@ func TestLabelSelector(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.in, func(t *testing.T) {
-			got, err := labelSelector(c.in)
-			if err != nil {
-				t.Fatalf("labelSelector(%q): %v", c.in, err)
+			got, dropped, err := labelSelector(c.in)
+			if err != nil || dropped != nil {
+				t.Fatalf("labelSelector(%q): %v, dropped %q", c.in, err, dropped)
 			}
 			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("labelSelector(%q) =\n%s\nwant\n%s", c.in, jsonOf(got), jsonOf(c.want))
@@ -57,8 +57,32 @@ func TestLabelSelector(t *testing.T) {
 		})
 	}
 	for _, bad := range []string{"app=my sql", "tier in prod", "app=x,", "Example.com/app=x"} {
-		if got, err := labelSelector(bad); err == nil {
+		if got, _, err := labelSelector(bad); err == nil {
 			t.Errorf("labelSelector(%q) = %v, want an error", bad, got)
+		}
+	}
+}
+
+// A numeric comparison has no LabelSelector form: it is left out and reported, never
+// turned into an existence test of a key "replicas>1".
+func TestLabelSelectorDropsComparisons(t *testing.T) {
+	cases := []struct {
+		in          string
+		want        map[string]any
+		wantDropped []string
+	}{
+		{"replicas>1", nil, []string{"replicas>1"}},
+		{"replicas < 3", nil, []string{"replicas < 3"}},
+		{"app=web,replicas>1,tier", map[string]any{"matchLabels": map[string]any{"app": "web"},
+			"matchExpressions": []any{map[string]any{"key": "tier", "operator": "Exists"}}}, []string{"replicas>1"}},
+	}
+	for _, c := range cases {
+		got, dropped, err := labelSelector(c.in)
+		if err != nil {
+			t.Fatalf("labelSelector(%q): %v", c.in, err)
+		}
+		if !reflect.DeepEqual(got, c.want) || !reflect.DeepEqual(dropped, c.wantDropped) {
+			t.Errorf("labelSelector(%q) = %s, dropped %q; want %s, dropped %q", c.in, jsonOf(got), dropped, jsonOf(c.want), c.wantDropped)
 		}
 	}
 }

@@ -2,15 +2,20 @@
 data "astra_trident_protect_manifests" "prod_east" {
   cluster_id = astra_managed_cluster.prod_east.id
 
-  # Optional: the Secret holding the backup repositories' passwords, and the Google Cloud
-  # project of each Google Cloud Storage bucket (Astra Control does not record it).
+  # Optional: the Secret holding the backup repositories' passwords. Required for each
+  # Google Cloud Storage bucket used: its project (Astra Control does not record it). For an
+  # Azure bucket outside Azure's public cloud: its storage endpoint suffix.
   data_mover_password_secret = "trident-protect-repository-passwords"
   gcp_project_ids            = { (astra_bucket.gcs.id) = "acme-prod" }
+  azure_endpoints            = { (astra_bucket.azure_gov.id) = "core.usgovcloudapi.net" }
 }
 
-# The YAML to review and commit: terraform output -raw trident_protect_yaml > trident-protect.yaml
+# The YAML to review and commit. It is sensitive (hook scripts): the output must say so,
+# and `terraform output -raw trident_protect_yaml > trident-protect.yaml` writes it
+# without printing it.
 output "trident_protect_yaml" {
-  value = data.astra_trident_protect_manifests.prod_east.yaml
+  value     = data.astra_trident_protect_manifests.prod_east.yaml
+  sensitive = true
 }
 
 # The Secrets to create before applying it: names and keys, never a value.

@@ -26,7 +26,10 @@ locals {
     "${yamldecode(doc).kind}.${yamldecode(doc).metadata.namespace}.${yamldecode(doc).metadata.name}" => yamldecode(doc)
     if trimspace(doc) != ""
   }
-  # AppVaults and Applications first: Schedules and ExecHooks refer to them.
+  # AppVaults and Applications first: Schedules and ExecHooks refer to them. An
+  # Application's name holds a hash of its scope, which its CRD makes immutable: a new
+  # rendering after a scope change has another key, so the old one is destroyed and the new
+  # one created, never updated in place (which the API server would refuse).
   trident_protect_first = { for k, m in local.trident_protect : k => m if contains(["AppVault", "Application"], m.kind) }
   trident_protect_then  = { for k, m in local.trident_protect : k => m if !contains(["AppVault", "Application"], m.kind) }
 }

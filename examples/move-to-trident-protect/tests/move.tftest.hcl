@@ -17,7 +17,8 @@ run "estate" {
 }
 
 # The whole managed cluster: the bucket's AppVault, the app's Application and a Schedule
-# per policy.
+# per policy. The objects are sensitive (an ExecHook would carry its script): the error
+# messages show these, which carry none, with nonsensitive.
 run "render_the_cluster" {
   variables {
     cluster_id = run.estate.cluster_id
@@ -29,7 +30,7 @@ run "render_the_cluster" {
   assert {
     condition = [for m in data.astra_trident_protect_manifests.estate.manifests : m.key] == [
       "AppVault.trident-protect.complete-example-backups",
-      "Application.default.complete-example",
+      "Application.default.complete-example-050d41",
       "Schedule.default.complete-example-daily",
       "Schedule.default.complete-example-hourly",
     ]
@@ -44,17 +45,17 @@ run "render_the_cluster" {
         secretAccessKey = { valueFromSecret = { name = "complete-example-backups-credentials", key = "secretAccessKey" } }
       }
     }
-    error_message = "The bucket's AppVault: ${jsonencode(output.trident_protect_objects["AppVault.trident-protect.complete-example-backups"])}."
+    error_message = "The bucket's AppVault: ${nonsensitive(jsonencode(output.trident_protect_objects["AppVault.trident-protect.complete-example-backups"]))}."
   }
   assert {
-    condition = output.trident_protect_objects["Application.default.complete-example"].spec == {
+    condition = output.trident_protect_objects["Application.default.complete-example-050d41"].spec == {
       includedNamespaces = [{ namespace = "default" }]
     }
-    error_message = "The app's Application: ${jsonencode(output.trident_protect_objects["Application.default.complete-example"])}."
+    error_message = "The app's Application: ${nonsensitive(jsonencode(output.trident_protect_objects["Application.default.complete-example-050d41"]))}."
   }
   assert {
     condition = output.trident_protect_objects["Schedule.default.complete-example-daily"].spec == {
-      applicationRef      = "complete-example"
+      applicationRef      = "complete-example-050d41"
       appVaultRef         = "complete-example-backups"
       granularity         = "Daily"
       hour                = "2"
@@ -64,7 +65,7 @@ run "render_the_cluster" {
       enabled             = true
       backupReclaimPolicy = "Retain"
     }
-    error_message = "The daily Schedule: ${jsonencode(output.trident_protect_objects["Schedule.default.complete-example-daily"])}."
+    error_message = "The daily Schedule: ${nonsensitive(jsonencode(output.trident_protect_objects["Schedule.default.complete-example-daily"]))}."
   }
   # Without a bucket, the hourly policy's Schedule goes to the default bucket's AppVault.
   assert {
@@ -113,7 +114,7 @@ run "render_one_app" {
   assert {
     condition = (
       output.trident_protect_objects["AppVault.protect.complete-example-backups"].spec.dataMoverPasswordSecretRef == "repository-passwords" &&
-      output.trident_protect_objects["Application.default.complete-example"].metadata.namespace == "default" &&
+      output.trident_protect_objects["Application.default.complete-example-050d41"].metadata.namespace == "default" &&
       output.trident_protect_secrets["repository-passwords"].keys == tolist(["KOPIA_PASSWORD", "RESTIC_PASSWORD"]) &&
       output.trident_protect_secrets["complete-example-backups-credentials"].namespace == "protect"
     )
@@ -121,6 +122,6 @@ run "render_one_app" {
   }
   assert {
     condition     = tolist(keys(output.trident_protect_files)) == sort([for m in data.astra_trident_protect_manifests.estate.manifests : "${m.key}.yaml"])
-    error_message = "One file per resource: ${jsonencode(keys(output.trident_protect_files))}."
+    error_message = "One file per resource: ${nonsensitive(jsonencode(keys(output.trident_protect_files)))}."
   }
 }
