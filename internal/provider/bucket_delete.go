@@ -60,11 +60,13 @@ func problemDetail(err error) string {
 }
 
 // inUseByWhatServiceSays explains a refusal when the listings found nothing using the bucket
-// (what used it went meanwhile, or is something they do not show): what the service's
-// problem names, as its detail says it.
+// (what used it went meanwhile, or is something they do not show, such as a snapshot kept in
+// the bucket): what the service's problem names, as its detail says it.
 func inUseByWhatServiceSays(err error) string {
 	if detail := problemDetail(err); detail != "" {
-		return " Astra Control reports it in use: " + detail + " Once that is gone, destroy again."
+		return " Astra Control says why: \"" + detail + "\" No default setting, protection policy or backup found now " +
+			"uses it: destroy again once what Astra Control names is gone."
 	}
-	return " Astra Control reports it in use without saying by what; destroy again once nothing uses it."
+	return " Astra Control does not say what uses it, and no default setting, protection policy or backup found now " +
+		"does: destroy again once nothing uses it."
 }
