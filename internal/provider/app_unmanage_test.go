@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -26,19 +27,53 @@ func TestAccApp_destroyWaitsOutRuns(t *testing.T) {
 	bucket := a.bucket("unmanage-runs")
 	cred := a.kubeconfigCredential("kube-unmanage-runs", "unmanage-runs")
 	base := a.config(privateManagedHCL(a.cloudID(), cred, `local.storage_classes["ontap-gold"]`, true))
-	withApp := func(extra string) string { return base + appHCL(a.name("web"), "default", extra) }
-	var appID, backupID string
+	withApp := func(deleteTimeout string) string {
+		return base + appHCL(a.name("web"), "default", `  timeouts = { delete = "`+deleteTimeout+`" }`)
+	}
+	var appID string
+	snapshot := func(name string) func() {
+		return func() {
+			if _, err := a.client.CreateAppSnapshot(testContext(), appID, astra.AppSnapshotCreate{Name: a.name(name)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// timedOut is the error of a destroy that gave up while the run of kind and name ran.
+	timedOut := func(kind, name string, problem int) *regexp.Regexp {
+		return regexp.MustCompile(`(?s)Cannot unmanage the app.*` + spaced("Timed out after 1s waiting for app") + `\s+` + uuidPattern +
+			`\s+` + spaced(`to be unmanaged (last seen: `+kind+` "`+a.name(name)+`"`) + `\s+\(` + uuidPattern + `\)\s+` +
+			spaced(fmt.Sprintf("still running (problem %d)). Raise the timeout in the resource's timeouts attribute if it needs longer.", problem)) +
+			`\s+` + spaced("The app stays in state; destroy again once Astra Control accepts unmanaging it."))
+	}
 	deletes := 0
 	a.test(resource.TestCase{
 		CheckDestroy: a.checkAppsDestroyed,
 		Steps: []resource.TestStep{
-			{Config: withApp(""), Check: recordID(appAddr, &appID)},
+			{Config: withApp("1s"), Check: recordID(appAddr, &appID)},
 			{
-				// A snapshot runs for 5s: the unmanage is refused (148), asked again, accepted.
+				// A snapshot runs for 5s, longer than timeouts.delete: the error names it.
+				PreConfig:   snapshot("outside"),
+				Config:      base,
+				ExpectError: timedOut("snapshot", "outside", astra.ProblemSnapshotInProgress),
+			},
+			{
+				// With time enough, the destroy waits out the next snapshot and goes through.
 				PreConfig: func() {
-					if _, err := a.client.CreateAppSnapshot(testContext(), appID, astra.AppSnapshotCreate{Name: a.name("outside")}); err != nil {
+					if _, err := astra.Wait(testContext(), a.waitSchedule(), func(ctx context.Context) (*astra.AppSnapshot, error) {
+						snaps, err := a.client.ListAppSnapshots(ctx, appID, astra.ListOptions{})
+						if err != nil || len(snaps) != 1 {
+							return nil, fmt.Errorf("the app's snapshots: %v (%d of them, want the one taken)", err, len(snaps))
+						}
+						return &snaps[0], nil
+					}, astra.AppSnapshotCompleted); err != nil {
 						t.Fatal(err)
 					}
+				},
+				Config: withApp("1m"),
+			},
+			{
+				PreConfig: func() {
+					snapshot("outside-again")()
 					deletes = a.sim.Count(http.MethodDelete, routeApp)
 				},
 				Config: base,
@@ -52,31 +87,19 @@ func TestAccApp_destroyWaitsOutRuns(t *testing.T) {
 					return nil
 				}),
 			},
-			{Config: withApp(`  timeouts = { delete = "1s" }`), Check: recordID(appAddr, &appID)},
+			{Config: withApp("1s"), Check: recordID(appAddr, &appID)},
 			{
-				// A backup runs for 8s, longer than timeouts.delete: the error says what runs.
+				// A backup runs for 8s: the error names it.
 				PreConfig: func() {
-					b, err := a.client.CreateAppBackup(testContext(), appID, astra.AppBackupCreate{Name: a.name("nightly"), BucketID: bucket})
-					if err != nil {
+					if _, err := a.client.CreateAppBackup(testContext(), appID, astra.AppBackupCreate{Name: a.name("nightly"), BucketID: bucket}); err != nil {
 						t.Fatal(err)
 					}
-					backupID = b.ID
 				},
-				Config: base,
-				ExpectError: regexp.MustCompile(`(?s)Cannot unmanage the app.*` + spaced("Timed out after 1s waiting for app") + `\s+` + uuidPattern +
-					`\s+` + spaced(`to be unmanaged (last seen: backup "`+a.name("nightly")+`"`) + `\s+\(` + uuidPattern + `\)\s+` +
-					spaced("still running (problem 157)). Raise the timeout in the resource's timeouts attribute if it needs longer.") +
-					`\s+` + spaced("The app stays in state; destroy again once Astra Control accepts unmanaging it.")),
+				Config:      base,
+				ExpectError: timedOut("backup", "nightly", astra.ProblemAppBackupRunning),
 			},
-			{
-				// The backup named is the one taken; with time enough, the destroy goes through.
-				PreConfig: func() {
-					if backupID == "" {
-						t.Fatal("no backup was taken")
-					}
-				},
-				Config: withApp(`  timeouts = { delete = "1m" }`),
-			},
+			// With time enough, the last destroy waits the backup out.
+			{Config: withApp("1m")},
 		},
 	})
 }
