@@ -21,7 +21,7 @@ import (
 // still in the way, by name and ID.
 func TestAccApp_destroyWaitsOutRuns(t *testing.T) {
 	a := newAccTarget(t, withSim(func(o *astrasim.Options) {
-		o.Delays = astrasim.Delays{App: 50 * time.Millisecond, Snapshot: 5 * time.Second, Backup: 8 * time.Second}
+		o.Delays = astrasim.Delays{App: 50 * time.Millisecond, Snapshot: 8 * time.Second, Backup: 10 * time.Second}
 	}))
 	a.requireSim("times the runs in the way")
 	bucket := a.bucket("unmanage-runs")
@@ -40,7 +40,7 @@ func TestAccApp_destroyWaitsOutRuns(t *testing.T) {
 	}
 	// timedOut is the error of a destroy that gave up while the run of kind and name ran.
 	timedOut := func(kind, name string, problem int) *regexp.Regexp {
-		return regexp.MustCompile(`(?s)Cannot unmanage the app.*` + spaced("Timed out after 1s waiting for app") + `\s+` + uuidPattern +
+		return regexp.MustCompile(`(?s)Cannot unmanage the app.*` + spaced("Timed out after 3s waiting for app") + `\s+` + uuidPattern +
 			`\s+` + spaced(`to be unmanaged (last seen: `+kind+` "`+a.name(name)+`"`) + `\s+\(` + uuidPattern + `\)\s+` +
 			spaced(fmt.Sprintf("still running (problem %d)). Raise the timeout in the resource's timeouts attribute if it needs longer.", problem)) +
 			`\s+` + spaced("The app stays in state; destroy again once Astra Control accepts unmanaging it."))
@@ -49,9 +49,9 @@ func TestAccApp_destroyWaitsOutRuns(t *testing.T) {
 	a.test(resource.TestCase{
 		CheckDestroy: a.checkAppsDestroyed,
 		Steps: []resource.TestStep{
-			{Config: withApp("1s"), Check: recordID(appAddr, &appID)},
+			{Config: withApp("3s"), Check: recordID(appAddr, &appID)},
 			{
-				// A snapshot runs for 5s, longer than timeouts.delete: the error names it.
+				// A snapshot runs for 8s, longer than timeouts.delete: the error names it.
 				PreConfig:   snapshot("outside"),
 				Config:      base,
 				ExpectError: timedOut("snapshot", "outside", astra.ProblemSnapshotInProgress),
@@ -87,9 +87,9 @@ func TestAccApp_destroyWaitsOutRuns(t *testing.T) {
 					return nil
 				}),
 			},
-			{Config: withApp("1s"), Check: recordID(appAddr, &appID)},
+			{Config: withApp("3s"), Check: recordID(appAddr, &appID)},
 			{
-				// A backup runs for 8s: the error names it.
+				// A backup runs for 10s: the error names it.
 				PreConfig: func() {
 					if _, err := a.client.CreateAppBackup(testContext(), appID, astra.AppBackupCreate{Name: a.name("nightly"), BucketID: bucket}); err != nil {
 						t.Fatal(err)
