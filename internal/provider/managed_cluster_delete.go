@@ -14,7 +14,9 @@ import (
 // such a DELETE (a 404 means deleted) does not tell on its own. The managed cluster's own
 // GET does: unmanaging ("deleting", cluster 1.7) or no longer managed means the DELETE was
 // accepted, and the destroy waits for the unmanage as after a 204 (research notes §7: poll
-// until 404 or managedState unmanaged).
+// until 404 or managedState unmanaged). Before 1.7 a cluster being unmanaged still reads
+// "managed", which tells nothing: the DELETE's error stands, and the next refresh sees
+// the outcome (a cluster no longer managed leaves state with a warning).
 func unmanageAccepted(ctx context.Context, client *astra.Client, id string, err error) bool {
 	var apiErr *astra.APIError
 	if errors.As(err, &apiErr) && apiErr.StatusCode < http.StatusInternalServerError {

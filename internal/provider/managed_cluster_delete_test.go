@@ -23,14 +23,16 @@ func TestAccManagedCluster_deleteLostAnswer(t *testing.T) {
 }
 
 // TestAccManagedCluster_deleteLostAnswerWhileUnmanaging: the same faults while the unmanage
-// takes a while: the managed cluster's own GET answers managedState "deleting" rather than a
-// 404, which also says the DELETE went through; the destroy waits for the unmanage.
+// takes a while: the managed cluster's own GET answers managedState "deleting" (cluster 1.7;
+// an older version shows "managed" until the unmanage ends, and the destroy then fails as
+// the DELETE did) rather than a 404, which also says the DELETE went through; the destroy
+// waits for the unmanage.
 func TestAccManagedCluster_deleteLostAnswerWhileUnmanaging(t *testing.T) {
-	testUnmanageLostAnswer(t, 400*time.Millisecond)
+	testUnmanageLostAnswer(t, 2*time.Second, withAPIVersion("1.7"))
 }
 
-func testUnmanageLostAnswer(t *testing.T, unmanageDelay time.Duration) {
-	a := newAccTarget(t, withSim(func(o *astrasim.Options) { o.Delays.Unmanage = unmanageDelay }))
+func testUnmanageLostAnswer(t *testing.T, unmanageDelay time.Duration, opts ...accOption) {
+	a := newAccTarget(t, append(opts, withSim(func(o *astrasim.Options) { o.Delays.Unmanage = unmanageDelay }))...)
 	a.requireSim("injects lost answers and 500s")
 	cred := a.kubeconfigCredential("kube-lost-unmanage", "lost-unmanage")
 	managed := a.config(privateManagedHCL(a.cloudID(), cred, `local.storage_classes["ontap-gold"]`, true))
