@@ -40,7 +40,7 @@ func TestRemoveKeepsTheErrorWhileTheObjectStays(t *testing.T) {
 	ctx := context.Background()
 	f.sim.AddFault(astrasim.Fault{Method: http.MethodDelete, Route: bucketRoute, Kind: astrasim.FaultInternal, Times: 1})
 	err := f.c.DeleteBucket(ctx, f.bucketID)
-	if apiErr, ok := err.(*APIError); !ok || apiErr.StatusCode != http.StatusInternalServerError {
+	if statusOf(err) != http.StatusInternalServerError {
 		t.Fatalf("DeleteBucket: %v, want the 500", err)
 	}
 	if got, want := []int{f.sim.Count(http.MethodDelete, bucketRoute), f.sim.Count(http.MethodGet, bucketRoute)}, []int{1, 1}; !slices.Equal(got, want) {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -62,7 +63,7 @@ func TestAccApp_destroyWaitsOutRuns(t *testing.T) {
 					if _, err := astra.Wait(testContext(), a.waitSchedule(), func(ctx context.Context) (*astra.AppSnapshot, error) {
 						snaps, err := a.client.ListAppSnapshots(ctx, appID, astra.ListOptions{})
 						if err != nil || len(snaps) != 1 {
-							return nil, fmt.Errorf("the app's snapshots: %v (%d of them, want the one taken)", err, len(snaps))
+							return nil, fmt.Errorf("the app's snapshots (%d of them, want the one taken): %w", len(snaps), err)
 						}
 						return &snaps[0], nil
 					}, astra.AppSnapshotCompleted); err != nil {
@@ -82,7 +83,7 @@ func TestAccApp_destroyWaitsOutRuns(t *testing.T) {
 						return fmt.Errorf("%d DELETEs of the app; want the refused one and the accepted one at least", n)
 					}
 					if _, err := a.client.GetApp(testContext(), appID); !astra.IsNotFound(err) {
-						return fmt.Errorf("the app must be unmanaged (a 404): %v", err)
+						return errors.Join(errors.New("the app must be unmanaged (a 404)"), err)
 					}
 					return nil
 				}),

@@ -68,7 +68,7 @@ resource "astra_bucket" %[1]q {
 				Check: resource.ComposeAggregateTestCheckFunc(
 					func(*terraform.State) error {
 						if _, err := a.client.GetBucket(testContext(), bucketID); !astra.IsNotFound(err) {
-							return fmt.Errorf("the bucket must be gone (a 404): %v", err)
+							return errors.Join(errors.New("the bucket must be gone (a 404)"), err)
 						}
 						return nil
 					},
