@@ -136,12 +136,11 @@ func (c *Client) DeleteAppBackup(ctx context.Context, appID, id string, force bo
 	if err != nil {
 		return err
 	}
-	r := request{method: http.MethodDelete, path: path, resource: appBackupResource}
+	var header http.Header
 	if force {
-		r.header = http.Header{"Force-Delete": {"true"}}
+		header = http.Header{"Force-Delete": {"true"}}
 	}
-	_, err = c.do(ctx, r)
-	return err
+	return c.remove(ctx, path, appBackupResource, header)
 }
 
 // FindAppBackup finds the app's backup named name (a lost POST's answer). Backup

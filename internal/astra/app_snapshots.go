@@ -118,7 +118,7 @@ func (c *Client) DeleteAppSnapshot(ctx context.Context, appID, id string) error 
 	if err != nil {
 		return err
 	}
-	return c.remove(ctx, path, appSnapResource)
+	return c.remove(ctx, path, appSnapResource, nil)
 }
 
 // FindAppSnapshot finds the app's snapshot named name (a lost POST's answer). Snapshot

@@ -284,7 +284,7 @@ func (c *Client) DeleteApp(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	return c.remove(ctx, path, appResource)
+	return c.remove(ctx, path, appResource, nil)
 }
 
 // AppReady is done when state is ready; failed is terminal, with stateDetails as reasons.

@@ -171,7 +171,7 @@ func (c *Client) DeleteBucket(ctx context.Context, id string) error {
 		return err
 	}
 	defer c.share.wrote(id)()
-	return c.remove(ctx, path, bucketResource)
+	return c.remove(ctx, path, bucketResource, nil)
 }
 
 // BucketAvailable is done when state is available; failed and removed are terminal, with

@@ -128,5 +128,5 @@ func (c *Client) DeleteCloud(ctx context.Context, id string) error {
 		return err
 	}
 	defer c.share.wrote(id)()
-	return c.remove(ctx, path, "cloud")
+	return c.remove(ctx, path, "cloud", nil)
 }

@@ -210,5 +210,5 @@ func (c *Client) DeleteCluster(ctx context.Context, cloudID, id string) error {
 		return err
 	}
 	defer c.share.wrote(id)()
-	return c.remove(ctx, path, clusterResource)
+	return c.remove(ctx, path, clusterResource, nil)
 }

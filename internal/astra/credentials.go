@@ -268,5 +268,5 @@ func (c *Client) DeleteCredential(ctx context.Context, id string) error {
 		return err
 	}
 	defer c.share.wrote(id)()
-	return c.remove(ctx, path, credentialResource)
+	return c.remove(ctx, path, credentialResource, nil)
 }

@@ -197,7 +197,7 @@ func (c *Client) DeleteExecutionHook(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	return c.remove(ctx, path, executionHookResource)
+	return c.remove(ctx, path, executionHookResource, nil)
 }
 
 // FindExecutionHook finds the app's hook named name (a lost POST's answer). Hook names are

@@ -141,7 +141,7 @@ func (c *Client) DeleteHookSource(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	return c.remove(ctx, path, hookSourceResource)
+	return c.remove(ctx, path, hookSourceResource, nil)
 }
 
 // FindHookSource finds the hook source named name (a lost POST's answer).

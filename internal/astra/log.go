@@ -40,6 +40,9 @@ type attemptTrace struct {
 	lastStatus int
 	lastErr    error
 	notSent    bool // the last attempt failed before any byte could reach the server
+	// mayHaveActed: some attempt may have changed the object without this client seeing a
+	// success (its answer lost after sending, or a 500, 502 or 504).
+	mayHaveActed bool
 }
 
 type traceKey struct{}
@@ -75,11 +78,13 @@ func (t loggingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		trace.lastStatus, trace.lastErr = 0, err
 		trace.notSent = alreadyDone || neverSent(err)
+		trace.mayHaveActed = trace.mayHaveActed || !trace.notSent
 		fields[logError] = err.Error()
 		tflog.SubsystemDebug(ctx, LogSubsystem, "Astra API attempt failed", fields)
 		return nil, err
 	}
 	trace.lastStatus, trace.lastErr, trace.notSent = resp.StatusCode, nil, false
+	trace.mayHaveActed = trace.mayHaveActed || serverMayHaveActed(resp.StatusCode)
 	fields[logStatus] = resp.StatusCode
 	if id := correlationHeader(resp.Header); id != "" {
 		fields[logCorrelationID] = id

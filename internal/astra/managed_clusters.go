@@ -126,5 +126,5 @@ func (c *Client) DeleteManagedCluster(ctx context.Context, id string) error {
 		return err
 	}
 	defer c.share.wrote(id)()
-	return c.remove(ctx, path, managedClusterResource)
+	return c.remove(ctx, path, managedClusterResource, nil)
 }

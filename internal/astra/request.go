@@ -33,6 +33,8 @@ type request struct {
 	// reported like a POST: sent again only when the server certainly did not act, else
 	// an *UnknownOutcomeError.
 	once bool
+
+	trace *attemptTrace // where the attempts are recorded, when the caller needs them
 }
 
 // retriedAs is the method whose retry policy applies to r: POST's for a request sent once.
@@ -69,7 +71,10 @@ func (c *Client) do(ctx context.Context, r request) (*response, error) {
 	if r.query != "" {
 		target += "?" + r.query
 	}
-	trace := &attemptTrace{}
+	trace := r.trace
+	if trace == nil {
+		trace = &attemptTrace{}
+	}
 	ctx = withTrace(context.WithValue(ctx, methodKey{}, r.retriedAs()), trace)
 	var rawBody any
 	if payload != nil {
@@ -252,9 +257,24 @@ func update[T any](ctx context.Context, c *Client, path, resource string, body a
 	return get(OwnRead(ctx))
 }
 
-// remove DELETEs path.
-func (c *Client) remove(ctx context.Context, path, resource string) error {
-	_, err := c.do(ctx, request{method: http.MethodDelete, path: path, resource: resource})
+// remove DELETEs path, with header's extra headers. A DELETE that failed after an attempt
+// that may have acted unseen (an answer lost after sending; a 500, 502 or 504) may have
+// deleted the object all the same, and a retry then meets a fault of its own rather than
+// the 404 that would tell: the object's own GET decides before the DELETE fails, a 404
+// meaning the delete happened (nil). Any other answer, or a failed read, leaves the
+// DELETE's error.
+func (c *Client) remove(ctx context.Context, path, resource string, header http.Header) error {
+	trace := &attemptTrace{}
+	_, err := c.do(ctx, request{method: http.MethodDelete, path: path, resource: resource, header: header, trace: trace})
+	if err == nil || IsNotFound(err) || !trace.mayHaveActed || ctx.Err() != nil {
+		return err
+	}
+	_, readErr := c.do(ctx, request{method: http.MethodGet, path: path, resource: resource})
+	if IsNotFound(readErr) {
+		tflog.SubsystemDebug(c.logContext(ctx), LogSubsystem, "Astra API DELETE failed, but the object is gone: it was deleted",
+			map[string]any{logMethod: http.MethodDelete, logPath: c.accountPath + path, logError: err.Error()})
+		return nil
+	}
 	return err
 }
 

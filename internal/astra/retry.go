@@ -81,6 +81,12 @@ func outcomeUnknown(status int, err error, notSent bool) bool {
 		(status >= 200 && status <= 299)
 }
 
+// serverMayHaveActed reports an answer after which nobody knows whether the server acted:
+// a 500 (it failed part-way), a 502 or a 504 (a gateway lost the server's answer).
+func serverMayHaveActed(status int) bool {
+	return status == http.StatusInternalServerError || status == http.StatusBadGateway || status == http.StatusGatewayTimeout
+}
+
 // neverSent reports whether err happened before the request could reach the server.
 func neverSent(err error) bool {
 	var opErr *net.OpError

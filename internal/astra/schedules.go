@@ -137,5 +137,5 @@ func (c *Client) DeleteAppSchedule(ctx context.Context, appID, id string) error 
 	if err != nil {
 		return err
 	}
-	return c.remove(ctx, path, scheduleResource)
+	return c.remove(ctx, path, scheduleResource, nil)
 }

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -267,9 +266,9 @@ func (r *appResource) Update(ctx context.Context, req resource.UpdateRequest, re
 	})
 }
 
-// Delete unmanages the app and waits for a 404. While the service says the app is busy
-// (problems 112, not ready, and 164, in an unexpected state: an app being discovered or
-// taking a snapshot), the request is repeated until it is accepted or the timeout ends;
+// Delete unmanages the app and waits for a 404. While the service refuses because the
+// app is busy or a snapshot or backup of it runs (problems 112, 164, 148, 157: see
+// app_unmanage.go), the request is repeated until it is accepted or the timeout ends;
 // any other refusal fails at once with the service's reasons.
 func (r *appResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	state, client, ok := fromState[appModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
@@ -283,23 +282,7 @@ func (r *appResource) Delete(ctx context.Context, req resource.DeleteRequest, re
 	id := state.ID.ValueString()
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	aftermath := "The app stays in state; destroy again once Astra Control accepts unmanaging it."
-	if _, err := astra.Wait(waitCtx, r.waitSchedule(), func(ctx context.Context) (bool, error) {
-		err := client.DeleteApp(ctx, id)
-		switch {
-		case err == nil || astra.IsNotFound(err):
-			return true, nil
-		case appBusy(err):
-			return false, nil // ask again
-		}
-		return false, err
-	}, func(done bool) (bool, error) { return done, nil }); err != nil {
-		var apiErr *astra.APIError
-		if errors.As(err, &apiErr) { // refused for a reason that does not pass by itself
-			resp.Diagnostics.AddError("Cannot unmanage the app", "Astra Control refused to unmanage app "+id+": "+apiErr.Error()+"\n\n"+aftermath)
-			return
-		}
-		addWaitError(&resp.Diagnostics, "Cannot unmanage the app", err, timeout, aftermath)
+	if !unmanageApp(waitCtx, r.waitSchedule(), client, id, timeout, &resp.Diagnostics) {
 		return
 	}
 	if _, err := astra.Wait(waitCtx, r.waitSchedule(), appGone(client, id), func(a *astra.App) (bool, error) { return a == nil, nil }); err != nil {
@@ -335,12 +318,6 @@ const (
 	problemAppNotReady        = 112
 	problemUnexpectedAppState = 164
 )
-
-// appBusy reports a refusal that passes by itself.
-func appBusy(err error) bool {
-	n := astra.ProblemNumber(err)
-	return astra.IsConflict(err) && (n == problemAppNotReady || n == problemUnexpectedAppState)
-}
 
 // appGone reads the app, nil once it is gone (a 404).
 func appGone(client *astra.Client, id string) func(context.Context) (*astra.App, error) {

@@ -323,8 +323,9 @@ func TestAccApp_identity(t *testing.T) {
 }
 
 // TestAccApp_deleteRefusals: unmanaging is asked again only while the service says the app
-// is busy (problems 112 and 164); any other refusal (157, a disruptive backup in progress)
-// fails at once with the service's reasons instead of asking until the timeout.
+// is busy (problems 112 and 164, and 148 and 157 while a run ends: TestAccApp_destroyWaitsOutRuns);
+// any other refusal (119, an active replication relationship) fails at once with the
+// service's reasons instead of asking until the timeout.
 func TestAccApp_deleteRefusals(t *testing.T) {
 	a := newAccTarget(t)
 	a.requireSim("injects the service's refusals")
@@ -351,9 +352,9 @@ func TestAccApp_deleteRefusals(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: withApp},
 			{
-				PreConfig:   refuse(157, 0),
+				PreConfig:   refuse(119, 0),
 				Config:      base,
-				ExpectError: errorPhrases("Cannot unmanage the app", "(problem 157)", "The app stays in state"),
+				ExpectError: errorPhrases("Cannot unmanage the app", "(problem 119)", "The app stays in state"),
 			},
 			{
 				PreConfig: func() {

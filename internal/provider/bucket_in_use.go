@@ -97,7 +97,7 @@ func addBucketInUse(ctx context.Context, diags *diag.Diagnostics, client *astra.
 	var b strings.Builder
 	b.WriteString("Astra Control refuses to forget bucket " + name + " (" + id + ").")
 	if len(defaults)+len(policies)+len(backups) == 0 {
-		b.WriteString(" It reports the bucket in use (for example by backups under way). Wait for them to finish, then destroy again.")
+		b.WriteString(inUseByWhatServiceSays(err))
 	}
 	describeBucketUsers(&b, defaults, policies, backups)
 	diags.AddError("Cannot delete a bucket that is in use", b.String()+"\n\n"+err.Error())

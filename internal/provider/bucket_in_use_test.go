@@ -32,6 +32,9 @@ resource "astra_bucket" "b" {
   bucket_provider = "generic-s3"
   credential_id   = %[2]q
   s3              = { server_url = "s3.example.com", bucket_name = %[1]q }
+  # A refusal as in use is asked again for up to 30s, within timeouts.delete: the policy
+  # and the backup stay, so a few seconds are enough to see it last.
+  timeouts        = { delete = "5s" }
 }
 `, a.name("in-use"), key)
 	policy := func(bucketExpr string) string {

@@ -144,7 +144,7 @@ func (r *bucketResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	id := state.ID.ValueString()
-	err := client.DeleteBucket(ctx, id)
+	err := deleteBucket(ctx, r.waitSchedule(), client, id)
 	switch {
 	case err == nil || astra.IsNotFound(err):
 	case bucketInUse(err):

@@ -532,9 +532,18 @@ func (a *accTarget) checkCredentialDestroyed(s *terraform.State) error {
 func errorPhrases(phrases ...string) *regexp.Regexp {
 	quoted := make([]string, len(phrases))
 	for i, p := range phrases {
-		quoted[i] = strings.Join(strings.Fields(regexp.QuoteMeta(p)), `\s+`)
+		quoted[i] = spaced(p)
 	}
 	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
+}
+
+// uuidPattern matches an ID in an error message.
+const uuidPattern = `[0-9a-f-]{36}`
+
+// spaced matches text literally, any run of spaces matching any run of white space (the
+// CLI wraps long messages).
+func spaced(text string) string {
+	return strings.Join(strings.Fields(regexp.QuoteMeta(text)), `\s+`)
 }
 
 // ---- IDs

@@ -213,7 +213,7 @@ func (r *managedClusterResource) Delete(ctx context.Context, req resource.Delete
 		addInUse(&resp.Diagnostics, id, appNamesOn(ctx, client, id), nil)
 		return
 	}
-	if err := client.DeleteManagedCluster(ctx, id); err != nil && !astra.IsNotFound(err) {
+	if err := client.DeleteManagedCluster(ctx, id); err != nil && !astra.IsNotFound(err) && !unmanageAccepted(ctx, client, id, err) {
 		if astra.IsConflict(err) && inUseConflict(err) {
 			addInUse(&resp.Diagnostics, id, appNamesOn(ctx, client, id), err)
 			return
