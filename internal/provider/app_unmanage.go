@@ -117,4 +117,3 @@ func unmanageBlocker(ctx context.Context, client *astra.Client, appID string, n 
 	}
 	return fmt.Sprintf("%s still running (problem %d)", strings.Join(running, ", "), n)
 }
-
