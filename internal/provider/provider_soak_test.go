@@ -110,8 +110,9 @@ func TestAccSoak(t *testing.T) {
 }
 
 // soakClearError is what a faulted apply may fail with: an outcome the provider could not
-// settle, or an API error it reports with the call that failed.
-var soakClearError = regexp.MustCompile(`Outcome of creating .* is unknown|Cannot (add|create|update|read|delete|remove|manage|unmanage)|did not reach|giving up after \d+ attempts`)
+// settle, or an API error it reports with the call that failed ("Cannot take the snapshot",
+// "Cannot take the backup" for day two).
+var soakClearError = regexp.MustCompile(`Outcome of creating .* is unknown|Cannot (add|create|update|read|delete|remove|manage|unmanage|take)|did not reach|giving up after \d+ attempts`)
 
 type soakCluster struct {
 	managed bool
