@@ -360,7 +360,8 @@ var kindOfType = map[string]string{
 }
 
 // invariant: the simulator holds exactly what state holds, beyond what it held at the
-// start (baseline): no duplicate, no orphan, no lost entry.
+// start (baseline): no duplicate, no orphan, no lost entry. Snapshots and backups count
+// with no exclusion: the harness pauses policies (PausePolicies), so none is scheduled.
 func (h *cliHarness) invariant(baseline simObjects) error {
 	want := map[string][]string{}
 	for _, o := range h.state() {
