@@ -174,6 +174,10 @@ func (s *Sim) postClone(q *request, b *body, c *cluster, name string) *reply {
 	}
 	s.st.Apps[a.ID] = a
 	c.AppIDs = append(c.AppIDs, a.ID)
+	if s.clones == nil {
+		s.clones = map[string]int{}
+	}
+	s.clones[name]++
 	rendered := s.renderApp(a) // answered provisioning, even when the delay is zero
 	s.scheduleApp(a, transAppCloned, s.opts.Delays.Restore, q.now)
 	return created(q, s.appPath(a), apispec.App, a.Version, rendered)
@@ -309,6 +313,15 @@ func (a *app) finishRestore(what string, at time.Time) {
 	a.State, a.StateDetails = "ready", nil
 	t := at
 	a.Collected = &t
+}
+
+// Clones is how many clone POSTs the simulator accepted that named the new app name, since
+// it started (a restart starts over, as request counts do): tests check that a clone is
+// sent once per create, even when its answer was lost.
+func (s *Sim) Clones(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clones[name]
 }
 
 // Restores is how many in-place restores app id has had (tests: an ordinary update never

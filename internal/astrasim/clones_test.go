@@ -53,10 +53,16 @@ func TestCloneWithinCluster(t *testing.T) {
 	if slices.Contains(e.sim.st.Clusters[clusterID].Namespaces, "staging") {
 		t.Fatal("a refused clone created its namespace")
 	}
+	if n := e.sim.Clones("web-staging"); n != 0 {
+		t.Fatalf("refused clones counted as accepted: %d", n)
+	}
 
 	r := e.post("/k8s/v2/apps", cloneBody("web-staging", clusterID, clusterID, srcID, map[string]any{"namespaceMapping": nsMap("prod", "staging"),
 		"storageClassMapping": nsMap("*", "ontap-silver")})).expect(201)
 	id := r.str("id")
+	if n := e.sim.Clones("web-staging"); n != 1 {
+		t.Errorf("accepted clones of web-staging: %d, want 1", n)
+	}
 	if r.str("state") != "provisioning" || r.str("sourceAppID") != srcID || r.body["sourceClusterID"] != nil ||
 		itemField(r.body["namespaceScopedResources"].([]any), 0, "namespace") != "staging" {
 		t.Fatalf("clone's POST answer: %s", r.raw)

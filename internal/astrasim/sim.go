@@ -26,8 +26,9 @@ type Sim struct {
 
 	mu               sync.Mutex // guards st, concurrentWrites and failNext
 	st               *state
-	concurrentWrites int        // by the concurrent-write fault (concurrent.go)
-	failNext         []FailNext // queued injected failures (failnext.go)
+	concurrentWrites int            // by the concurrent-write fault (concurrent.go)
+	failNext         []FailNext     // queued injected failures (failnext.go)
+	clones           map[string]int // accepted clone POSTs by the new app's name (Clones)
 
 	correlations atomic.Int64
 	counters     counters

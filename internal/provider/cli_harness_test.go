@@ -285,7 +285,8 @@ func (h *cliHarness) state() []stateObject {
 	return out
 }
 
-// simObjects is what the simulator holds, by kind: credential, cloud, cluster, managed.
+// simObjects is what the simulator holds, by kind: credential, cloud, cluster, managed,
+// bucket, app, schedule, snapshot, backup, hooksource, hook.
 type simObjects map[string]map[string]string // kind -> ID -> name
 
 func (h *cliHarness) simObjects() simObjects {
@@ -305,12 +306,20 @@ func (h *cliHarness) simObjects() simObjects {
 		Schedules   map[string]struct{ Name string } `json:"schedules"`
 		HookSources map[string]struct{ Name string } `json:"hookSources"`
 		Hooks       map[string]struct{ Name string } `json:"executionHooks"`
+		Snapshots   map[string]struct{ Name string } `json:"snapshots"`
+		Backups     map[string]struct{ Name string } `json:"backups"`
 	}
 	if err := json.Unmarshal(raw, &view); err != nil {
 		h.t.Fatalf("decoding the snapshot: %v", err)
 	}
 	out := simObjects{"credential": {}, "cloud": {}, "cluster": {}, "managed": {}, "bucket": {}, "app": {}, "schedule": {},
-		"hooksource": {}, "hook": {}}
+		"hooksource": {}, "hook": {}, "snapshot": {}, "backup": {}}
+	for id, sn := range view.Snapshots {
+		out["snapshot"][id] = sn.Name
+	}
+	for id, b := range view.Backups {
+		out["backup"][id] = b.Name
+	}
 	for id, h := range view.HookSources {
 		out["hooksource"][id] = h.Name
 	}
@@ -347,10 +356,12 @@ var kindOfType = map[string]string{
 	"astra_kubeconfig_credential": "credential", "astra_s3_credential": "credential", "astra_service_account_credential": "credential",
 	"astra_cloud": "cloud", "astra_cluster": "cluster", "astra_managed_cluster": "managed", "astra_bucket": "bucket",
 	"astra_app": "app", "astra_protection_policy": "schedule", "astra_hook_source": "hooksource", "astra_execution_hook": "hook",
+	"astra_app_snapshot": "snapshot", "astra_app_backup": "backup",
 }
 
 // invariant: the simulator holds exactly what state holds, beyond what it held at the
-// start (baseline): no duplicate, no orphan, no lost entry.
+// start (baseline): no duplicate, no orphan, no lost entry. Snapshots and backups count
+// with no exclusion: the harness pauses policies (PausePolicies), so none is scheduled.
 func (h *cliHarness) invariant(baseline simObjects) error {
 	want := map[string][]string{}
 	for _, o := range h.state() {
@@ -358,7 +369,7 @@ func (h *cliHarness) invariant(baseline simObjects) error {
 	}
 	now := h.simObjects()
 	var problems []string
-	for _, kind := range []string{"credential", "cloud", "cluster", "managed", "bucket", "app", "schedule", "hooksource", "hook"} {
+	for _, kind := range []string{"credential", "cloud", "cluster", "managed", "bucket", "app", "schedule", "snapshot", "backup", "hooksource", "hook"} {
 		var got []string
 		for id := range now[kind] {
 			if _, seeded := baseline[kind][id]; !seeded {

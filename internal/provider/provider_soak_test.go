@@ -14,10 +14,13 @@ import (
 )
 
 // TestAccSoak applies a random sequence of configurations (up to three credential + cluster
-// pairs, each maybe managed, with changing labels: creates, updates, unmanages, removals)
-// under random faults on the write routes, and checks after every apply that the simulator
-// holds exactly what state holds. Once the time is up the faults stop, the last
-// configuration converges with an empty plan, and destroy leaves nothing.
+// pairs, each maybe managed, with changing labels; on the first, once managed, day two: an
+// app, its policy, snapshot, backup into a bucket, execution hook with its hook source, and
+// a clone: see provider_soak_daytwo_test.go; creates, updates, unmanages, removals) under
+// random faults on the write routes, and checks after every apply that the simulator holds
+// exactly what state holds, that no clone was sent twice and no app restored. Once the
+// time is up the faults stop, the last configuration converges with an empty plan, and
+// destroy leaves nothing.
 //
 // SOAK_SECONDS bounds it (default 20: the short run of make test; make soak runs 600),
 // SOAK_SEED replays a run: the seed is printed first. The CLI runs with -parallelism=1 so
@@ -39,17 +42,19 @@ func TestAccSoak(t *testing.T) {
 		seconds = n
 	}
 	t.Logf("soak seed %d for %ds (replay: SOAK_SEED=%d)", seed, seconds, seed)
-	h := newCLIHarness(t, astrasim.Options{Seed: seed}, settleFast)
+	h := newCLIHarness(t, astrasim.Options{Seed: seed}, soakSettle)
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x50a4))
 	baseline := h.simObjects()
 	s := soak{h: h, rng: rng, kube: map[int]string{}}
 	start := time.Now()
 	steps, failures, fired := 0, 0, 0
+	firedOn := map[string]int{} // faults fired by route, for the summary
 	for time.Since(start) < time.Duration(seconds)*time.Second {
 		steps++
 		cfg := s.randomConfig()
 		faults, injected := s.randomFaults()
 		h.write(s.hcl(cfg))
+		clonesBefore, cloneBefore := h.sim().Clones(soakCloneName), s.stateClone()
 		r := h.run(t.Context(), "apply", "-auto-approve", "-input=false", "-no-color", "-parallelism=1")
 		faultedApplies.Add(1)
 		if r.err != nil {
@@ -59,8 +64,11 @@ func TestAccSoak(t *testing.T) {
 			}
 		}
 		t.Logf("step %d: config %s; faults %s; apply: %s", steps, describeConfig(cfg), faults, firstError(r))
-		if err := h.invariant(baseline); err != nil {
-			t.Fatalf("step %d (seed %d, faults %s, apply error: %v): %v\n%s", steps, seed, faults, r.err, err, r.out)
+		for _, check := range []func() error{func() error { return h.invariant(baseline) },
+			func() error { return s.cloneOnce(clonesBefore, cloneBefore) }, s.noRestores} {
+			if err := check(); err != nil {
+				t.Fatalf("step %d (seed %d, faults %s, apply error: %v): %v\n%s", steps, seed, faults, r.err, err, r.out)
+			}
 		}
 		invariantChecks.Add(1)
 		counted := map[astrasim.Fault]bool{}
@@ -68,7 +76,9 @@ func TestAccSoak(t *testing.T) {
 			key := astrasim.Fault{Method: f.Method, Route: f.Route, Kind: f.Kind}
 			if !counted[key] {
 				counted[key] = true
-				fired += h.sim().Fired(f.Method, f.Route, f.Kind)
+				n := h.sim().Fired(f.Method, f.Route, f.Kind)
+				fired += n
+				firedOn[f.Method+" "+f.Route] += n
 			}
 		}
 		h.sim().ClearFaults()
@@ -82,6 +92,9 @@ func TestAccSoak(t *testing.T) {
 	if err := h.invariant(baseline); err != nil {
 		t.Fatalf("seed %d: after converging: %v", seed, err)
 	}
+	if err := s.noRestores(); err != nil {
+		t.Fatalf("seed %d: after converging: %v", seed, err)
+	}
 	if err := h.planIsEmpty(); err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
@@ -92,13 +105,20 @@ func TestAccSoak(t *testing.T) {
 		t.Fatalf("seed %d: after destroy: %v", seed, err)
 	}
 	invariantChecks.Add(2)
-	t.Logf("soak seed %d: %d steps, %d faults fired, %d applies failed with a clear error, in %s; so far in this package run: %d faulted applies, %d invariant checks held",
-		seed, steps, fired, failures, time.Since(start).Round(time.Second), faultedApplies.Load(), invariantChecks.Load())
+	t.Logf("soak seed %d: %d steps, %d faults fired (%v), %d applies failed with a clear error, in %s; so far in this package run: %d faulted applies, %d invariant checks held",
+		seed, steps, fired, firedOn, failures, time.Since(start).Round(time.Second), faultedApplies.Load(), invariantChecks.Load())
 }
 
+// soakSettle bounds each request and the search after an unknown outcome. Not settleFast's
+// 1s: on a loaded machine (load 20 on 2 cores) a POST and the search after it both ran out
+// of 1s with no fault injected (seed 108, step 1: an orphaned bucket), a lost answer the
+// seed does not replay. 5s costs only the steps whose create never reached the simulator.
+const soakSettle = "  request_timeout = \"5s\"\n"
+
 // soakClearError is what a faulted apply may fail with: an outcome the provider could not
-// settle, or an API error it reports with the call that failed.
-var soakClearError = regexp.MustCompile(`Outcome of creating .* is unknown|Cannot (add|create|update|read|delete|remove|manage|unmanage)|did not reach|giving up after \d+ attempts`)
+// settle, or an API error it reports with the call that failed ("Cannot take the snapshot",
+// "Cannot take the backup" for day two).
+var soakClearError = regexp.MustCompile(`Outcome of creating .* is unknown|Cannot (add|create|update|read|delete|remove|manage|unmanage|take)|did not reach|giving up after \d+ attempts`)
 
 type soakCluster struct {
 	managed bool
@@ -109,16 +129,29 @@ type soak struct {
 	h    *cliHarness
 	rng  *rand.Rand
 	kube map[int]string
+
+	cloneNS         string // the clone's namespace while it lives (cloneNamespace)
+	cloneGen        int
+	cloneFromBackup bool
 }
 
-// randomConfig picks which of clusters 0..2 exist, which are managed, and their labels.
-func (s *soak) randomConfig() map[int]soakCluster {
-	cfg := map[int]soakCluster{}
+// soakConfig is one step's configuration: the clusters by index, and day two on cluster 0.
+type soakConfig struct {
+	clusters map[int]soakCluster
+	dayTwo   soakDayTwo
+}
+
+// randomConfig picks which of clusters 0..2 exist, which are managed, and their labels;
+// cluster 0, which holds day two, is managed more often than the others.
+func (s *soak) randomConfig() soakConfig {
+	cfg := soakConfig{clusters: map[int]soakCluster{}}
 	for i := range 3 {
 		if s.rng.IntN(3) > 0 {
-			cfg[i] = soakCluster{managed: s.rng.IntN(2) == 0, label: []string{"", "blue", "green"}[s.rng.IntN(3)]}
+			managed := s.rng.IntN(2) == 0 || (i == 0 && s.rng.IntN(2) == 0)
+			cfg.clusters[i] = soakCluster{managed: managed, label: []string{"", "blue", "green"}[s.rng.IntN(3)]}
 		}
 	}
+	cfg.dayTwo = s.randomDayTwo(cfg.clusters[0].managed)
 	return cfg
 }
 
@@ -129,7 +162,8 @@ func (s *soak) randomFaults() (string, []astrasim.Fault) {
 	kinds := []astrasim.FaultKind{astrasim.FaultUnavailable, astrasim.FaultBadGateway, astrasim.FaultReset,
 		astrasim.FaultLostAnswer, astrasim.FaultRetryLater, astrasim.FaultInternal}
 	methods := []string{"POST", "PUT", "DELETE"}
-	routes := []string{routeCredentials + "*", "/topology/v1/clouds/*", routeManagedClusters + "*"}
+	routes := []string{routeCredentials + "*", "/topology/v1/clouds/*", routeManagedClusters + "*", routeBuckets + "*",
+		routeApps + "*", "/k8s/v1/apps/*", routeHookSources + "*", routeExecutionHooks + "*"}
 	var desc []string
 	var injected []astrasim.Fault
 	for range s.rng.IntN(3) {
@@ -145,10 +179,10 @@ func (s *soak) randomFaults() (string, []astrasim.Fault) {
 	return strings.Join(desc, ", "), injected
 }
 
-func (s *soak) hcl(cfg map[int]soakCluster) string {
+func (s *soak) hcl(cfg soakConfig) string {
 	var b strings.Builder
 	for i := range 3 {
-		c, ok := cfg[i]
+		c, ok := cfg.clusters[i]
 		if !ok {
 			continue
 		}
@@ -167,21 +201,21 @@ func (s *soak) hcl(cfg map[int]soakCluster) string {
 			fmt.Fprintf(&b, "resource \"astra_managed_cluster\" \"m%d\" {\n  cluster_id = astra_cluster.c%d.id\n}\n\n", i, i)
 		}
 	}
-	return b.String()
+	return b.String() + s.dayTwoHCL(cfg.dayTwo)
 }
 
 // describeConfig is a stable one-line summary of a step's configuration, for the log.
-func describeConfig(cfg map[int]soakCluster) string {
+func describeConfig(cfg soakConfig) string {
 	var parts []string
 	for i := range 3 {
-		if c, ok := cfg[i]; ok {
+		if c, ok := cfg.clusters[i]; ok {
 			parts = append(parts, fmt.Sprintf("%d(managed=%v,label=%q)", i, c.managed, c.label))
 		}
 	}
 	if len(parts) == 0 {
-		return "empty"
+		parts = append(parts, "no cluster")
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, " ") + "; day two: " + cfg.dayTwo.String()
 }
 
 // firstError is "ok", or the summary and the start of the detail of an apply's first error.
