@@ -74,9 +74,16 @@
 //     409/164. A PUT naming a snapshot or backup of the app restores it in place only with
 //     the header forceUpdate: true (else 400/9; the header on any other PUT is 400/12):
 //     restoring, then ready; a backup running refuses it, 409/152.
-//   - Unmanaging an app deletes its snapshots, backups and hooks (unmanage.go: Astra
-//     Control Center's documentation, the safe reading of two that disagree); a run in
-//     progress refuses it, 409/157 (backup) or 409/148 (snapshot).
+//   - Unmanaging an app (unmanage.go; the sources disagree, both readings are modelled): by
+//     default as NetApp's REST workflow "Unmanage an app" (astra-automation wf_unmanage_app)
+//     says, its backups are not removed: they stay in their bucket, listed and deleted under
+//     /topology/v1/appBackups, and the bucket's DELETE is 409/83 until they are gone; its
+//     snapshots stay on the cluster where no Astra path reaches them (forgotten). With
+//     Options.UnmanageDeletesBackups (-unmanage-deletes-backups), as Astra Control Center's
+//     use/unmanage page says, they are deleted with it, and a failed backup refuses the
+//     unmanage, 409/142. The hooks go either way; a run in progress refuses it, 409/157
+//     (backup) or 409/148 (snapshot). A user of the real service should expect either, and
+//     delete an app's backups before unmanaging it (NetApp's cleanup scripts do).
 //   - Hook sources: a duplicate name is 400/9 (NetApp's toolkit docs say 400); the base64
 //     source is at most 131072 characters (the schema's encoded bound) and its script holds
 //     no NUL, no invalid UTF-8 and no carriage return (400/9 naming source);

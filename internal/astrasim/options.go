@@ -63,6 +63,12 @@ type Options struct {
 	// assert the exact snapshots and backups an app has while running on the real clock
 	// (an hourly policy at minute 0 would otherwise fire when a test crosses the hour).
 	PausePolicies bool
+	// UnmanageDeletesBackups selects Astra Control Center's documentation (use/unmanage:
+	// unmanaging an app deletes its snapshots and backups; an app holding a failed backup
+	// refuses to go, 409/142) over the default, NetApp's REST workflow "Unmanage an app"
+	// (wf_unmanage_app: its backups and snapshots are not removed, the backups stay in their
+	// bucket and keep it in use). unmanage.go has both.
+	UnmanageDeletesBackups bool
 	// FailHookSources are hook source names whose execution hooks fail whenever they run:
 	// the snapshot or backup they run for reports hookState "failed" (hookruns.go).
 	FailHookSources []string
