@@ -36,6 +36,8 @@ type appModel struct {
 	Source       types.Object   `tfsdk:"source"` // a clone's origin: only creation reads it
 	Timeouts     timeouts.Value `tfsdk:"timeouts"`
 	WaitForReady types.Bool     `tfsdk:"wait_for_ready"`
+	// DeleteBackupsOnDestroy: destroy deletes the app's backups first (app_destroy_backups.go).
+	DeleteBackupsOnDestroy types.Bool `tfsdk:"delete_backups_on_destroy"`
 }
 
 // appAPIFields maps the API's field names in invalidFields to attributes.

@@ -40,6 +40,7 @@ func (r *appResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp
 	attributes := appAttributes()
 	attributes["source"] = appSourceAttribute()
 	attributes["timeouts"] = attrs.TimeoutsSchema(ctx, appTimeouts)
+	attributes["delete_backups_on_destroy"] = deleteBackupsOnDestroyAttribute()
 	attributes["wait_for_ready"] = schema.BoolAttribute{
 		Optional: true,
 		Computed: true,
@@ -276,6 +277,9 @@ func (r *appResource) Read(ctx context.Context, req resource.ReadRequest, resp *
 	if state.WaitForReady.IsNull() { // imported: the default, so the next plan is empty
 		state.WaitForReady = types.BoolValue(true)
 	}
+	if state.DeleteBackupsOnDestroy.IsNull() { // imported, or recorded before the attribute existed
+		state.DeleteBackupsOnDestroy = types.BoolValue(false)
+	}
 	r.recordAnswer(ctx, &state, app, &resp.State, &resp.Diagnostics)
 }
 
@@ -323,6 +327,10 @@ func (r *appResource) Delete(ctx context.Context, req resource.DeleteRequest, re
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	aftermath := "The app stays in state; destroy again once Astra Control accepts unmanaging it."
+	backups := backupsOnDestroy{client: client, appID: id}
+	if !backups.prepare(waitCtx, r.waitSchedule(), timeout, state.DeleteBackupsOnDestroy, &resp.Diagnostics) {
+		return
+	}
 	if _, err := astra.Wait(waitCtx, r.waitSchedule(), func(ctx context.Context) (bool, error) {
 		err := client.DeleteApp(ctx, id)
 		switch {
@@ -335,7 +343,8 @@ func (r *appResource) Delete(ctx context.Context, req resource.DeleteRequest, re
 	}, func(done bool) (bool, error) { return done, nil }); err != nil {
 		var apiErr *astra.APIError
 		if errors.As(err, &apiErr) { // refused for a reason that does not pass by itself
-			resp.Diagnostics.AddError("Cannot unmanage the app", "Astra Control refused to unmanage app "+id+": "+apiErr.Error()+"\n\n"+aftermath)
+			resp.Diagnostics.AddError("Cannot unmanage the app", "Astra Control refused to unmanage app "+id+": "+apiErr.Error()+
+				unmanageRefusedHint(err, state.DeleteBackupsOnDestroy)+"\n\n"+aftermath)
 			return
 		}
 		addWaitError(&resp.Diagnostics, "Cannot unmanage the app", err, timeout, aftermath)
@@ -344,7 +353,9 @@ func (r *appResource) Delete(ctx context.Context, req resource.DeleteRequest, re
 	if _, err := astra.Wait(waitCtx, r.waitSchedule(), appGone(client, id), func(a *astra.App) (bool, error) { return a == nil, nil }); err != nil {
 		addWaitError(&resp.Diagnostics, "App not unmanaged", err, timeout,
 			"Astra Control accepted the unmanage request; the app stays in state until it is gone. Destroy again to check.")
+		return
 	}
+	backups.warnKept(context.WithoutCancel(ctx), state.Name.ValueString(), &resp.Diagnostics)
 }
 
 func (r *appResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
