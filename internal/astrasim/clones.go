@@ -142,7 +142,7 @@ func (s *Sim) postClone(q *request, b *body, c *cluster, name string) *reply {
 			return fail(problem(161))
 		}
 	}
-	ns, p := s.cloneNamespaces(src, c, mappings(b, "namespaceMapping"))
+	ns, p := s.cloneNamespaces(src, c, mappings(b, "namespaceMapping"), name)
 	if p != nil {
 		return fail(p)
 	}
@@ -181,8 +181,20 @@ func (s *Sim) postClone(q *request, b *body, c *cluster, name string) *reply {
 
 // cloneNamespaces maps the source app's namespaces into the target cluster: each mapping
 // names a namespace of the source app, each destination is new on the target cluster and
-// named once.
-func (s *Sim) cloneNamespaces(src *app, target *cluster, maps []mapping) ([]nsScope, *apiProblem) {
+// named once. Without any mapping, the clone's namespace is named after the clone (NetApp's
+// toolkit docs, clone: "if not specified, the namespace is the same value as
+// cloneAppName", and actoolkit then sends no namespaceMapping); that names one namespace
+// only, so a source of several needs a mapping (400/9, the conservative reading where the
+// docs are silent). A namespace a partial mapping leaves out keeps its name (no source
+// says otherwise).
+func (s *Sim) cloneNamespaces(src *app, target *cluster, maps []mapping, cloneName string) ([]nsScope, *apiProblem) {
+	if len(maps) == 0 {
+		if len(src.NamespaceScope) != 1 {
+			return nil, invalidFields(9, fieldReason{"namespaceMapping", "the source app spans several namespaces: " +
+				"without namespaceMapping a clone's one namespace is named after the clone, so map each of them"})
+		}
+		maps = []mapping{{src.NamespaceScope[0].Namespace, cloneName}}
+	}
 	dest := map[string]string{}
 	for i, m := range maps {
 		field := fmt.Sprintf("namespaceMapping[%d]", i)
@@ -206,7 +218,7 @@ func (s *Sim) cloneNamespaces(src *app, target *cluster, maps []mapping) ([]nsSc
 		}
 		if containsString(target.Namespaces, to) {
 			reason := "namespace " + to + " exists on the target cluster: a clone creates its namespaces"
-			if target.ID == src.ClusterID && !mapped {
+			if target.ID == src.ClusterID && (!mapped || to == r.Namespace) {
 				reason = "a clone within the source app's cluster needs a different namespace: map " + r.Namespace + " in namespaceMapping"
 			}
 			return nil, invalidFields(9, fieldReason{"namespaceMapping", reason})

@@ -191,9 +191,15 @@ func appCloneRequest(plan appValues, src appSource, sourceClusterID string) astr
 	}
 }
 
-// cloneNamespaces is the scope a clone of source gets: each of its namespaces renamed by
-// the mapping, with its label selectors.
-func cloneNamespaces(source []astra.NamespaceScope, mapping []astra.Mapping) []astra.NamespaceScope {
+// cloneNamespaces is the scope a clone named cloneName of source gets: each of its
+// namespaces renamed by the mapping, with its label selectors. Without a mapping, a source
+// of one namespace is cloned into a namespace named after the clone (NetApp's toolkit docs,
+// clone: "the namespace is the same value as cloneAppName"); checkClone refuses a source of
+// several without one.
+func cloneNamespaces(source []astra.NamespaceScope, mapping []astra.Mapping, cloneName string) []astra.NamespaceScope {
+	if len(mapping) == 0 && len(source) == 1 {
+		mapping = []astra.Mapping{{Source: source[0].Namespace, Destination: cloneName}}
+	}
 	to := map[string]string{}
 	for _, m := range mapping {
 		to[m.Source] = m.Destination
