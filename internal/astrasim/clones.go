@@ -15,9 +15,8 @@ import (
 // descriptions say "only one of sourceAppID, backupID, or snapshotID", while NetApp's
 // clients send sourceAppID beside a backupID or snapshotID; the simulator takes both forms
 // and, with several, checks that they agree. The new app's namespaces are the source app's,
-// each renamed by namespaceMapping; a destination namespace must not exist on the target
-// cluster (the clone creates it), so a clone within the source's cluster must map every
-// namespace. The new app is answered "provisioning" and is "ready" Delays.Restore later.
+// each renamed by namespaceMapping (none: named after the clone, see cloneNamespaces); a
+// destination namespace must not exist on the target cluster (the clone creates it). The new app is answered "provisioning" and is "ready" Delays.Restore later.
 //
 // An in-place restore is a PUT of the app naming one of its own snapshots or backups, with
 // the header forceUpdate: true ("Flag that enables destructive overwrites"): the app goes

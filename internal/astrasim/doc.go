@@ -68,8 +68,10 @@
 //     names is 409/83 naming them.
 //   - Clones and in-place restores (clones.go): a POST of an app naming sourceAppID (with
 //     sourceClusterID), a snapshotID or a backupID is a clone, provisioning then ready
-//     (Delays.Restore), in namespaces it creates (one that exists is 400/9; a clone within
-//     the source's cluster must map each namespace); an unknown destination storage class is
+//     (Delays.Restore), in namespaces it creates (one that exists is 400/9); without any
+//     namespaceMapping its one namespace is named after the clone (NetApp's toolkit docs,
+//     clone), and a source of several namespaces needs a mapping (400/9: the docs name one
+//     namespace only; the real service may differ); an unknown destination storage class is
 //     400/156, a live clone of an app at risk 409/161, a snapshot or backup not completed
 //     409/164. A PUT naming a snapshot or backup of the app restores it in place only with
 //     the header forceUpdate: true (else 400/9; the header on any other PUT is 400/12):
