@@ -16,11 +16,15 @@ import (
 // clients send sourceAppID beside a backupID or snapshotID; the simulator takes both forms
 // and, with several, checks that they agree. The new app's namespaces are the source app's,
 // each renamed by namespaceMapping (none: named after the clone, see cloneNamespaces); a
-// destination namespace must not exist on the target cluster (the clone creates it). The new app is answered "provisioning" and is "ready" Delays.Restore later.
+// destination namespace must not exist on the target cluster (the clone creates it). The
+// new app is answered "provisioning", is "discovering" half way through Delays.Restore and
+// "ready" at its end: NetApp's captured app answers (toolkit docs) list provisioning ->
+// discovering and restoring -> discovering, never straight to ready, so a snapshot or
+// backup chained right after a clone or restore is refused 409/112 meanwhile.
 //
 // An in-place restore is a PUT of the app naming one of its own snapshots or backups, with
 // the header forceUpdate: true ("Flag that enables destructive overwrites"): the app goes
-// "restoring" and is "ready" Delays.Restore later. Without the header the PUT is refused, so
+// "restoring", then "discovering" half way through Delays.Restore, and "ready" at its end. Without the header the PUT is refused, so
 // that no ordinary update can restore an app by accident; the header without a snapshot or
 // a backup is refused too (the spec: "only include this when requesting an in-place
 // restore").
@@ -36,8 +40,8 @@ type mapping struct {
 
 // App transition kinds of clones and restores.
 const (
-	transAppCloned   = "appCloned"   // provisioning -> ready or failed
-	transAppRestored = "appRestored" // restoring -> ready or failed
+	transAppCloned   = "appCloned"   // provisioning -> discovering or failed
+	transAppRestored = "appRestored" // restoring -> discovering or failed
 )
 
 // restoreDetailType is the type URI of a failed clone's or restore's stateDetails.
@@ -174,7 +178,7 @@ func (s *Sim) postClone(q *request, b *body, c *cluster, name string) *reply {
 	s.st.Apps[a.ID] = a
 	c.AppIDs = append(c.AppIDs, a.ID)
 	rendered := s.renderApp(a) // answered provisioning, even when the delay is zero
-	s.scheduleApp(a, transAppCloned, s.opts.Delays.Restore, q.now)
+	s.scheduleApp(a, transAppCloned, s.opts.Delays.Restore/2, q.now)
 	return created(q, s.appPath(a), apispec.App, a.Version, rendered)
 }
 
@@ -297,7 +301,7 @@ func (s *Sim) restoreApp(q *request, a *app, b *body) *reply {
 	a.Restores++
 	touch(&a.Meta, q)
 	rendered := s.renderApp(a)
-	s.scheduleApp(a, transAppRestored, s.opts.Delays.Restore, q.now)
+	s.scheduleApp(a, transAppRestored, s.opts.Delays.Restore/2, q.now)
 	return s.updated(q, apispec.App, a.Version, rendered)
 }
 
@@ -306,9 +310,9 @@ func forceUpdate(q *request) bool {
 	return strings.EqualFold(strings.TrimSpace(q.r.Header.Get("forceUpdate")), "true")
 }
 
-// finishRestore ends a clone's provisioning or a restore: ready, or failed with the
-// injected reasons.
-func (a *app) finishRestore(what string, at time.Time) {
+// finishRestore ends a clone's provisioning or a restore: discovering (ready for the rest
+// of Delays.Restore), or failed with the injected reasons.
+func (s *Sim) finishRestore(a *app, what string, at time.Time) {
 	if len(a.FailWith) > 0 {
 		a.State, a.StateDetails = "failed", nil
 		for _, r := range a.FailWith {
@@ -317,9 +321,8 @@ func (a *app) finishRestore(what string, at time.Time) {
 		a.FailWith = nil
 		return
 	}
-	a.State, a.StateDetails = "ready", nil
-	t := at
-	a.Collected = &t
+	a.State, a.StateDetails = "discovering", nil
+	s.scheduleApp(a, transAppReady, s.opts.Delays.Restore-s.opts.Delays.Restore/2, at)
 }
 
 // Restores is how many in-place restores app id has had (tests: an ordinary update never

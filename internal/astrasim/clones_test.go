@@ -213,3 +213,45 @@ func TestInPlaceRestoreFailureAndBusy(t *testing.T) {
 		t.Fatalf("failed restore: %s", got.raw)
 	}
 }
+
+// TestCloneAndRestoreRediscover: NetApp's captured app answers (toolkit docs: clone and
+// restore) list provisioning -> discovering and restoring -> discovering, never straight to
+// ready. Half way through Delays.Restore the app is discovering, and a snapshot or a backup
+// chained right after is refused 409/112 until it is ready.
+func TestCloneAndRestoreRediscover(t *testing.T) {
+	clock := newClock()
+	e := newEnv(t, Options{Now: clock.Now, Delays: Delays{Restore: 10 * time.Second}})
+	e.bucket("bk")
+	srcID := e.readyApp("web", "prod")
+	clusterID := e.sim.st.Apps[srcID].ClusterID
+	clone := e.post("/k8s/v2/apps", cloneBody("web-copy", clusterID, clusterID, srcID, nil)).expect(201)
+	if !strings.Contains(string(clone.raw), `{"from":"provisioning","to":["discovering","failed"]}`) ||
+		!strings.Contains(string(clone.raw), `{"from":"restoring","to":["discovering","failed"]}`) {
+		t.Errorf("stateTransitions lack the captured provisioning and restoring rows: %s", clone.raw)
+	}
+	path := "/k8s/v2/apps/" + clone.str("id")
+	clock.advance(5 * time.Second)
+	if got := e.get(path).str("state"); got != "discovering" {
+		t.Fatalf("the clone half way: %q, want discovering", got)
+	}
+	e.post(snapsOf(clone.str("id")), snapBody("chained")).problem(112)
+	e.post(backupsOf(clone.str("id")), backupBody("chained", nil)).problem(112)
+	clock.advance(5 * time.Second)
+	if got := e.get(path).str("state"); got != "ready" {
+		t.Fatalf("the clone at the end: %q, want ready", got)
+	}
+	snapID := e.post(snapsOf(clone.str("id")), snapBody("chained")).expect(201).str("id")
+
+	restore := map[string]any{"type": "application/astra-app", "version": "2.2", "snapshotID": snapID}
+	e.doURL(http.MethodPut, e.url(path), restore, http.Header{"Forceupdate": {"true"}}).expect(204)
+	clock.advance(5 * time.Second)
+	if got := e.get(path).str("state"); got != "discovering" {
+		t.Fatalf("the restore half way: %q, want discovering", got)
+	}
+	e.post(snapsOf(clone.str("id")), snapBody("after-restore")).problem(112)
+	clock.advance(5 * time.Second)
+	if got := e.get(path).str("state"); got != "ready" {
+		t.Fatalf("the restore at the end: %q, want ready", got)
+	}
+	e.post(snapsOf(clone.str("id")), snapBody("after-restore")).expect(201)
+}

@@ -62,20 +62,22 @@
 //     oldest available bucket; none is 400 problem 170 (bucketuse.go). A backup into a
 //     bucket that is not available or is in Options.UnreachableBuckets is accepted, then
 //     fails. Snapshots carry a bucketID only at appSnap 1.3 on neptuneV1 clusters (else 177).
-//   - DELETE of a running backup is 409/128; of a failed one, 409/142 unless the header
-//     Force-Delete: true is sent; of a snapshot being taken 409/148, of one a running
+//   - DELETE of a running backup is 409/128; a failed one is deleted with or without the
+//     header Force-Delete: true (optional in the automation docs' "Delete a backup"
+//     workflow; astraSDK never sends it); of a snapshot being taken 409/148, of one a running
 //     backup is taken from 409/144. Deleting a bucket that holds backups or that a policy
 //     names is 409/83 naming them.
 //   - Clones and in-place restores (clones.go): a POST of an app naming sourceAppID (with
-//     sourceClusterID), a snapshotID or a backupID is a clone, provisioning then ready
-//     (Delays.Restore), in namespaces it creates (one that exists is 400/9); without any
+//     sourceClusterID), a snapshotID or a backupID is a clone, provisioning, discovering,
+//     then ready (Delays.Restore; NetApp's captured answers' stateTransitions), in namespaces it creates (one that exists is 400/9); without any
 //     namespaceMapping its one namespace is named after the clone (NetApp's toolkit docs,
 //     clone), and a source of several namespaces needs a mapping (400/9: the docs name one
 //     namespace only; the real service may differ); an unknown destination storage class is
 //     400/156, a live clone of an app at risk 409/161, a snapshot or backup not completed
 //     409/164. A PUT naming a snapshot or backup of the app restores it in place only with
 //     the header forceUpdate: true (else 400/9; the header on any other PUT is 400/12):
-//     restoring, then ready; a backup running refuses it, 409/152.
+//     restoring, discovering, then ready; a backup running refuses it, 409/152. While a
+//     clone or restored app is not ready, a snapshot or backup of it is 409/112.
 //   - Unmanaging an app (unmanage.go; the sources disagree, both readings are modelled): by
 //     default as NetApp's REST workflow "Unmanage an app" (astra-automation wf_unmanage_app)
 //     says, its backups are not removed: they stay in their bucket, listed and deleted under

@@ -95,7 +95,7 @@ type Delays struct {
 	App       time.Duration // POST apps: pending -> discovering (half way) -> ready
 	Snapshot  time.Duration // a snapshot: discovering -> running (half way) -> completed or failed
 	Backup    time.Duration // a backup: pending -> running (half way) -> completed or failed
-	Restore   time.Duration // a clone: provisioning -> ready; an in-place restore: restoring -> ready (or failed)
+	Restore   time.Duration // a clone: provisioning -> discovering (half way) -> ready; an in-place restore: restoring -> discovering -> ready (or failed)
 }
 
 // SetDelay sets one delay by its program name.

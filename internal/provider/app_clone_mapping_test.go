@@ -2,7 +2,9 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -59,5 +61,35 @@ resource "astra_app" "two" {
 			},
 			{Config: a.config(base, appHCL(a.name("web"), "default"), twoNamespaces, clone(name, "astra_app.test.id")), ConfigPlanChecks: emptyPlan()},
 		},
+	})
+}
+
+// TestAccApp_cloneThenSnapshot: a clone passes through discovering before it is ready
+// (NetApp's captured answers; astrasim/clones.go), and the service refuses a snapshot of an
+// app that is not ready (409/112). A snapshot chained right after the clone in one apply is
+// taken with one POST: the clone's create waited through discovering until ready.
+func TestAccApp_cloneThenSnapshot(t *testing.T) {
+	a := newAccTarget(t, withSim(func(o *astrasim.Options) { o.Delays = astrasim.Delays{Restore: 800 * time.Millisecond} }))
+	cred := a.kubeconfigCredential("kube-clone-chain", "clone-chain")
+	base := privateManagedHCL(a.cloudID(), cred, `local.storage_classes["ontap-gold"]`, true)
+	staging := a.name("chain-staging")
+	chained := a.config(base, appHCL(a.name("chain"), "default"), cloneHCL(a.name("chain-copy"), staging), `
+resource "astra_app_snapshot" "chained" {
+  app_id = astra_app.clone.id
+  name   = "right-after-the-clone"
+}
+`)
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkAppsDestroyed,
+		Steps: []resource.TestStep{{
+			Config: chained,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expectString(cloneAddr, "state", "ready"),
+				expectString("astra_app_snapshot.chained", "state", "completed"),
+			},
+			Check: a.simCheck("one snapshot POST, none refused", func(sim *astrasim.Sim) error {
+				return expectCounts(sim.Count(http.MethodPost, routeAppSnaps), 1)
+			}),
+		}},
 	})
 }
