@@ -97,7 +97,8 @@
 //     the object cannot do without is kept when left out, the rest left out goes.
 //   - Execution hooks: a "netapp" hook is 403/73; a name taken 409/10; a PUT may change
 //     everything but appID and hookType (409/10); restore and failover hooks are post only;
-//     failover needs executionHook 1.3. matchingContainers come from a modelled set of
+//     failover needs executionHook 1.3; "arguments": null (what actoolkit sends for a hook
+//     without arguments, outside the schema) is taken as none. matchingContainers come from a modelled set of
 //     containers, one per namespace scope entry (containers.go). Problems 162 and 168 are
 //     never answered (no replication, hooks always enabled).
 //   - Hook runs (hookruns.go): pre-backup, pre-snapshot, post-snapshot, post-backup; a
