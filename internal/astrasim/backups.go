@@ -282,6 +282,5 @@ func (s *Sim) deleteBackup(q *request) *reply {
 	if b.inProgress() {
 		return fail(problem(128))
 	}
-	delete(s.st.Backups, b.ID)
-	return noContent()
+	return s.deleteRun(b, q.now)
 }

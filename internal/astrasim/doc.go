@@ -65,7 +65,9 @@
 //   - DELETE of a running backup is 409/128; a failed one is deleted with or without the
 //     header Force-Delete: true (optional in the automation docs' "Delete a backup"
 //     workflow; astraSDK never sends it); of a snapshot being taken 409/148, of one a running
-//     backup is taken from 409/144. Deleting a bucket that holds backups or that a policy
+//     backup is taken from 409/144. With Delays.Delete, a deleted snapshot or backup whose
+//     version's answer lists state "deleting" (24.02: appSnap 1.3, appBackup 1.2) stays in
+//     that state for the delay, its name taken (176/143) and its bucket in use (83). Deleting a bucket that holds backups or that a policy
 //     names is 409/83 naming them.
 //   - Clones and in-place restores (clones.go): a POST of an app naming sourceAppID (with
 //     sourceClusterID), a snapshotID or a backupID is a clone, provisioning, discovering,

@@ -84,7 +84,7 @@ type Options struct {
 
 // Delays are the durations of the asynchronous transitions. -delay NAME=DURATION of the
 // program maps NAME (discover, manage, unmanage, remove, recollect, bucket, app, snapshot,
-// backup, restore) to these fields.
+// backup, restore, delete) to these fields.
 type Delays struct {
 	Discover  time.Duration // POST cluster (kubeconfig): discovering/pending -> running/unmanaged; new cloud pending -> running
 	Manage    time.Duration // POST managedClusters: managing/pending -> managed/running
@@ -95,6 +95,7 @@ type Delays struct {
 	App       time.Duration // POST apps: pending -> discovering (half way) -> ready
 	Snapshot  time.Duration // a snapshot: discovering -> running (half way) -> completed or failed
 	Backup    time.Duration // a backup: pending -> running (half way) -> completed or failed
+	Delete    time.Duration // DELETE of a snapshot or backup: deleting -> gone (zero: gone at once)
 	Restore   time.Duration // a clone: provisioning -> discovering (half way) -> ready; an in-place restore: restoring -> discovering -> ready (or failed)
 }
 
@@ -124,8 +125,10 @@ func (d *Delays) SetDelay(name string, v time.Duration) error {
 		d.Backup = v
 	case "restore":
 		d.Restore = v
+	case "delete":
+		d.Delete = v
 	default:
-		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect, bucket, app, snapshot, backup, restore", name)
+		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect, bucket, app, snapshot, backup, restore, delete", name)
 	}
 	return nil
 }

@@ -64,7 +64,9 @@ const usageFooter = `
   app        POST apps: discovering -> ready (the POST answers discovering)
   snapshot   a snapshot: discovering -> running (half way) -> completed or failed
   backup     a backup: pending -> running (half way) -> completed or failed
-  restore    a clone: provisioning -> ready; an in-place restore: restoring -> ready
+  restore    a clone: provisioning -> discovering (half way) -> ready; an in-place
+             restore: restoring -> discovering -> ready
+  delete     DELETE of a snapshot or backup: deleting -> gone (its name and bucket held)
 
 Protection policies fire on a schedule clock (UTC) that -schedule-speed N runs N times
 faster than real time: at 3600 an hourly policy fires every second, a daily one every 24
