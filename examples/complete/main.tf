@@ -4,8 +4,8 @@
 # cluster's own, and an S3 bucket (with its key pair) as its default bucket -> an app and
 # its hourly and daily protection policies, and a baseline backup that makes it fully
 # protected. `terraform destroy` undoes it in the reverse order the references give: delete
-# the backup and the policies, unmanage the app and the cluster, forget the bucket, remove
-# the cluster, then delete the credentials.
+# the backup and the policies, delete the app's other backups and unmanage it, unmanage the
+# cluster, forget the bucket, remove the cluster, then delete the credentials.
 #
 # A managed cluster's default bucket needs the managed-cluster API version 1.7 (Astra
 # Control 24.02 and later): versions.tf sets api_version = "1.7".
@@ -82,12 +82,16 @@ resource "astra_managed_cluster" "this" {
 }
 
 # One of the cluster's namespaces becomes an app Astra Control protects. Create waits until
-# Astra Control has discovered it (ready). Destroy unmanages it before the cluster is.
+# Astra Control has discovered it (ready). Destroy unmanages it before the cluster is, and
+# (delete_backups_on_destroy) first deletes its backups, the daily policy's included: Astra
+# Control keeps an unmanaged app's backups in their bucket, which could then not be
+# forgotten. The app is destroyed before the bucket, through the managed cluster.
 resource "astra_app" "this" {
   name       = var.app_name
   cluster_id = astra_managed_cluster.this.id
 
   namespace_scoped_resources = [{ namespace = var.protected_namespace }]
+  delete_backups_on_destroy  = var.delete_backups_on_destroy
 }
 
 # A snapshot every hour, keeping a day of them.

@@ -71,3 +71,9 @@ variable "baseline_backup" {
   type        = bool
   default     = true
 }
+
+variable "delete_backups_on_destroy" {
+  description = "Whether destroy deletes all the app's backups (those its daily policy took too) before it unmanages the app. Astra Control's REST API keeps an unmanaged app's backups, and the bucket holding them cannot then be destroyed: set false to keep them, and delete them yourself before destroying the bucket."
+  type        = bool
+  default     = true
+}

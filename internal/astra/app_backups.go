@@ -113,6 +113,22 @@ func (c *Client) GetAppBackupByID(ctx context.Context, id string) (*AppBackup, e
 	return getOne[AppBackup](ctx, c, allBackupsPath+"/"+seg, appBackupResource)
 }
 
+// DeleteAppBackupByID deletes a backup without knowing its app (/topology/v1/appBackups/{id}):
+// the one path to a backup of an app Astra Control no longer manages. force as in
+// DeleteAppBackup.
+func (c *Client) DeleteAppBackupByID(ctx context.Context, id string, force bool) error {
+	seg, err := segment("backup", id)
+	if err != nil {
+		return err
+	}
+	r := request{method: http.MethodDelete, path: allBackupsPath + "/" + seg, resource: appBackupResource}
+	if force {
+		r.header = http.Header{"Force-Delete": {"true"}}
+	}
+	_, err = c.do(ctx, r)
+	return err
+}
+
 // CreateAppBackup takes a backup of an app, at the release's backup version. The answer is
 // the new backup, usually still pending: wait with AppBackupCompleted.
 func (c *Client) CreateAppBackup(ctx context.Context, appID string, in AppBackupCreate) (*AppBackup, error) {

@@ -147,7 +147,9 @@ func (s *Sim) renderApp(a *app) map[string]any {
 			map[string]any{"from": "pending", "to": []any{"discovering", "failed"}},
 			map[string]any{"from": "discovering", "to": []any{"ready", "failed"}},
 			map[string]any{"from": "ready", "to": []any{"discovering", "restoring", "unavailable", "failed", "deleting"}},
-			map[string]any{"from": "restoring", "to": []any{"ready", "failed"}},
+			// NetApp's captured app answers (toolkit docs): a clone or a restore is discovered again.
+			map[string]any{"from": "provisioning", "to": []any{"discovering", "failed"}},
+			map[string]any{"from": "restoring", "to": []any{"discovering", "failed"}},
 			map[string]any{"from": "unavailable", "to": []any{"ready", "discovering", "failed"}},
 		},
 	}
@@ -503,11 +505,11 @@ func (s *Sim) applyAppTransition(a *app, kind string, at time.Time) {
 		}
 	case transAppCloned:
 		if a.State == "provisioning" {
-			a.finishRestore("clone", at)
+			s.finishRestore(a, "clone", at)
 		}
 	case transAppRestored:
 		if a.State == "restoring" {
-			a.finishRestore("restore", at)
+			s.finishRestore(a, "restore", at)
 		}
 	}
 }

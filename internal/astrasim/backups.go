@@ -6,7 +6,6 @@ import (
 	"math"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/astra-control/terraform-provider-astra/internal/apispec"
@@ -269,10 +268,9 @@ func (s *Sim) takeBackup(a *app, version, name, bucketID, snapshotID, scheduleID
 
 // deleteBackup deletes a backup that has ended (on either path). One still running is 409
 // problem 128, the problem the spec lists ("A pending backup can't be canceled"). A failed
-// backup goes only with the header Force-Delete: true, the automation docs' "Delete a
-// backup" workflow ("Used to force the deletion of a failed backup"); without it the
-// simulator answers 409 problem 142 ("Backup or snapshot not deleted") naming the header:
-// the docs do not say what a plain DELETE does, and refusing is the safe reading.
+// backup goes with or without the header Force-Delete: true: the automation docs' "Delete a
+// backup" workflow lists the header as optional ("Used to force the deletion of a failed
+// backup"), and NetApp's own client (astraSDK's destroyBackup) never sends it.
 func (s *Sim) deleteBackup(q *request) *reply {
 	b, p := s.lookupBackup(q)
 	if p != nil {
@@ -284,11 +282,5 @@ func (s *Sim) deleteBackup(q *request) *reply {
 	if b.inProgress() {
 		return fail(problem(128))
 	}
-	if b.State == "failed" && !strings.EqualFold(strings.TrimSpace(q.r.Header.Get("Force-Delete")), "true") {
-		p := problem(142)
-		p.Detail = "The backup " + b.Name + " failed; a failed backup is deleted only with the header Force-Delete: true."
-		return fail(p)
-	}
-	delete(s.st.Backups, b.ID)
-	return noContent()
+	return s.deleteRun(b, q.now)
 }

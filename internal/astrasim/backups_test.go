@@ -102,27 +102,25 @@ func TestBackupRefusals(t *testing.T) {
 	e.get("/topology/v1/appBackups/00000000-0000-4000-8000-000000000001").problem(2)
 }
 
-// TestFailedBackupNeedsForceDelete: a failed backup is deleted only with Force-Delete: true.
-func TestFailedBackupNeedsForceDelete(t *testing.T) {
+// TestFailedBackupDeletedWithOrWithoutForceDelete: the automation docs' "Delete a backup"
+// workflow makes Force-Delete optional for a failed backup, and astraSDK's destroyBackup
+// never sends it: both DELETEs are accepted, on either path.
+func TestFailedBackupDeletedWithOrWithoutForceDelete(t *testing.T) {
 	e := newEnv(t, Options{})
 	e.bucket("force")
 	appID := e.readyApp("web")
-	if err := e.sim.FailNextRun(FailNext{Kind: FailBackup, App: "web", Reasons: []string{"the object store refused the write"}}); err != nil {
-		t.Fatal(err)
+	for i, header := range []http.Header{nil, {"Force-Delete": {"true"}}} {
+		if err := e.sim.FailNextRun(FailNext{Kind: FailBackup, App: "web", Reasons: []string{"the object store refused the write"}}); err != nil {
+			t.Fatal(err)
+		}
+		b := e.post(backupsOf(appID), backupBody("doomed-"+itoa(i), nil)).expect(201)
+		if b.str("state") != "failed" || b.body["percentDone"] != nil || strings.Join(b.strs("stateUnready"), "") != "the object store refused the write" {
+			t.Fatalf("failed backup: %s", b.raw)
+		}
+		path := []string{backupsOf(appID) + "/" + b.str("id"), "/topology/v1/appBackups/" + b.str("id")}[i]
+		e.doURL(http.MethodDelete, e.url(path), nil, header).expect(204)
+		e.get("/topology/v1/appBackups/" + b.str("id")).problem(2)
 	}
-	b := e.post(backupsOf(appID), backupBody("doomed", nil)).expect(201)
-	if b.str("state") != "failed" || b.body["percentDone"] != nil || strings.Join(b.strs("stateUnready"), "") != "the object store refused the write" {
-		t.Fatalf("failed backup: %s", b.raw)
-	}
-	p := e.del(backupsOf(appID) + "/" + b.str("id")).problem(142)
-	if !strings.Contains(p.str("detail"), "Force-Delete: true") {
-		t.Errorf("142 detail: %s", p.str("detail"))
-	}
-	for _, path := range []string{"/topology/v1/appBackups/" + b.str("id"), backupsOf(appID) + "/" + b.str("id")} {
-		e.doURL(http.MethodDelete, e.url(path), nil, http.Header{"Force-Delete": {"false"}}).problem(142)
-	}
-	e.doURL(http.MethodDelete, e.url("/topology/v1/appBackups/"+b.str("id")), nil, http.Header{"Force-Delete": {"true"}}).expect(204)
-	e.get("/topology/v1/appBackups/" + b.str("id")).problem(2)
 }
 
 // TestBackupToAnUnreachableBucketFails: Options.UnreachableBuckets makes the bucket fail,
@@ -156,5 +154,42 @@ func TestBucketInUseIsKept(t *testing.T) {
 		t.Errorf("the policy is gone: %s", detail)
 	}
 	e.del(backupsOf(appID) + "/" + backupID).expect(204)
+	e.del("/topology/v1/buckets/" + bucketID).expect(204)
+}
+
+// TestDeletingWindow: the 24.02 schemas give snapshots and backups a "deleting" state. With
+// Delays.Delete, a DELETE answers 204 and the record stays "deleting" for the delay: its
+// name is still taken (a snapshot's 176, a backup's 143) and its bucket still in use (83);
+// a second DELETE is accepted; then it is gone (404) and the name and bucket are free.
+func TestDeletingWindow(t *testing.T) {
+	clock := newClock()
+	e := newEnv(t, Options{Release: "24.02", Now: clock.Now, Delays: Delays{Delete: 10 * time.Second}})
+	bucketID := e.bucket("deleting")
+	appID := e.readyApp("web")
+	newest := func(b map[string]any, version string) map[string]any { b["version"] = version; return b }
+	snap := e.post(snapsOf(appID), newest(snapBody("nightly"), "1.3")).expect(201).str("id")
+	backup := e.post(backupsOf(appID), newest(backupBody("nightly", nil), "1.2")).expect(201).str("id")
+	old := e.post(backupsOf(appID), backupBody("version-1-1", nil)).expect(201).str("id")
+	e.del(backupsOf(appID) + "/" + old).expect(204)
+	e.get(backupsOf(appID) + "/" + old).problem(2) // appBackup 1.1 answers no "deleting": gone at once
+	e.del(snapsOf(appID) + "/" + snap).expect(204)
+	e.del(backupsOf(appID) + "/" + backup).expect(204)
+	if got := e.get(backupsOf(appID) + "/" + backup).str("state"); got != "deleting" {
+		t.Fatalf("the backup after its DELETE: %q, want deleting", got)
+	}
+	if got := e.get(snapsOf(appID) + "/" + snap).str("state"); got != "deleting" {
+		t.Fatalf("the snapshot after its DELETE: %q, want deleting", got)
+	}
+	e.post(snapsOf(appID), snapBody("nightly")).problem(176)
+	e.post(backupsOf(appID), backupBody("nightly", nil)).problem(143)
+	e.del("/topology/v1/buckets/" + bucketID).problem(83)
+	e.del(backupsOf(appID) + "/" + backup).expect(204)
+	clock.advance(10 * time.Second)
+	e.get(backupsOf(appID) + "/" + backup).problem(2)
+	e.get(snapsOf(appID) + "/" + snap).problem(2)
+	e.post(snapsOf(appID), snapBody("nightly")).expect(201)
+	reused := e.post(backupsOf(appID), backupBody("nightly", nil)).expect(201).str("id")
+	e.del(backupsOf(appID) + "/" + reused).expect(204)
+	clock.advance(10 * time.Second)
 	e.del("/topology/v1/buckets/" + bucketID).expect(204)
 }

@@ -93,6 +93,13 @@ func (s *Sim) readBody(q *request, resource, kind string) (*body, *apiProblem) {
 			}
 		}
 	}
+	if v, sent := fields["arguments"]; sent && v == nil && resource == apispec.ExecutionHook {
+		// actoolkit's "create hook" sends "arguments": null for a hook without arguments
+		// (astraSDK's createHook), outside the published schema; NetApp's own client works, so
+		// the service takes it: no arguments.
+		delete(fields, "arguments")
+		delete(candidate, "arguments")
+	}
 	if s.opts.Lenient {
 		b.unknown = takeUnknown(resource, candidate, raw)
 		b.extras = s.stripLenient(resource, kind, schema, candidate)

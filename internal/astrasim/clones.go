@@ -15,13 +15,16 @@ import (
 // descriptions say "only one of sourceAppID, backupID, or snapshotID", while NetApp's
 // clients send sourceAppID beside a backupID or snapshotID; the simulator takes both forms
 // and, with several, checks that they agree. The new app's namespaces are the source app's,
-// each renamed by namespaceMapping; a destination namespace must not exist on the target
-// cluster (the clone creates it), so a clone within the source's cluster must map every
-// namespace. The new app is answered "provisioning" and is "ready" Delays.Restore later.
+// each renamed by namespaceMapping (none: named after the clone, see cloneNamespaces); a
+// destination namespace must not exist on the target cluster (the clone creates it). The
+// new app is answered "provisioning", is "discovering" half way through Delays.Restore and
+// "ready" at its end: NetApp's captured app answers (toolkit docs) list provisioning ->
+// discovering and restoring -> discovering, never straight to ready, so a snapshot or
+// backup chained right after a clone or restore is refused 409/112 meanwhile.
 //
 // An in-place restore is a PUT of the app naming one of its own snapshots or backups, with
 // the header forceUpdate: true ("Flag that enables destructive overwrites"): the app goes
-// "restoring" and is "ready" Delays.Restore later. Without the header the PUT is refused, so
+// "restoring", then "discovering" half way through Delays.Restore, and "ready" at its end. Without the header the PUT is refused, so
 // that no ordinary update can restore an app by accident; the header without a snapshot or
 // a backup is refused too (the spec: "only include this when requesting an in-place
 // restore").
@@ -37,8 +40,8 @@ type mapping struct {
 
 // App transition kinds of clones and restores.
 const (
-	transAppCloned   = "appCloned"   // provisioning -> ready or failed
-	transAppRestored = "appRestored" // restoring -> ready or failed
+	transAppCloned   = "appCloned"   // provisioning -> discovering or failed
+	transAppRestored = "appRestored" // restoring -> discovering or failed
 )
 
 // restoreDetailType is the type URI of a failed clone's or restore's stateDetails.
@@ -142,7 +145,7 @@ func (s *Sim) postClone(q *request, b *body, c *cluster, name string) *reply {
 			return fail(problem(161))
 		}
 	}
-	ns, p := s.cloneNamespaces(src, c, mappings(b, "namespaceMapping"))
+	ns, p := s.cloneNamespaces(src, c, mappings(b, "namespaceMapping"), name)
 	if p != nil {
 		return fail(p)
 	}
@@ -179,14 +182,26 @@ func (s *Sim) postClone(q *request, b *body, c *cluster, name string) *reply {
 	}
 	s.clones[name]++
 	rendered := s.renderApp(a) // answered provisioning, even when the delay is zero
-	s.scheduleApp(a, transAppCloned, s.opts.Delays.Restore, q.now)
+	s.scheduleApp(a, transAppCloned, s.opts.Delays.Restore/2, q.now)
 	return created(q, s.appPath(a), apispec.App, a.Version, rendered)
 }
 
 // cloneNamespaces maps the source app's namespaces into the target cluster: each mapping
 // names a namespace of the source app, each destination is new on the target cluster and
-// named once.
-func (s *Sim) cloneNamespaces(src *app, target *cluster, maps []mapping) ([]nsScope, *apiProblem) {
+// named once. Without any mapping, the clone's namespace is named after the clone (NetApp's
+// toolkit docs, clone: "if not specified, the namespace is the same value as
+// cloneAppName", and actoolkit then sends no namespaceMapping); that names one namespace
+// only, so a source of several needs a mapping (400/9, the conservative reading where the
+// docs are silent). A namespace a partial mapping leaves out keeps its name (no source
+// says otherwise).
+func (s *Sim) cloneNamespaces(src *app, target *cluster, maps []mapping, cloneName string) ([]nsScope, *apiProblem) {
+	if len(maps) == 0 {
+		if len(src.NamespaceScope) != 1 {
+			return nil, invalidFields(9, fieldReason{"namespaceMapping", "the source app spans several namespaces: " +
+				"without namespaceMapping a clone's one namespace is named after the clone, so map each of them"})
+		}
+		maps = []mapping{{src.NamespaceScope[0].Namespace, cloneName}}
+	}
 	dest := map[string]string{}
 	for i, m := range maps {
 		field := fmt.Sprintf("namespaceMapping[%d]", i)
@@ -210,7 +225,7 @@ func (s *Sim) cloneNamespaces(src *app, target *cluster, maps []mapping) ([]nsSc
 		}
 		if containsString(target.Namespaces, to) {
 			reason := "namespace " + to + " exists on the target cluster: a clone creates its namespaces"
-			if target.ID == src.ClusterID && !mapped {
+			if target.ID == src.ClusterID && (!mapped || to == r.Namespace) {
 				reason = "a clone within the source app's cluster needs a different namespace: map " + r.Namespace + " in namespaceMapping"
 			}
 			return nil, invalidFields(9, fieldReason{"namespaceMapping", reason})
@@ -290,7 +305,7 @@ func (s *Sim) restoreApp(q *request, a *app, b *body) *reply {
 	a.Restores++
 	touch(&a.Meta, q)
 	rendered := s.renderApp(a)
-	s.scheduleApp(a, transAppRestored, s.opts.Delays.Restore, q.now)
+	s.scheduleApp(a, transAppRestored, s.opts.Delays.Restore/2, q.now)
 	return s.updated(q, apispec.App, a.Version, rendered)
 }
 
@@ -299,9 +314,9 @@ func forceUpdate(q *request) bool {
 	return strings.EqualFold(strings.TrimSpace(q.r.Header.Get("forceUpdate")), "true")
 }
 
-// finishRestore ends a clone's provisioning or a restore: ready, or failed with the
-// injected reasons.
-func (a *app) finishRestore(what string, at time.Time) {
+// finishRestore ends a clone's provisioning or a restore: discovering (ready for the rest
+// of Delays.Restore), or failed with the injected reasons.
+func (s *Sim) finishRestore(a *app, what string, at time.Time) {
 	if len(a.FailWith) > 0 {
 		a.State, a.StateDetails = "failed", nil
 		for _, r := range a.FailWith {
@@ -310,9 +325,8 @@ func (a *app) finishRestore(what string, at time.Time) {
 		a.FailWith = nil
 		return
 	}
-	a.State, a.StateDetails = "ready", nil
-	t := at
-	a.Collected = &t
+	a.State, a.StateDetails = "discovering", nil
+	s.scheduleApp(a, transAppReady, s.opts.Delays.Restore-s.opts.Delays.Restore/2, at)
 }
 
 // Clones is how many clone POSTs the simulator accepted that named the new app name, since

@@ -38,9 +38,9 @@ func TestCloneWithinCluster(t *testing.T) {
 	e := newEnv(t, Options{Now: clock.Now, Delays: Delays{Restore: 10 * time.Second}})
 	srcID := e.readyApp("web", "prod")
 	clusterID := e.sim.st.Apps[srcID].ClusterID
-	reason := e.post("/k8s/v2/apps", cloneBody("web-staging", clusterID, clusterID, srcID, nil)).problem(9).field("invalidFields", "namespaceMapping")
+	reason := e.post("/k8s/v2/apps", cloneBody("web-staging", clusterID, clusterID, srcID, map[string]any{"namespaceMapping": nsMap("prod", "prod")})).problem(9).field("invalidFields", "namespaceMapping")
 	if !strings.Contains(reason, "needs a different namespace: map prod") {
-		t.Errorf("unmapped same-cluster clone: %q", reason)
+		t.Errorf("same-cluster clone into the source's namespace: %q", reason)
 	}
 	reason = e.post("/k8s/v2/apps", cloneBody("web-staging", clusterID, clusterID, srcID, map[string]any{"namespaceMapping": nsMap("prod", "default")})).problem(9).field("invalidFields", "namespaceMapping")
 	if !strings.Contains(reason, "namespace default exists on the target cluster") {
@@ -86,8 +86,9 @@ func TestCloneWithinCluster(t *testing.T) {
 	e.put("/k8s/v2/apps/"+id, put).problem(10).field("invalidFields", "sourceAppID")
 }
 
-// TestCloneFromBackupToAnotherCluster: a completed backup clones to another cluster under
-// the source's namespace names; the clone carries sourceClusterID and the backup's ID.
+// TestCloneFromBackupToAnotherCluster: a completed backup clones to another cluster, without
+// a mapping into a namespace named after the clone (NetApp's toolkit docs, clone); the clone
+// carries sourceClusterID and the backup's ID.
 func TestCloneFromBackupToAnotherCluster(t *testing.T) {
 	clock := newClock()
 	e := newEnv(t, Options{Now: clock.Now, Delays: Delays{Backup: 10 * time.Second}})
@@ -110,11 +111,35 @@ func TestCloneFromBackupToAnotherCluster(t *testing.T) {
 	if got := e.get("/k8s/v2/apps/" + r.str("id")).str("state"); got != "ready" {
 		t.Errorf("state %q without a restore delay", got)
 	}
-	if !slices.Contains(e.sim.st.Clusters[target].Namespaces, "prod") {
-		t.Error("the clone did not create namespace prod on the target cluster")
+	if !slices.Contains(e.sim.st.Clusters[target].Namespaces, "db-dr") {
+		t.Error("the clone did not create namespace db-dr on the target cluster")
 	}
-	// The same clone again: the namespace exists now, and so does the name.
-	e.post("/k8s/v2/apps", cloneBody("db-dr-2", target, srcCluster, srcID, map[string]any{"backupID": backupID})).problem(9).field("invalidFields", "namespaceMapping")
+	// Into the same namespace again: it exists now.
+	e.post("/k8s/v2/apps", cloneBody("db-dr-2", target, srcCluster, srcID, map[string]any{"backupID": backupID,
+		"namespaceMapping": nsMap("prod", "db-dr")})).problem(9).field("invalidFields", "namespaceMapping")
+}
+
+// TestCloneWithoutMappingNamedAfterClone: NetApp's toolkit docs (clone, --cloneNamespace):
+// "if not specified, the namespace is the same value as cloneAppName", and actoolkit then
+// sends no namespaceMapping. So a clone within the source's own cluster needs no mapping;
+// a source of several namespaces, which one name cannot cover, needs one (400/9).
+func TestCloneWithoutMappingNamedAfterClone(t *testing.T) {
+	e := newEnv(t, Options{})
+	srcID := e.readyApp("web", "prod")
+	clusterID := e.sim.st.Apps[srcID].ClusterID
+	r := e.post("/k8s/v2/apps", cloneBody("web-copy", clusterID, clusterID, srcID, nil)).expect(201)
+	if got := itemField(r.body["namespaceScopedResources"].([]any), 0, "namespace"); got != "web-copy" {
+		t.Fatalf("the clone's namespace is %q, want web-copy: %s", got, r.raw)
+	}
+	if !slices.Contains(e.sim.st.Clusters[clusterID].Namespaces, "web-copy") {
+		t.Error("the clone did not create namespace web-copy")
+	}
+	two := e.readyApp("shop", "front", "back")
+	reason := e.post("/k8s/v2/apps", cloneBody("shop-copy", e.sim.st.Apps[two].ClusterID, e.sim.st.Apps[two].ClusterID, two, nil)).
+		problem(9).field("invalidFields", "namespaceMapping")
+	if !strings.Contains(reason, "several namespaces") {
+		t.Errorf("a source of two namespaces without a mapping: %q", reason)
+	}
 }
 
 // TestCloneMembersOnlyOnClones: the members of a clone without a source are refused, and
@@ -193,4 +218,46 @@ func TestInPlaceRestoreFailureAndBusy(t *testing.T) {
 	if got.str("state") != "failed" || got.str("backupID") != backupID || !strings.Contains(string(got.raw), "Volume prod/data could not be restored") {
 		t.Fatalf("failed restore: %s", got.raw)
 	}
+}
+
+// TestCloneAndRestoreRediscover: NetApp's captured app answers (toolkit docs: clone and
+// restore) list provisioning -> discovering and restoring -> discovering, never straight to
+// ready. Half way through Delays.Restore the app is discovering, and a snapshot or a backup
+// chained right after is refused 409/112 until it is ready.
+func TestCloneAndRestoreRediscover(t *testing.T) {
+	clock := newClock()
+	e := newEnv(t, Options{Now: clock.Now, Delays: Delays{Restore: 10 * time.Second}})
+	e.bucket("bk")
+	srcID := e.readyApp("web", "prod")
+	clusterID := e.sim.st.Apps[srcID].ClusterID
+	clone := e.post("/k8s/v2/apps", cloneBody("web-copy", clusterID, clusterID, srcID, nil)).expect(201)
+	if !strings.Contains(string(clone.raw), `{"from":"provisioning","to":["discovering","failed"]}`) ||
+		!strings.Contains(string(clone.raw), `{"from":"restoring","to":["discovering","failed"]}`) {
+		t.Errorf("stateTransitions lack the captured provisioning and restoring rows: %s", clone.raw)
+	}
+	path := "/k8s/v2/apps/" + clone.str("id")
+	clock.advance(5 * time.Second)
+	if got := e.get(path).str("state"); got != "discovering" {
+		t.Fatalf("the clone half way: %q, want discovering", got)
+	}
+	e.post(snapsOf(clone.str("id")), snapBody("chained")).problem(112)
+	e.post(backupsOf(clone.str("id")), backupBody("chained", nil)).problem(112)
+	clock.advance(5 * time.Second)
+	if got := e.get(path).str("state"); got != "ready" {
+		t.Fatalf("the clone at the end: %q, want ready", got)
+	}
+	snapID := e.post(snapsOf(clone.str("id")), snapBody("chained")).expect(201).str("id")
+
+	restore := map[string]any{"type": "application/astra-app", "version": "2.2", "snapshotID": snapID}
+	e.doURL(http.MethodPut, e.url(path), restore, http.Header{"Forceupdate": {"true"}}).expect(204)
+	clock.advance(5 * time.Second)
+	if got := e.get(path).str("state"); got != "discovering" {
+		t.Fatalf("the restore half way: %q, want discovering", got)
+	}
+	e.post(snapsOf(clone.str("id")), snapBody("after-restore")).problem(112)
+	clock.advance(5 * time.Second)
+	if got := e.get(path).str("state"); got != "ready" {
+		t.Fatalf("the restore at the end: %q, want ready", got)
+	}
+	e.post(snapsOf(clone.str("id")), snapBody("after-restore")).expect(201)
 }

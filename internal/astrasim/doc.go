@@ -62,21 +62,34 @@
 //     oldest available bucket; none is 400 problem 170 (bucketuse.go). A backup into a
 //     bucket that is not available or is in Options.UnreachableBuckets is accepted, then
 //     fails. Snapshots carry a bucketID only at appSnap 1.3 on neptuneV1 clusters (else 177).
-//   - DELETE of a running backup is 409/128; of a failed one, 409/142 unless the header
-//     Force-Delete: true is sent; of a snapshot being taken 409/148, of one a running
-//     backup is taken from 409/144. Deleting a bucket that holds backups or that a policy
+//   - DELETE of a running backup is 409/128; a failed one is deleted with or without the
+//     header Force-Delete: true (optional in the automation docs' "Delete a backup"
+//     workflow; astraSDK never sends it); of a snapshot being taken 409/148, of one a running
+//     backup is taken from 409/144. With Delays.Delete, a deleted snapshot or backup whose
+//     version's answer lists state "deleting" (24.02: appSnap 1.3, appBackup 1.2) stays in
+//     that state for the delay, its name taken (176/143) and its bucket in use (83). Deleting a bucket that holds backups or that a policy
 //     names is 409/83 naming them.
 //   - Clones and in-place restores (clones.go): a POST of an app naming sourceAppID (with
-//     sourceClusterID), a snapshotID or a backupID is a clone, provisioning then ready
-//     (Delays.Restore), in namespaces it creates (one that exists is 400/9; a clone within
-//     the source's cluster must map each namespace); an unknown destination storage class is
+//     sourceClusterID), a snapshotID or a backupID is a clone, provisioning, discovering,
+//     then ready (Delays.Restore; NetApp's captured answers' stateTransitions), in namespaces it creates (one that exists is 400/9); without any
+//     namespaceMapping its one namespace is named after the clone (NetApp's toolkit docs,
+//     clone), and a source of several namespaces needs a mapping (400/9: the docs name one
+//     namespace only; the real service may differ); an unknown destination storage class is
 //     400/156, a live clone of an app at risk 409/161, a snapshot or backup not completed
 //     409/164. A PUT naming a snapshot or backup of the app restores it in place only with
 //     the header forceUpdate: true (else 400/9; the header on any other PUT is 400/12):
-//     restoring, then ready; a backup running refuses it, 409/152.
-//   - Unmanaging an app deletes its snapshots, backups and hooks (unmanage.go: Astra
-//     Control Center's documentation, the safe reading of two that disagree); a run in
-//     progress refuses it, 409/157 (backup) or 409/148 (snapshot).
+//     restoring, discovering, then ready; a backup running refuses it, 409/152. While a
+//     clone or restored app is not ready, a snapshot or backup of it is 409/112.
+//   - Unmanaging an app (unmanage.go; the sources disagree, both readings are modelled): by
+//     default as NetApp's REST workflow "Unmanage an app" (astra-automation wf_unmanage_app)
+//     says, its backups are not removed: they stay in their bucket, listed and deleted under
+//     /topology/v1/appBackups, and the bucket's DELETE is 409/83 until they are gone; its
+//     snapshots stay on the cluster where no Astra path reaches them (forgotten). With
+//     Options.UnmanageDeletesBackups (-unmanage-deletes-backups), as Astra Control Center's
+//     use/unmanage page says, they are deleted with it, and a failed backup refuses the
+//     unmanage, 409/142. The hooks go either way; a run in progress refuses it, 409/157
+//     (backup) or 409/148 (snapshot). A user of the real service should expect either, and
+//     delete an app's backups before unmanaging it (NetApp's cleanup scripts do).
 //   - Hook sources: a duplicate name is 400/9 (NetApp's toolkit docs say 400); the base64
 //     source is at most 131072 characters (the schema's encoded bound) and its script holds
 //     no NUL, no invalid UTF-8 and no carriage return (400/9 naming source);
@@ -86,7 +99,8 @@
 //     the object cannot do without is kept when left out, the rest left out goes.
 //   - Execution hooks: a "netapp" hook is 403/73; a name taken 409/10; a PUT may change
 //     everything but appID and hookType (409/10); restore and failover hooks are post only;
-//     failover needs executionHook 1.3. matchingContainers come from a modelled set of
+//     failover needs executionHook 1.3; "arguments": null (what actoolkit sends for a hook
+//     without arguments, outside the schema) is taken as none. matchingContainers come from a modelled set of
 //     containers, one per namespace scope entry (containers.go). Problems 162 and 168 are
 //     never answered (no replication, hooks always enabled).
 //   - Hook runs (hookruns.go): pre-backup, pre-snapshot, post-snapshot, post-backup; a

@@ -127,3 +127,17 @@ func TestFailoverHooksNeedVersion13(t *testing.T) {
 	h["version"] = "1.3"
 	e.post(hooksOf(appID), h).problem(8)
 }
+
+// TestHookArgumentsNull: actoolkit (astraSDK's createHook) sends "arguments": null for a hook
+// without arguments, outside the published schema; NetApp's own client works against the
+// service, so the simulator takes it as no arguments (issue 43, item 12).
+func TestHookArgumentsNull(t *testing.T) {
+	e := newEnv(t, Options{})
+	appID := e.readyApp("web")
+	b := hookBody("no-args", appID, e.hookSource("script"))
+	b["arguments"] = nil
+	r := e.post(hooksOf(appID), b).expect(201)
+	if args, ok := r.body["arguments"].([]any); !ok || len(args) != 0 {
+		t.Errorf("arguments answered %#v, want []: %s", r.body["arguments"], r.raw)
+	}
+}

@@ -63,6 +63,12 @@ type Options struct {
 	// assert the exact snapshots and backups an app has while running on the real clock
 	// (an hourly policy at minute 0 would otherwise fire when a test crosses the hour).
 	PausePolicies bool
+	// UnmanageDeletesBackups selects Astra Control Center's documentation (use/unmanage:
+	// unmanaging an app deletes its snapshots and backups; an app holding a failed backup
+	// refuses to go, 409/142) over the default, NetApp's REST workflow "Unmanage an app"
+	// (wf_unmanage_app: its backups and snapshots are not removed, the backups stay in their
+	// bucket and keep it in use). unmanage.go has both.
+	UnmanageDeletesBackups bool
 	// FailHookSources are hook source names whose execution hooks fail whenever they run:
 	// the snapshot or backup they run for reports hookState "failed" (hookruns.go).
 	FailHookSources []string
@@ -78,7 +84,7 @@ type Options struct {
 
 // Delays are the durations of the asynchronous transitions. -delay NAME=DURATION of the
 // program maps NAME (discover, manage, unmanage, remove, recollect, bucket, app, snapshot,
-// backup, restore) to these fields.
+// backup, restore, delete) to these fields.
 type Delays struct {
 	Discover  time.Duration // POST cluster (kubeconfig): discovering/pending -> running/unmanaged; new cloud pending -> running
 	Manage    time.Duration // POST managedClusters: managing/pending -> managed/running
@@ -89,7 +95,8 @@ type Delays struct {
 	App       time.Duration // POST apps: pending -> discovering (half way) -> ready
 	Snapshot  time.Duration // a snapshot: discovering -> running (half way) -> completed or failed
 	Backup    time.Duration // a backup: pending -> running (half way) -> completed or failed
-	Restore   time.Duration // a clone: provisioning -> ready; an in-place restore: restoring -> ready (or failed)
+	Delete    time.Duration // DELETE of a snapshot or backup: deleting -> gone (zero: gone at once)
+	Restore   time.Duration // a clone: provisioning -> discovering (half way) -> ready; an in-place restore: restoring -> discovering -> ready (or failed)
 }
 
 // SetDelay sets one delay by its program name.
@@ -118,8 +125,10 @@ func (d *Delays) SetDelay(name string, v time.Duration) error {
 		d.Backup = v
 	case "restore":
 		d.Restore = v
+	case "delete":
+		d.Delete = v
 	default:
-		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect, bucket, app, snapshot, backup, restore", name)
+		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect, bucket, app, snapshot, backup, restore, delete", name)
 	}
 	return nil
 }

@@ -1,9 +1,14 @@
 package astrasim
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/astra-control/terraform-provider-astra/internal/apispec"
 )
 
 // run is what a snapshot and a backup share: the job that takes them. It starts in its
@@ -28,10 +33,56 @@ type run struct {
 const (
 	transRunStarted = "runStarted" // first state -> running
 	transRunDone    = "runDone"    // running -> completed or failed
+	transRunDeleted = "runDeleted" // deleting -> gone (Delays.Delete)
 )
 
-// inProgress: the run has not ended.
-func (r *run) inProgress() bool { return r.State != "completed" && r.State != "failed" }
+// inProgress: the run has not ended (one being deleted has).
+func (r *run) inProgress() bool {
+	return r.State != "completed" && r.State != "failed" && r.State != "deleting"
+}
+
+// deleteRun deletes an ended snapshot or backup: at once, or, with Delays.Delete and a
+// version whose answer lists state "deleting" (appSnap 1.3 and appBackup 1.2 of 24.02),
+// through that state until the record goes. Meanwhile its name stays taken and its bucket
+// in use, as on a service that deletes in the background. A DELETE of one already being
+// deleted is accepted again.
+func (s *Sim) deleteRun(j job, now time.Time) *reply {
+	r := j.runOf()
+	if s.opts.Delays.Delete <= 0 || !s.answersDeleting(j) {
+		s.forgetRun(j)
+		return noContent()
+	}
+	if r.State != "deleting" {
+		r.State = "deleting"
+		r.Pending = &transition{Kind: transRunDeleted, At: now.Add(s.opts.Delays.Delete)}
+	}
+	return noContent()
+}
+
+// answersDeleting: the published answer of the job's version lists state "deleting".
+func (s *Sim) answersDeleting(j job) bool {
+	var sc *openapi3.Schema
+	switch v := j.(type) {
+	case *appSnap:
+		sc = s.responseSchema(apispec.AppSnap, v.Version)
+	case *appBackup:
+		sc = s.responseSchema(apispec.AppBackup, v.Version)
+	}
+	if sc == nil || sc.Properties["state"] == nil || sc.Properties["state"].Value == nil {
+		return false
+	}
+	return slices.Contains(sc.Properties["state"].Value.Enum, any("deleting"))
+}
+
+// forgetRun removes a snapshot's or a backup's record.
+func (s *Sim) forgetRun(j job) {
+	switch v := j.(type) {
+	case *appSnap:
+		delete(s.st.Snapshots, v.ID)
+	case *appBackup:
+		delete(s.st.Backups, v.ID)
+	}
+}
 
 func (r *run) hookState() string {
 	switch {
@@ -136,6 +187,11 @@ func (s *Sim) applyRun(j job, kind string, at time.Time) {
 		r.RunningSince = &t
 		d := j.delay(s.opts.Delays)
 		r.Pending = &transition{Kind: transRunDone, At: at.Add(d - d/2)}
+	case transRunDeleted:
+		r.Pending = nil
+		if r.State == "deleting" {
+			s.forgetRun(j)
+		}
 	case transRunDone:
 		if r.inProgress() {
 			s.endRun(j, append(append([]string(nil), r.FailWith...), j.failures(s)...), at)

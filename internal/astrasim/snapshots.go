@@ -199,8 +199,7 @@ func (s *Sim) deleteSnapshot(q *request) *reply {
 	if s.snapshotInUse(sn.ID) {
 		return fail(problem(144))
 	}
-	delete(s.st.Snapshots, sn.ID)
-	return noContent()
+	return s.deleteRun(sn, q.now)
 }
 
 // snapshotInUse: a backup in progress is being taken from the snapshot.

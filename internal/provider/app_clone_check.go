@@ -45,10 +45,17 @@ func checkClone(ctx context.Context, client *astra.Client, plan appValues, sourc
 					m.Source, source.Name, source.ID, strings.Join(scopeNames(source.NamespaceScopedResources), ", ")))
 		}
 	}
+	if complete && len(mapping) == 0 && len(source.NamespaceScopedResources) > 1 {
+		diags.AddAttributeError(path.Root("source").AtName("namespace_mapping"), "Missing namespace mapping",
+			fmt.Sprintf("Without namespace_mapping Astra Control names a clone's namespace after the clone, which covers one "+
+				"namespace; app %q (%s) spans %s: map each of them to the clone's namespace in source.namespace_mapping.",
+				source.Name, source.ID, strings.Join(slices.Sorted(slices.Values(scopeNames(source.NamespaceScopedResources))), ", ")))
+	}
 	if diags.HasError() {
 		return
 	}
-	if !complete || !fullyKnown(ctx, plan.NamespaceScopedResources) {
+	// Without a mapping the clone's namespace is named after the clone: unknown until its name is.
+	if !complete || !fullyKnown(ctx, plan.NamespaceScopedResources) || (len(mapping) == 0 && plan.Name.IsUnknown()) {
 		// Only the destinations named already can be checked.
 		var named []astra.NamespaceScope
 		for _, m := range mapping {
@@ -59,7 +66,7 @@ func checkClone(ctx context.Context, client *astra.Client, plan appValues, sourc
 		checkCloneDestinations(ctx, client, plan, src, source, named, namespaces, diags)
 		return
 	}
-	want := cloneNamespaces(source.NamespaceScopedResources, src.NamespaceMapping)
+	want := cloneNamespaces(source.NamespaceScopedResources, src.NamespaceMapping, plan.Name.ValueString())
 	if !appNamespacesValue(want).Equal(plan.NamespaceScopedResources) {
 		diags.AddAttributeError(path.Root("namespace_scoped_resources"), "Not the clone's namespaces",
 			fmt.Sprintf("A clone spans the source app's namespaces as source.namespace_mapping renames them, with the source's "+

@@ -65,7 +65,10 @@ func TestAppSourceConverters(t *testing.T) {
 		len(req.Labels) != 1 || req.Labels[0].Name != "env" || len(req.NamespaceMapping) != 2 {
 		t.Errorf("appCloneRequest: %+v", req)
 	}
-	got := cloneNamespaces([]astra.NamespaceScope{{Namespace: "web", LabelSelectors: []string{"app=web"}}, {Namespace: "cache"}}, src.NamespaceMapping)
+	if got := cloneNamespaces([]astra.NamespaceScope{{Namespace: "web"}}, nil, "staging"); len(got) != 1 || got[0].Namespace != "staging" {
+		t.Errorf("cloneNamespaces without a mapping (the namespace is named after the clone): %+v", got)
+	}
+	got := cloneNamespaces([]astra.NamespaceScope{{Namespace: "web", LabelSelectors: []string{"app=web"}}, {Namespace: "cache"}}, src.NamespaceMapping, "staging")
 	want := []astra.NamespaceScope{{Namespace: "web-staging", LabelSelectors: []string{"app=web"}}, {Namespace: "cache"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("cloneNamespaces: %+v", got)

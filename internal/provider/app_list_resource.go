@@ -59,10 +59,11 @@ func (r *appListResource) List(ctx context.Context, req list.ListRequest, stream
 		res.Diagnostics.Append(res.Identity.Set(ctx, idIdentity{ID: types.StringValue(a.ID)})...)
 		if req.IncludeResource {
 			model := appModel{
-				appValues:    appFrom(&a, appValues{Labels: types.MapNull(types.StringType)}),
-				Source:       types.ObjectNull(appSourceAttrTypes),
-				Timeouts:     nullTimeouts(ctx, req, &res.Diagnostics),
-				WaitForReady: types.BoolValue(true),
+				appValues:              appFrom(&a, appValues{Labels: types.MapNull(types.StringType)}),
+				Source:                 types.ObjectNull(appSourceAttrTypes),
+				Timeouts:               nullTimeouts(ctx, req, &res.Diagnostics),
+				WaitForReady:           types.BoolValue(true),
+				DeleteBackupsOnDestroy: types.BoolValue(false),
 			}
 			res.Diagnostics.Append(res.Resource.Set(ctx, model)...)
 		}

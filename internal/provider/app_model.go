@@ -36,6 +36,8 @@ type appModel struct {
 	Source       types.Object   `tfsdk:"source"` // a clone's origin: only creation reads it
 	Timeouts     timeouts.Value `tfsdk:"timeouts"`
 	WaitForReady types.Bool     `tfsdk:"wait_for_ready"`
+	// DeleteBackupsOnDestroy: destroy deletes the app's backups first (app_destroy_backups.go).
+	DeleteBackupsOnDestroy types.Bool `tfsdk:"delete_backups_on_destroy"`
 }
 
 // appAPIFields maps the API's field names in invalidFields to attributes.
@@ -189,9 +191,15 @@ func appCloneRequest(plan appValues, src appSource, sourceClusterID string) astr
 	}
 }
 
-// cloneNamespaces is the scope a clone of source gets: each of its namespaces renamed by
-// the mapping, with its label selectors.
-func cloneNamespaces(source []astra.NamespaceScope, mapping []astra.Mapping) []astra.NamespaceScope {
+// cloneNamespaces is the scope a clone named cloneName of source gets: each of its
+// namespaces renamed by the mapping, with its label selectors. Without a mapping, a source
+// of one namespace is cloned into a namespace named after the clone (NetApp's toolkit docs,
+// clone: "the namespace is the same value as cloneAppName"); checkClone refuses a source of
+// several without one.
+func cloneNamespaces(source []astra.NamespaceScope, mapping []astra.Mapping, cloneName string) []astra.NamespaceScope {
+	if len(mapping) == 0 && len(source) == 1 {
+		mapping = []astra.Mapping{{Source: source[0].Namespace, Destination: cloneName}}
+	}
 	to := map[string]string{}
 	for _, m := range mapping {
 		to[m.Source] = m.Destination

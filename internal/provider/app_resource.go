@@ -39,6 +39,7 @@ func (r *appResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp
 	attributes := appAttributes()
 	attributes["source"] = appSourceAttribute()
 	attributes["timeouts"] = attrs.TimeoutsSchema(ctx, appTimeouts)
+	attributes["delete_backups_on_destroy"] = deleteBackupsOnDestroyAttribute()
 	attributes["wait_for_ready"] = schema.BoolAttribute{
 		Optional: true,
 		Computed: true,
@@ -236,6 +237,9 @@ func (r *appResource) Read(ctx context.Context, req resource.ReadRequest, resp *
 	if state.WaitForReady.IsNull() { // imported: the default, so the next plan is empty
 		state.WaitForReady = types.BoolValue(true)
 	}
+	if state.DeleteBackupsOnDestroy.IsNull() { // imported, or recorded before the attribute existed
+		state.DeleteBackupsOnDestroy = types.BoolValue(false)
+	}
 	r.recordAnswer(ctx, &state, app, &resp.State, &resp.Diagnostics)
 }
 
@@ -282,13 +286,20 @@ func (r *appResource) Delete(ctx context.Context, req resource.DeleteRequest, re
 	id := state.ID.ValueString()
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if !unmanageApp(waitCtx, r.waitSchedule(), client, id, timeout, &resp.Diagnostics) {
+	backups := backupsOnDestroy{client: client, appID: id}
+	if !backups.prepare(waitCtx, r.waitSchedule(), timeout, state.DeleteBackupsOnDestroy, &resp.Diagnostics) {
+		return
+	}
+	hint := func(err error) string { return unmanageRefusedHint(err, state.DeleteBackupsOnDestroy) }
+	if !unmanageApp(waitCtx, r.waitSchedule(), client, id, timeout, hint, &resp.Diagnostics) {
 		return
 	}
 	if _, err := astra.Wait(waitCtx, r.waitSchedule(), appGone(client, id), func(a *astra.App) (bool, error) { return a == nil, nil }); err != nil {
 		addWaitError(&resp.Diagnostics, "App not unmanaged", err, timeout,
 			"Astra Control accepted the unmanage request; the app stays in state until it is gone. Destroy again to check.")
+		return
 	}
+	backups.warnKept(context.WithoutCancel(ctx), state.Name.ValueString(), &resp.Diagnostics)
 }
 
 func (r *appResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -175,8 +175,10 @@ func appSourceAttribute() schema.SingleNestedAttribute {
 				MarkdownDescription: "ID of a completed backup of the source app to clone from (the `astra_app_backups` data source finds the newest).",
 				Validators:          []validator.String{validate.UUID()},
 			},
-			"namespace_mapping": mapping("Renames the source app's namespaces in the clone: `{ source, destination }`. A namespace "+
-				"left out keeps its name, which must then not exist on the target cluster. A set: the order is not a change.",
+			"namespace_mapping": mapping("Renames the source app's namespaces in the clone: `{ source, destination }`. Left out "+
+				"(or empty), the clone's namespace is named after the clone (`name`), as Astra Control does without a mapping: "+
+				"a source of several namespaces then needs one. A namespace a mapping leaves out keeps its name. A destination "+
+				"must not exist on the target cluster. A set: the order is not a change.",
 				"A namespace of the source app.", "The clone's namespace: it must not exist on the target cluster.", validate.DNSLabel(63)),
 			"storage_class_mapping": mapping("Moves the clone's volumes to other storage classes: `{ source, destination }`, "+
 				"`source = \"*\"` for all of them. Needs `api_version` 1.4 (Astra Control 23.05) or later. A set: the order is not a change.",

@@ -38,7 +38,10 @@ func (a *unmanageAttempt) Describe() (what, state string) {
 
 // unmanageApp sends the app's DELETE until Astra Control accepts it (or the app is gone),
 // within ctx; false when it added an error.
-func unmanageApp(ctx context.Context, schedule astra.Schedule, client *astra.Client, id string, timeout time.Duration, diags *diag.Diagnostics) bool {
+//
+// refusedHint adds to the error of a refusal that does not pass by itself (what may lift it).
+func unmanageApp(ctx context.Context, schedule astra.Schedule, client *astra.Client, id string, timeout time.Duration,
+	refusedHint func(error) string, diags *diag.Diagnostics) bool {
 	aftermath := "The app stays in state; destroy again once Astra Control accepts unmanaging it."
 	logged := ""
 	_, err := astra.Wait(ctx, schedule, func(ctx context.Context) (*unmanageAttempt, error) {
@@ -62,7 +65,7 @@ func unmanageApp(ctx context.Context, schedule astra.Schedule, client *astra.Cli
 	}
 	var apiErr *astra.APIError
 	if errors.As(err, &apiErr) { // refused for a reason that does not pass by itself
-		diags.AddError("Cannot unmanage the app", "Astra Control refused to unmanage app "+id+": "+apiErr.Error()+"\n\n"+aftermath)
+		diags.AddError("Cannot unmanage the app", "Astra Control refused to unmanage app "+id+": "+apiErr.Error()+refusedHint(err)+"\n\n"+aftermath)
 		return false
 	}
 	addWaitError(diags, "Cannot unmanage the app", err, timeout, aftermath)

@@ -179,6 +179,9 @@ func describeBucketUsers(b *strings.Builder, defaults, policies, backups []bucke
 		listUsers(b, backups)
 		b.WriteString(". Astra Control keeps a bucket while it holds backups: delete them first (destroy their " +
 			"astra_app_backup resources, or delete them in Astra Control, knowing that they are then gone), or keep the " +
-			"bucket (a removed block with lifecycle { destroy = false } takes it out of the configuration and leaves it).")
+			"bucket (a removed block with lifecycle { destroy = false } takes it out of the configuration and leaves it). " +
+			"Astra Control's REST API keeps the backups of an app it unmanages: delete those with DELETE " +
+			"/accounts/<account ID>/topology/v1/appBackups/<backup ID>, or set delete_backups_on_destroy = true on the " +
+			"astra_app (and make the app depend on the bucket) so that destroying the app deletes them first.")
 	}
 }

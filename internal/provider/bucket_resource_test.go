@@ -76,11 +76,31 @@ func (a *accTarget) bucket(name string) string {
 		a.t.Fatalf("creating bucket %s: %v", name, err)
 	}
 	a.t.Cleanup(func() {
+		a.deleteBackupsIn(b.ID)
 		if err := a.client.DeleteBucket(context.Background(), b.ID); err != nil && !astra.IsNotFound(err) {
 			a.t.Errorf("deleting test bucket %s: %v", b.ID, err)
 		}
 	})
 	return b.ID
+}
+
+// deleteBackupsIn deletes the backups left in a test's bucket: Astra Control's REST API keeps
+// the backups of an app Terraform unmanaged (a policy's, an action's), and the bucket cannot
+// be deleted while it holds them.
+func (a *accTarget) deleteBackupsIn(bucketID string) {
+	all, err := a.client.ListAllAppBackups(context.Background(), astra.ListOptions{})
+	if err != nil {
+		a.t.Errorf("listing the backups left in test bucket %s: %v", bucketID, err)
+		return
+	}
+	for _, bk := range all {
+		if bk.BucketID != bucketID {
+			continue
+		}
+		if err := a.client.DeleteAppBackupByID(context.Background(), bk.ID, bk.State == "failed"); err != nil && !astra.IsNotFound(err) {
+			a.t.Errorf("deleting backup %s left in test bucket %s: %v", bk.ID, bucketID, err)
+		}
+	}
 }
 
 // checkBucketDestroyed is a CheckDestroy: every astra_bucket of the test is gone (a 404).

@@ -64,7 +64,9 @@ const usageFooter = `
   app        POST apps: discovering -> ready (the POST answers discovering)
   snapshot   a snapshot: discovering -> running (half way) -> completed or failed
   backup     a backup: pending -> running (half way) -> completed or failed
-  restore    a clone: provisioning -> ready; an in-place restore: restoring -> ready
+  restore    a clone: provisioning -> discovering (half way) -> ready; an in-place
+             restore: restoring -> discovering -> ready
+  delete     DELETE of a snapshot or backup: deleting -> gone (its name and bucket held)
 
 Protection policies fire on a schedule clock (UTC) that -schedule-speed N runs N times
 faster than real time: at 3600 an hourly policy fires every second, a daily one every 24
@@ -130,6 +132,7 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs.BoolVar(&cfg.opts.NoETag, "no-etag", false, "answer without ETag headers, as older releases and some proxies do (If-Match is still honoured)")
 	fs.BoolVar(&cfg.opts.PutEcho, "put-echo", false, "answer PUT with 200 and the request body plus the id, as the service answers a schedule PUT (NetApp's toolkit docs): a client must read the object back")
 	fs.BoolVar(&cfg.opts.WeakETag, "weak-etag", false, "answer weak ETags (W/\"...\"), as a compressing proxy makes them; If-Match compares strongly, so they never match")
+	fs.BoolVar(&cfg.opts.UnmanageDeletesBackups, "unmanage-deletes-backups", false, "unmanaging an app deletes its snapshots and backups and refuses while a backup of it failed, as Astra Control Center's UI documentation says; the default is NetApp's REST workflow: they stay, the backups in their bucket")
 	fs.BoolVar(&cfg.opts.ETagNeverMatches, "etag-never-matches", false, "refuse every If-Match but \"*\" with 412, as a service or proxy that issues tags it never matches")
 	fs.Int64Var(&cfg.opts.Seed, "seed", 0, "`seed` of generated IDs and fault probabilities")
 	// A bad flag is returned (main prints it once, on stderr), not followed by the usage.

@@ -126,7 +126,7 @@ func TestParseFlagsErrors(t *testing.T) {
 	}
 	for _, want := range []string{"-fault SPEC", "METHOD:ROUTE:KIND", "retry-after", "recollect", "-state-file",
 		"snapshot   a snapshot", "backup     a backup", "-schedule-speed N", "-fail-next-snapshot APP[=REASON]", "-fail-next-backup APP[=REASON]",
-		"-fail-next-restore APP[=REASON]", "restore    a clone: provisioning -> ready", "-fail-hook-source name", "execution hooks and hook sources", "-namespace NAME", "-put-echo", "-weak-etag",
+		"-fail-next-restore APP[=REASON]", "restore    a clone: provisioning -> discovering", "delete     DELETE of a snapshot or backup", "-fail-hook-source name", "execution hooks and hook sources", "-namespace NAME", "-put-echo", "-weak-etag",
 		"-etag-never-matches", "app        POST apps: discovering -> ready"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("-help does not mention %q", want)
