@@ -74,14 +74,23 @@ func (r *appResource) CheckDestroy(ctx context.Context, state tfsdk.State) diag.
 	diags.AddWarning("Destroying the app may delete its snapshots and backups",
 		fmt.Sprintf("Destroying app %q (%s) unmanages it in Astra Control. Astra Control Center's documentation says "+
 			"unmanaging an app deletes its snapshots and backups; NetApp's REST workflow (wf_unmanage_app) says they are "+
-			"kept, and a kept backup then blocks the delete of its bucket (409, problem 83) until it is deleted. This "+
+			"kept, and a kept backup then blocks the delete of its bucket (409, problem 83) until it is deleted.%s This "+
 			"plan does not destroy them itself: they may have been taken by a protection policy, an action, a person or "+
 			"another workspace. What the app has: %s.\n\n"+
 			"To keep the app managed in Astra Control, with its snapshots and backups, take it out of the configuration "+
 			"with a removed block instead of destroying it: removed { from = astra_app.<name> lifecycle { destroy = false "+
 			"} }. A snapshot or backup that another workspace manages may be gone after this apply: there, `terraform "+
-			"state rm` its resource.", name, id, strings.Join(held, "; ")))
+			"state rm` its resource.", name, id, backupsOptInSentence(prior.DeleteBackupsOnDestroy.ValueBool()), strings.Join(held, "; ")))
 	return diags
+}
+
+// backupsOptInSentence says what this provider itself does with the app's backups on
+// destroy (delete_backups_on_destroy), whichever reading the service follows.
+func backupsOptInSentence(optIn bool) string {
+	if optIn {
+		return " With delete_backups_on_destroy = true, destroy deletes every backup of the app first, whatever the service does."
+	}
+	return " With delete_backups_on_destroy = false, destroy deletes none of them itself."
 }
 
 // backupsByBucket lists backups grouped by the bucket they sit in ("in bucket b (id): x

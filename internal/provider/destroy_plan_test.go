@@ -109,7 +109,8 @@ func TestAccApp_destroyWarnsAtPlan(t *testing.T) {
 	expectOutput(t, "the plan destroying the app", r, "Warning: Destroying the app may delete its snapshots and backups",
 		fmt.Sprintf("Destroying app \"unmanage\" (%s) unmanages it in Astra Control. Astra Control Center's documentation "+
 			"says unmanaging an app deletes its snapshots and backups; NetApp's REST workflow (wf_unmanage_app) says they "+
-			"are kept, and a kept backup then blocks the delete of its bucket (409, problem 83) until it is deleted. This "+
+			"are kept, and a kept backup then blocks the delete of its bucket (409, problem 83) until it is deleted. With "+
+			"delete_backups_on_destroy = false, destroy deletes none of them itself. This "+
 			"plan does not destroy them itself: they may have been taken by a protection policy, an action, a person or "+
 			"another workspace. What the app has: snapshots: %d (%s); backups: 1 (in bucket unmanage (%s): "+
 			"other-workspace (%s)).", appID, len(names), strings.Join(names, ", "), bucketID, backup.ID),
