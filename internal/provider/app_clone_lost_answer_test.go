@@ -73,8 +73,8 @@ func TestAccApp_cloneLostAnswer(t *testing.T) {
 	h.write(base + cloneOfWebHCL("staging", "web-staging", "staging") + cloneOfWebHCL("dr", "web-dr", "dr"))
 	expectActionOutput(t, "a clone refused for an unrelated app's name, the answer lost", h.apply(), true,
 		"Outcome of creating app web-dr is unknown",
-		"the object found, ID "+unrelated.ID+", matches the request, but it was created at",
-		"it was not adopted (Terraform never takes over an object it did not create)")
+		"app "+unrelated.ID+" named \"web-dr\" on cluster", "is not a clone of app "+webID+" (its source app: \"\"), so it is not the clone this request created",
+		"Nothing was recorded in state")
 	if n, fired, added := sim.Count(http.MethodPost, routeApps)-posts, sim.Fired(http.MethodPost, routeApps, astrasim.FaultLostAnswer), appCount()-apps; n != 1 || fired != 2 || added != 0 {
 		t.Fatalf("%d clone POSTs (lost answers %d in all), %d apps added; want 1, 2, 0", n, fired, added)
 	}
