@@ -189,6 +189,9 @@ var attributePools = map[string][]string{
 	"cloud_type":              {"gcp", "azure", "aws", "GCP"},
 	"kubeconfig":              poolKubeconfigs,
 	"kubeconfig_wo":           poolKubeconfigs,
+	// States the service reports: a snapshot's or backup's plan check speaks up (so the
+	// framework answers) unless its prior run is settled, which a random string never is.
+	"state": {"completed", "completed", "running", "pending", "failed", "ready", "available"},
 }
 
 // poolServers are the API servers of the kubeconfigs the pools hold: the fixture
