@@ -19,6 +19,7 @@ import (
 // create, and refuses a source of several namespaces without a mapping.
 func TestAccApp_cloneWithoutMapping(t *testing.T) {
 	a := newAccTarget(t, withSim(func(o *astrasim.Options) { o.Namespaces = []string{"front", "back"} }))
+	a.requireSim("a source app of two namespaces, front and back, which the simulator's seeded clusters have")
 	cred := a.kubeconfigCredential("kube-clone-nomap", "clone-nomap")
 	base := privateManagedHCL(a.cloudID(), cred, `local.storage_classes["ontap-gold"]`, true)
 	name := a.name("web-copy")
