@@ -36,6 +36,7 @@ type app struct {
 	StorageClassMapping []mapping `json:"storageClassMapping,omitempty"`
 	FailWith            []string  `json:"failWith,omitempty"` // injected: the clone or restore under way fails with these
 	Restores            int       `json:"restores,omitempty"` // in-place restores so far
+	Restored            []string  `json:"restored,omitempty"` // what the last in-place restore put back (restorefilter.go)
 }
 
 type nsScope struct {

@@ -103,6 +103,17 @@
 //     without arguments, outside the schema) is taken as none. matchingContainers come from a modelled set of
 //     containers, one per namespace scope entry (containers.go). Problems 162 and 168 are
 //     never answered (no replication, hooks always enabled).
+//   - POST answers (postanswers.go) carry what NetApp's captured answers carry, not what a
+//     GET gives: a backup's is id, name, bucketID, state, stateUnready and metadata (no
+//     totalBytes, progress, timestamps or snapshotID; toolkit examples/gitlab and
+//     docs/toolkit/create); a hook's has no matchingContainers or matchingImages (docs/toolkit
+//     create and copy). The spec's POST response schemas allow more; the captures win.
+//   - Selective restore (restorefilter.go): an in-place restore's restoreFilter (app 2.1+,
+//     the 24.02 PUT schema; ACC's restore page; actoolkit restore/ipr --filterSet) restores
+//     the modelled assets (a Pod, a PVC "data-<pod>", a Service and a StatefulSet per
+//     modelled container) that its GVKN filters select, as Sim.Restored tells; an empty
+//     filter, a kind no modelled asset has, or a set-based label selector is 400/9 naming
+//     it. Problem 155 is never answered (nothing documents when an app is not eligible).
 //   - Hook runs (hookruns.go): pre-backup, pre-snapshot, post-snapshot, post-backup; a
 //     backup taking its own snapshot runs the snapshot hooks too; a failing hook (its source
 //     in Options.FailHookSources) leaves the run completing with hookState "failed".
