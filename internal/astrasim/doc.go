@@ -108,12 +108,14 @@
 //     totalBytes, progress, timestamps or snapshotID; toolkit examples/gitlab and
 //     docs/toolkit/create); a hook's has no matchingContainers or matchingImages (docs/toolkit
 //     create and copy). The spec's POST response schemas allow more; the captures win.
-//   - Selective restore (restorefilter.go): an in-place restore's restoreFilter (app 2.1+,
-//     the 24.02 PUT schema; ACC's restore page; actoolkit restore/ipr --filterSet) restores
+//   - Selective restore (restorefilter.go): an in-place restore's restoreFilter (app 2.2,
+//     23.05 to 24.02; ACC's restore page; actoolkit restore/ipr --filterSet) restores
 //     the modelled assets (a Pod, a PVC "data-<pod>", a Service and a StatefulSet per
 //     modelled container) that its GVKN filters select, as Sim.Restored tells; an empty
 //     filter, a kind no modelled asset has, or a set-based label selector is 400/9 naming
-//     it. Problem 155 is never answered (nothing documents when an app is not eligible).
+//     it. Names follow the schema's type_dns_1123 (no dots, 63 at most) though Kubernetes
+//     names may have dots (actoolkit's asset list shows some): the schema wins. Problem 155
+//     is never answered (nothing documents when an app is not eligible).
 //   - Hook runs (hookruns.go): pre-backup, pre-snapshot, post-snapshot, post-backup; a
 //     backup taking its own snapshot runs the snapshot hooks too; a failing hook (its source
 //     in Options.FailHookSources) leaves the run completing with hookState "failed".

@@ -6,7 +6,7 @@ import (
 )
 
 // A selective restore (issue 43, item 8): an in-place restore's PUT may carry restoreFilter
-// (app 2.1 and later: the 23.05 to 24.02 documents; 22.11's schema has no such member), as
+// (app 2.2: the 23.05 to 24.02 documents; 2.1 and 22.11's schemas have no such member), as
 // Astra Control Center's "restore apps" page and actoolkit's restore/ipr --filterSelection
 // and --filterSet do. Its shape is the schema's: resourceSelectionCriteria include or
 // exclude, and GVKN, filters each matching a resource when every field it sets matches
