@@ -336,6 +336,7 @@ func (s *Sim) finishRestore(a *app, what string, at time.Time) {
 		return
 	}
 	a.State, a.StateDetails = "discovering", nil
+	s.runRestoreHooks(a, what)
 	s.scheduleApp(a, transAppReady, s.opts.Delays.Restore-s.opts.Delays.Restore/2, at)
 }
 

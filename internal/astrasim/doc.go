@@ -119,6 +119,15 @@
 //   - Hook runs (hookruns.go): pre-backup, pre-snapshot, post-snapshot, post-backup; a
 //     backup taking its own snapshot runs the snapshot hooks too; a failing hook (its source
 //     in Options.FailHookSources) leaves the run completing with hookState "failed".
+//   - Hook time limit and restore hooks (hooktimeout.go; ACC's execution hooks page): a hook
+//     whose script runs longer than Options.HookTimeout (25 minutes, the documented limit)
+//     fails, and so does its snapshot (the page) or backup (the simulator's reading); how
+//     long a script runs is Options.HookDurations (-hook-duration), and hooks take no time on
+//     the simulator's clock. Post-restore hooks run after every clone (the source app's
+//     hooks, on the clone's containers) and in-place restore (the app's own), soft failures;
+//     the API shows no hookState on an app, so Sim.RestoreHooks tells tests what ran. A live
+//     clone runs no snapshot hooks on its source (the page's scenarios 1 and 2 say it does;
+//     not modelled).
 //   - Policies fire on a schedule clock Options.ScheduleSpeed times faster than real time
 //     (scheduleclock.go, schedulerun.go), in UTC, taking a snapshot (snapshotRetention > 0)
 //     and a backup from it (backupRetention > 0), named "<policy>-xxxxx" and created by the
