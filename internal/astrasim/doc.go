@@ -128,6 +128,11 @@
 //     the API shows no hookState on an app, so Sim.RestoreHooks tells tests what ran. A live
 //     clone runs no snapshot hooks on its source (the page's scenarios 1 and 2 say it does;
 //     not modelled).
+//   - GET /k8s/v1/apps/{app_id}/appAssets (appassets.go) is in no published document, yet
+//     astraSDK's getAppAssets calls it and actoolkit's clone and restore call that first:
+//     it answers what that client reads (items with assetName, assetType, namespace, labels
+//     and GVK; a metadata object), the app's modelled assets. It is the one route besides
+//     the account probe outside the documents: not in Sim.Routes, answers unchecked.
 //   - Policies fire on a schedule clock Options.ScheduleSpeed times faster than real time
 //     (scheduleclock.go, schedulerun.go), in UTC, taking a snapshot (snapshotRetention > 0)
 //     and a backup from it (backupRetention > 0), named "<policy>-xxxxx" and created by the
