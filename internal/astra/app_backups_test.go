@@ -23,8 +23,12 @@ func TestAppBackupsAgainstTheSimulator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if created.State != "pending" || created.PercentDone == nil || *created.PercentDone != 0 || created.SnapshotID != snap.ID {
+	// The POST answer is what NetApp's captured answers carry: no progress, no snapshotID.
+	if created.State != "pending" || created.PercentDone != nil || created.TotalBytes != nil || created.BucketID != f.bucketID {
 		t.Fatalf("POST answer: %+v", created)
+	}
+	if got, err := f.c.GetAppBackup(ctx, f.appID, created.ID); err != nil || got.SnapshotID != snap.ID || got.PercentDone == nil || *got.PercentDone != 0 {
+		t.Fatalf("GET answer: %+v %v", got, err)
 	}
 	done, err := WaitFrom(ctx, fastWait, created, func(ctx context.Context) (*AppBackup, error) {
 		return f.c.GetAppBackup(ctx, f.appID, created.ID)
@@ -107,7 +111,15 @@ func TestAppBackupRunInProgress(t *testing.T) {
 			t.Errorf("while a backup runs: %v", err)
 		}
 	}
-	what, state := created.Describe()
+	// The POST answer has no percentDone (NetApp's captured answers); a GET has.
+	if what, state := created.Describe(); what != "backup "+created.ID || state != "state pending" {
+		t.Errorf("Describe the POST answer: %q %q", what, state)
+	}
+	got, err := f.c.GetAppBackup(ctx, f.appID, created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	what, state := got.Describe()
 	if what != "backup "+created.ID || state != "state pending, percentDone 0%" {
 		t.Errorf("Describe: %q %q", what, state)
 	}

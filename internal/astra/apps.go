@@ -239,6 +239,8 @@ type appRestoreBody struct {
 	Version    string `json:"version"`
 	SnapshotID string `json:"snapshotID,omitempty"`
 	BackupID   string `json:"backupID,omitempty"`
+	// Filter makes it a selective restore, sent at SelectiveRestoreAppVersion.
+	Filter *RestoreFilter `json:"restoreFilter,omitempty"`
 }
 
 // RestoreApp restores an app in place from one of its snapshots or backups (exactly one
@@ -252,6 +254,11 @@ type appRestoreBody struct {
 // answer it returns an *UnknownOutcomeError, and the caller reads the app (RestoredFrom)
 // instead of sending it again.
 func (c *Client) RestoreApp(ctx context.Context, appID, snapshotID, backupID string) error {
+	return c.RestoreAppSelectively(ctx, appID, snapshotID, backupID, nil)
+}
+
+// RestoreAppSelectively is RestoreApp restoring only what filter selects (nil: everything).
+func (c *Client) RestoreAppSelectively(ctx context.Context, appID, snapshotID, backupID string, filter *RestoreFilter) error {
 	if (snapshotID == "") == (backupID == "") {
 		return errors.New("astra: an in-place restore names exactly one snapshot or backup")
 	}
@@ -259,7 +266,10 @@ func (c *Client) RestoreApp(ctx context.Context, appID, snapshotID, backupID str
 	if err != nil {
 		return err
 	}
-	body := appRestoreBody{Type: mediaType(appResource), Version: AppVersion, SnapshotID: snapshotID, BackupID: backupID}
+	body := appRestoreBody{Type: mediaType(appResource), Version: AppVersion, SnapshotID: snapshotID, BackupID: backupID, Filter: filter}
+	if filter != nil {
+		body.Version = SelectiveRestoreAppVersion
+	}
 	_, err = c.do(ctx, request{method: http.MethodPut, path: path, resource: appResource, body: body,
 		header: http.Header{"forceUpdate": {"true"}}, once: true})
 	return err

@@ -34,8 +34,10 @@ type app struct {
 	BackupID            string    `json:"backupID,omitempty"`
 	NamespaceMapping    []mapping `json:"namespaceMapping,omitempty"`
 	StorageClassMapping []mapping `json:"storageClassMapping,omitempty"`
-	FailWith            []string  `json:"failWith,omitempty"` // injected: the clone or restore under way fails with these
-	Restores            int       `json:"restores,omitempty"` // in-place restores so far
+	FailWith            []string  `json:"failWith,omitempty"`     // injected: the clone or restore under way fails with these
+	Restores            int       `json:"restores,omitempty"`     // in-place restores so far
+	Restored            []string  `json:"restored,omitempty"`     // what the last in-place restore put back (restorefilter.go)
+	RestoreHooks        []string  `json:"restoreHooks,omitempty"` // what its post-restore hooks did (hooktimeout.go)
 }
 
 type nsScope struct {

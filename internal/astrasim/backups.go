@@ -237,7 +237,7 @@ func (s *Sim) postBackup(q *request) *reply {
 	b := s.takeBackup(a, body.version, name, bucketID, snapshotID, "", q.now, q.user.userID)
 	labels, _ := labelsOf(body)
 	b.Meta.Labels = append(mergeLabels(nil, labels), label{labelTriggerType, "backup"})
-	return created(q, s.backupPath(b), apispec.AppBackup, b.Version, s.renderBackup(b, q.now))
+	return created(q, s.backupPath(b), apispec.AppBackup, b.Version, backupPostAnswer(s.renderBackup(b, q.now)))
 }
 
 // labelTriggerType is the read-only label an on-demand backup carries ("backup"), as in the

@@ -257,8 +257,17 @@ func (s *Sim) storageClassNamed(clusterID, name string) *storageClass {
 // restoreApp restores app a in place from one of its snapshots or backups (putApp hands it
 // a PUT body naming one). The rest of the body changes nothing: a restore is only a restore.
 func (s *Sim) restoreApp(q *request, a *app, b *body) *reply {
-	if _, ok := b.fields["restoreFilter"]; ok {
-		return fail(invalidFields(9, fieldReason{"restoreFilter", "selective restores are not modelled by the simulator"}))
+	restored := appAssets(a)
+	var selected []string
+	for _, x := range restored {
+		selected = append(selected, x.String())
+	}
+	if raw, ok := b.fields["restoreFilter"].(map[string]any); ok {
+		criteria, filters, p := readRestoreFilter(raw)
+		if p != nil {
+			return fail(p)
+		}
+		selected = selectAssets(restored, criteria, filters)
 	}
 	snapID, _ := b.str("snapshotID")
 	backupID, _ := b.str("backupID")
@@ -303,6 +312,7 @@ func (s *Sim) restoreApp(q *request, a *app, b *body) *reply {
 	a.State, a.StateDetails = "restoring", nil
 	a.FailWith = s.takeFailure(FailRestore, a)
 	a.Restores++
+	a.Restored = append([]string{}, selected...)
 	touch(&a.Meta, q)
 	rendered := s.renderApp(a)
 	s.scheduleApp(a, transAppRestored, s.opts.Delays.Restore/2, q.now)
@@ -326,6 +336,7 @@ func (s *Sim) finishRestore(a *app, what string, at time.Time) {
 		return
 	}
 	a.State, a.StateDetails = "discovering", nil
+	s.runRestoreHooks(a, what)
 	s.scheduleApp(a, transAppReady, s.opts.Delays.Restore-s.opts.Delays.Restore/2, at)
 }
 

@@ -103,9 +103,36 @@
 //     without arguments, outside the schema) is taken as none. matchingContainers come from a modelled set of
 //     containers, one per namespace scope entry (containers.go). Problems 162 and 168 are
 //     never answered (no replication, hooks always enabled).
+//   - POST answers (postanswers.go) carry what NetApp's captured answers carry, not what a
+//     GET gives: a backup's is id, name, bucketID, state, stateUnready and metadata (no
+//     totalBytes, progress, timestamps or snapshotID; toolkit examples/gitlab and
+//     docs/toolkit/create); a hook's has no matchingContainers or matchingImages (docs/toolkit
+//     create and copy). The spec's POST response schemas allow more; the captures win.
+//   - Selective restore (restorefilter.go): an in-place restore's restoreFilter (app 2.2,
+//     23.05 to 24.02; ACC's restore page; actoolkit restore/ipr --filterSet) restores
+//     the modelled assets (a Pod, a PVC "data-<pod>", a Service and a StatefulSet per
+//     modelled container) that its GVKN filters select, as Sim.Restored tells; an empty
+//     filter, a kind no modelled asset has, or a set-based label selector is 400/9 naming
+//     it. Names follow the schema's type_dns_1123 (no dots, 63 at most) though Kubernetes
+//     names may have dots (actoolkit's asset list shows some): the schema wins. Problem 155
+//     is never answered (nothing documents when an app is not eligible).
 //   - Hook runs (hookruns.go): pre-backup, pre-snapshot, post-snapshot, post-backup; a
 //     backup taking its own snapshot runs the snapshot hooks too; a failing hook (its source
 //     in Options.FailHookSources) leaves the run completing with hookState "failed".
+//   - Hook time limit and restore hooks (hooktimeout.go; ACC's execution hooks page): a hook
+//     whose script runs longer than Options.HookTimeout (25 minutes, the documented limit)
+//     fails, and so does its snapshot (the page) or backup (the simulator's reading); how
+//     long a script runs is Options.HookDurations (-hook-duration), and hooks take no time on
+//     the simulator's clock. Post-restore hooks run after every clone (the source app's
+//     hooks, on the clone's containers) and in-place restore (the app's own), soft failures;
+//     the API shows no hookState on an app, so Sim.RestoreHooks tells tests what ran. A live
+//     clone runs no snapshot hooks on its source (the page's scenarios 1 and 2 say it does;
+//     not modelled).
+//   - GET /k8s/v1/apps/{app_id}/appAssets (appassets.go) is in no published document, yet
+//     astraSDK's getAppAssets calls it and actoolkit's clone and restore call that first:
+//     it answers what that client reads (items with assetName, assetType, namespace, labels
+//     and GVK; a metadata object), the app's modelled assets. It is the one route besides
+//     the account probe outside the documents: not in Sim.Routes, answers unchecked.
 //   - Policies fire on a schedule clock Options.ScheduleSpeed times faster than real time
 //     (scheduleclock.go, schedulerun.go), in UTC, taking a snapshot (snapshotRetention > 0)
 //     and a backup from it (backupRetention > 0), named "<policy>-xxxxx" and created by the

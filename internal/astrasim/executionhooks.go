@@ -137,7 +137,7 @@ func (s *Sim) postHook(q *request) *reply {
 		h.Meta.Labels = mergeLabels(nil, labels)
 	}
 	s.st.Hooks[h.ID] = h
-	return created(q, s.hookPath(h), apispec.ExecutionHook, h.Version, s.renderHook(h))
+	return created(q, s.hookPath(h), apispec.ExecutionHook, h.Version, hookPostAnswer(s.renderHook(h)))
 }
 
 // putHook replaces a hook with the body (replaceOnPut says how): what a hook cannot do

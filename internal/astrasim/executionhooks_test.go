@@ -1,8 +1,10 @@
 package astrasim
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestExecutionHookValidation(t *testing.T) {
@@ -139,5 +141,36 @@ func TestHookArgumentsNull(t *testing.T) {
 	r := e.post(hooksOf(appID), b).expect(201)
 	if args, ok := r.body["arguments"].([]any); !ok || len(args) != 0 {
 		t.Errorf("arguments answered %#v, want []: %s", r.body["arguments"], r.raw)
+	}
+}
+
+// TestPostAnswersAsCaptured: a backup's POST answer is what NetApp's captured answers carry
+// (id, name, bucketID, state pending, stateUnready, metadata; no totalBytes, progress or
+// timestamps) and a hook's has no matchingContainers or matchingImages; a GET has them all.
+func TestPostAnswersAsCaptured(t *testing.T) {
+	e := newEnv(t, Options{Release: "24.02", Delays: Delays{Backup: time.Hour}})
+	e.bucket("captured")
+	appID := e.readyApp("web")
+	b := e.post(backupsOf(appID), backupBody("b1", nil)).expect(201)
+	var keys []string
+	for k := range b.body {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if want := []string{"bucketID", "id", "metadata", "name", "state", "stateUnready", "type", "version"}; !slices.Equal(keys, want) || b.str("state") != "pending" {
+		t.Errorf("backup POST answer members %v, want %v: %s", keys, want, b.raw)
+	}
+	if got := e.get(backupsOf(appID) + "/" + b.str("id")).expect(200); got.body["totalBytes"] == nil || got.body["backupCreationTimestamp"] == nil {
+		t.Errorf("backup GET answer: %s", got.raw)
+	}
+	h := e.post(hooksOf(appID), hookBody("h", appID, e.hookSource("script"))).expect(201)
+	if _, ok := h.body["matchingContainers"]; ok {
+		t.Errorf("hook POST answer has matchingContainers: %s", h.raw)
+	}
+	if _, ok := h.body["matchingImages"]; ok {
+		t.Errorf("hook POST answer has matchingImages: %s", h.raw)
+	}
+	if got := e.get("/core/v1/executionHooks/" + h.str("id")).expect(200); len(got.body["matchingContainers"].([]any)) == 0 {
+		t.Errorf("hook GET answer: %s", got.raw)
 	}
 }

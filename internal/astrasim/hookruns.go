@@ -19,7 +19,8 @@ const hookFailedType = "https://astra.netapp.io/stateDetails/hookFailed"
 //   - "all execution hook failures are soft failures": the other hooks and the operation go
 //     on, and the operation reports hookState "failed" with the failed hooks listed.
 //
-// A hook fails when its hook source is named in Options.FailHookSources (or is gone).
+// A hook fails when its hook source is named in Options.FailHookSources (or is gone), or
+// times out (hooktimeout.go): then the snapshot or backup fails too, at its end.
 func (s *Sim) runHooks(j job, stage string) []stateDetail {
 	a := s.st.Apps[j.appID()]
 	if a == nil {
@@ -29,25 +30,54 @@ func (s *Sim) runHooks(j job, stage string) []stateDetail {
 	if stage == "post" {
 		slices.Reverse(actions)
 	}
-	containers := appContainers(a)
 	var failed []stateDetail
 	for _, action := range actions {
-		for _, h := range s.st.hooksOf(a.ID) {
-			if h.Enabled != "true" || h.Action != action || h.Stage != stage {
-				continue
+		ran := s.runHookSet(s.st.hooksOf(a.ID), appContainers(a), action, stage)
+		for _, r := range ran {
+			if r.failure != nil {
+				failed = append(failed, *r.failure)
 			}
-			matched := matchingContainers(containers, h.Criteria)
-			if len(matched) == 0 {
-				continue
+			if r.timedOut {
+				r := j.runOf()
+				r.FailWith = append(r.FailWith, "An execution hook ran longer than "+s.hookTimeout().String()+": the "+j.what()+" timed out")
 			}
-			src := s.st.HookSources[h.HookSourceID]
-			if src != nil && !slices.Contains(s.opts.FailHookSources, src.Name) {
-				continue
-			}
-			failed = append(failed, hookFailure(h, src, matched))
 		}
 	}
 	return failed
+}
+
+// hookRun is one hook that ran: failed (its stateDetail) or not, and whether it timed out.
+type hookRun struct {
+	hook     *execHook
+	failure  *stateDetail
+	timedOut bool
+}
+
+// runHookSet runs the enabled hooks of one action and stage on the containers they match;
+// a hook that matches none is not applicable and does not run.
+func (s *Sim) runHookSet(hooks []*execHook, containers []container, action, stage string) []hookRun {
+	var out []hookRun
+	for _, h := range hooks {
+		if h.Enabled != "true" || h.Action != action || h.Stage != stage {
+			continue
+		}
+		matched := matchingContainers(containers, h.Criteria)
+		if len(matched) == 0 {
+			continue
+		}
+		src := s.st.HookSources[h.HookSourceID]
+		r := hookRun{hook: h}
+		switch {
+		case src != nil && s.hookTimesOut(src.Name):
+			d := hookTimeoutFailure(h, src, matched, s.hookTimeout())
+			r.failure, r.timedOut = &d, true
+		case src == nil || slices.Contains(s.opts.FailHookSources, src.Name):
+			d := hookFailure(h, src, matched)
+			r.failure = &d
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // hookFailure describes a failed hook: which, when, with what script, in which containers.

@@ -72,6 +72,13 @@ type Options struct {
 	// FailHookSources are hook source names whose execution hooks fail whenever they run:
 	// the snapshot or backup they run for reports hookState "failed" (hookruns.go).
 	FailHookSources []string
+	// HookDurations are how long the scripts of these hook sources run (by name; scripts
+	// never run here); one longer than HookTimeout fails, and so does the snapshot or backup
+	// it ran for (hooktimeout.go).
+	HookDurations map[string]time.Duration
+	// HookTimeout is how long a hook may run: 25 minutes, Astra Control Center's limit,
+	// unless set.
+	HookTimeout time.Duration
 	// FailNext makes the next snapshot or backup of an app fail (failnext.go); Sim.FailNext
 	// adds more while it runs.
 	FailNext []FailNext

@@ -57,6 +57,7 @@ func routeTable() []*route {
 		{"/k8s/v2/apps/{app_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getApp, http.MethodPut: (*Sim).putApp, http.MethodDelete: (*Sim).deleteApp}},
 		{"/k8s/v1/apps/{app_id}/schedules", map[string]handlerFunc{http.MethodGet: (*Sim).listSchedules, http.MethodPost: (*Sim).postSchedule}},
 		{"/k8s/v1/apps/{app_id}/schedules/{schedule_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getSchedule, http.MethodPut: (*Sim).putSchedule, http.MethodDelete: (*Sim).deleteSchedule}},
+		{appAssetsRoute, map[string]handlerFunc{http.MethodGet: (*Sim).listAppAssets}}, // outside the documents (appassets.go)
 		{"/k8s/v1/apps/{app_id}/appSnaps", map[string]handlerFunc{http.MethodGet: (*Sim).listSnapshots, http.MethodPost: (*Sim).postSnapshot}},
 		{"/k8s/v1/apps/{app_id}/appSnaps/{appSnap_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getSnapshot, http.MethodDelete: (*Sim).deleteSnapshot}},
 		{"/k8s/v1/apps/{app_id}/appBackups", map[string]handlerFunc{http.MethodGet: (*Sim).listBackups, http.MethodPost: (*Sim).postBackup}},
@@ -124,12 +125,13 @@ func (rt *route) allowed() string {
 	return strings.Join(ms, ", ")
 }
 
-// Routes lists every "METHOD route" the simulator serves (the account probe excluded),
+// Routes lists every "METHOD route" of the documents the simulator serves (the account
+// probe and appAssets excluded: offSpecRoutes),
 // in the form Count and Counts use.
 func (s *Sim) Routes() []string {
 	var out []string
 	for _, rt := range s.routes {
-		if rt.template == probeRoute {
+		if isOffSpec(rt.template) {
 			continue
 		}
 		for m := range rt.methods {

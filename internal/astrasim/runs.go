@@ -204,7 +204,9 @@ func (s *Sim) applyRun(j job, kind string, at time.Time) {
 // complete (its documentation: a post hook "cannot assume that the backup was completed").
 func (s *Sim) endRun(j job, reasons []string, at time.Time) {
 	r := j.runOf()
+	before := len(r.FailWith)
 	r.HookDetails = append(r.HookDetails, s.runHooks(j, "post")...)
+	reasons = append(reasons, r.FailWith[before:]...) // a post hook that timed out (hooktimeout.go)
 	if len(reasons) > 0 {
 		r.fail(j.what(), reasons, at)
 	} else {

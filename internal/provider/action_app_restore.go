@@ -37,6 +37,7 @@ type appRestoreActionModel struct {
 	SnapshotID types.String `tfsdk:"snapshot_id"`
 	BackupID   types.String `tfsdk:"backup_id"`
 	Timeout    types.String `tfsdk:"timeout"`
+	Filter     types.Object `tfsdk:"restore_filter"` // action_app_restore_filter.go
 }
 
 func (a *appRestoreAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
@@ -72,7 +73,8 @@ func (a *appRestoreAction) Schema(_ context.Context, _ action.SchemaRequest, res
 				MarkdownDescription: "ID of a completed backup of the app to restore from (the `astra_app_backups` data source finds the newest).",
 				Validators:          []validator.String{validate.UUID()},
 			},
-			"timeout": actionTimeoutAttribute("the app to be ready again", appRestoreTimeout),
+			"timeout":        actionTimeoutAttribute("the app to be ready again", appRestoreTimeout),
+			"restore_filter": restoreFilterAttribute(),
 		},
 	}
 }
@@ -184,11 +186,18 @@ func (a *appRestoreAction) Invoke(ctx context.Context, req action.InvokeRequest,
 	if isSet(m.BackupID) {
 		from = "backup " + m.BackupID.ValueString()
 	}
+	if isSet(m.Filter) {
+		from += ", only what restore_filter selects"
+	}
 	p := &progress{send: resp.SendProgress}
 	p.report(fmt.Sprintf("app %s: restoring in place from %s", appID, from))
 	snapshotID, backupID := m.SnapshotID.ValueString(), m.BackupID.ValueString()
+	filter := restoreFilterFrom(ctx, m.Filter, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	sent := time.Now()
-	err := client.RestoreApp(ctx, appID, snapshotID, backupID)
+	err := client.RestoreAppSelectively(ctx, appID, snapshotID, backupID, filter)
 	switch {
 	case astra.IsUnknownOutcome(err):
 		// The client never sends a restore twice: the app says whether this one was applied.

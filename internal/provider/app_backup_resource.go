@@ -152,7 +152,11 @@ func (r *appBackupResource) ImportState(ctx context.Context, req resource.Import
 // record writes the service's answer to state (timeouts as m holds them), and the identity.
 func (r *appBackupResource) record(ctx context.Context, m *appBackupModel, appID string, b *astra.AppBackup, state *tfsdk.State,
 	identity *tfsdk.ResourceIdentity, private privateKeys, diags *diag.Diagnostics) {
+	planned := m.SnapshotID
 	m.appBackupValues = appBackupFrom(appID, b)
+	if b.SnapshotID == "" && !planned.IsNull() && !planned.IsUnknown() {
+		m.SnapshotID = planned // a POST answer names no snapshotID (NetApp's captured answers)
+	}
 	diags.Append(setState(ctx, state, m)...)
 	setPolicyIdentity(ctx, identity, appID, b.ID, diags)
 	knownanswers.RecordAnswer(ctx, private, b, *state, diags)

@@ -324,10 +324,24 @@ func createAppRun[T any](ctx context.Context, h *clientHolder, client *astra.Cli
 	defer cancelWait()
 	last, err := astra.WaitFrom(waitCtx, h.waitSchedule(), run,
 		func(ctx context.Context) (*T, error) { return calls.get(ctx, id) }, calls.completed)
+	if last == run {
+		last = readBackRun(ctx, calls, id, run)
+	}
 	if last != nil {
 		record(last)
 	}
 	reportRunWait(diags, calls.kind, err, timeout, false)
+}
+
+// readBackRun is the run as a GET answers it, when the wait ended on the POST answer (it
+// already decided, or no GET came back): a backup's POST answer has no totalBytes,
+// progress, timestamps or snapshotID (NetApp's captured answers). If the GET fails the
+// POST answer is kept; a refresh reads the rest.
+func readBackRun[T any](ctx context.Context, calls appRunCalls[T], id string, answer *T) *T {
+	if got, err := calls.get(ctx, id); err == nil && got != nil {
+		return got
+	}
+	return answer
 }
 
 // reportRunWait reports how the wait for a run ended, when it did not end completed. A run

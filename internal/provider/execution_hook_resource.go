@@ -130,7 +130,17 @@ func (r *executionHookResource) Create(ctx context.Context, req resource.CreateR
 	if h == nil {
 		return
 	}
-	r.record(ctx, plan, h, &resp.State, resp.Private, &resp.Diagnostics)
+	r.record(ctx, plan, readBackHook(ctx, client, h), &resp.State, resp.Private, &resp.Diagnostics)
+}
+
+// readBackHook is the created hook as a GET answers it: a POST answer has no
+// matchingContainers (NetApp's captured answers), only a GET says which containers the hook
+// matches. If the GET fails the POST answer is kept (the hook exists; a refresh reads them).
+func readBackHook(ctx context.Context, client *astra.Client, h *astra.ExecutionHook) *astra.ExecutionHook {
+	if got, err := client.GetExecutionHook(ctx, h.ID); err == nil && got != nil {
+		return got
+	}
+	return h
 }
 
 func (r *executionHookResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

@@ -97,7 +97,8 @@ func (a *accTarget) snapshotOf(s *terraform.State, appAddr, name string) (*astra
 }
 
 // TestAccExecutionHook_failedHooksAndImport: hooks of a PostgreSQL app created on the app's path (one
-// POST each) with the containers they match; the pre hook changed in place (its script,
+// POST each) with the containers they match, read back by one GET each (a POST answer has no
+// matchingContainers); the pre hook changed in place (its script,
 // arguments and criteria: one PUT); a hook whose script fails leaves the next snapshot
 // completed with hookState failed and the hook named, and one whose script succeeds with
 // success; the data sources list the hooks by app, action and stage; import by ID plans
@@ -158,9 +159,9 @@ data "astra_hook_sources" "failing" {
 					statecheck.ExpectKnownValue(postHookAddr, tfjsonpath.New("matching_criteria").AtSliceIndex(0).AtMapKey("type"), knownvalue.StringExact("container_image")),
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(recordID(preHookAddr, &preID),
-					a.simCheck("one POST per hook, on the app's path", func(sim *astrasim.Sim) error {
+					a.simCheck("one POST per hook, on the app's path, and one GET reading back the containers it matches", func(sim *astrasim.Sim) error {
 						return expectCounts(sim.Count("POST", routeAppExecutionHooks), 2, sim.Count("POST", routeExecutionHooks), 0,
-							sim.Count("POST", routeHookSources), 2)
+							sim.Count("POST", routeHookSources), 2, sim.Count("GET", routeExecutionHook), 2)
 					}),
 					func(s *terraform.State) error {
 						snap, err := a.snapshotHookState(s, "with-working-hooks")

@@ -77,6 +77,9 @@ next snapshot or backup of the app named APP (or with ID APP; it may be managed 
 with REASON, however it is taken (a POST or a policy). -fail-hook-source NAME (repeatable)
 makes every run of the execution hooks of hook source NAME fail: the snapshot or backup
 still completes, with hookState "failed" (hook failures are soft in Astra Control).
+-hook-duration NAME=DURATION (repeatable) says how long the scripts of hook source NAME run:
+one longer than -hook-timeout (25m, Astra Control Center's limit) fails, and so does the
+snapshot or backup it ran for. Post-restore hooks run after clones and in-place restores.
 -fail-next-restore APP[=REASON] (repeatable) makes the next in-place restore of APP, or the
 clone that creates an app named APP, end with the app failed and REASON in its stateDetails.
 
@@ -106,7 +109,7 @@ clone that creates an app named APP, end with the app failed and REASON in its s
 func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("astra-sim", flag.ContinueOnError)
 	cfg := &config{}
-	var tokens, delays, faults, unreachable, failHooks, failSnapshots, failBackups, failRestores, namespaces listFlag
+	var tokens, delays, faults, unreachable, failHooks, hookDurations, failSnapshots, failBackups, failRestores, namespaces listFlag
 	var strict, lenient bool
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "listen `address` (port 0 picks a free port)")
 	fs.StringVar(&cfg.opts.AccountID, "account-id", astrasim.DefaultAccountID, "the account `UUID` served")
@@ -126,6 +129,8 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs.Var(&failBackups, "fail-next-backup", "make the next backup of an app fail, `APP[=REASON]` (app name or ID); repeatable")
 	fs.Var(&failRestores, "fail-next-restore", "make the next in-place restore of an app (or the clone creating it) fail, `APP[=REASON]` (app name or ID); repeatable")
 	fs.Var(&failHooks, "fail-hook-source", "a hook source `name` whose execution hooks fail whenever they run; repeatable")
+	fs.Var(&hookDurations, "hook-duration", "how long the scripts of a hook source run, `NAME=DURATION`; one over -hook-timeout fails, and its snapshot or backup with it; repeatable")
+	fs.DurationVar(&cfg.opts.HookTimeout, "hook-timeout", 25*time.Minute, "how long an execution hook may run (Astra Control Center's limit: 25m)")
 	fs.BoolVar(&strict, "strict", false, "validate request bodies strictly against the published schema (the default)")
 	fs.BoolVar(&lenient, "lenient", false, "also accept the undocumented fields real clients send (connectorInstall, cloudID...), and store and answer back members no release has, as a newer server would")
 	fs.BoolVar(&cfg.opts.PutReturnsBody, "put-returns-body", false, "answer PUT with 200 and the resource instead of 204")
@@ -211,6 +216,20 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 			return nil, fmt.Errorf("-fail-hook-source: the hook source name must not be empty")
 		}
 		cfg.opts.FailHookSources = append(cfg.opts.FailHookSources, name)
+	}
+	for _, spec := range hookDurations {
+		name, value, ok := strings.Cut(spec, "=")
+		d, err := time.ParseDuration(value)
+		if !ok || name == "" || err != nil || d < 0 {
+			return nil, fmt.Errorf("-hook-duration %q: want NAME=DURATION, such as freeze=30m", spec)
+		}
+		if cfg.opts.HookDurations == nil {
+			cfg.opts.HookDurations = map[string]time.Duration{}
+		}
+		cfg.opts.HookDurations[name] = d
+	}
+	if cfg.opts.HookTimeout <= 0 {
+		return nil, fmt.Errorf("-hook-timeout %v: must be positive", cfg.opts.HookTimeout)
 	}
 	for _, f := range []struct {
 		kind  string

@@ -70,7 +70,7 @@ func TestParseDayTwoFlags(t *testing.T) {
 		"-fail-next-snapshot", "web", "-fail-next-backup", "web=the bucket is full", "-fail-next-backup", "db",
 		"-fail-next-restore", "web=a volume could not be restored",
 		"-fail-hook-source", "freeze", "-fail-hook-source", "thaw", "-namespace", "shop", "-namespace", "db",
-		"-put-echo", "-weak-etag", "-etag-never-matches"}, io.Discard)
+		"-put-echo", "-weak-etag", "-etag-never-matches", "-hook-duration", "freeze=26m", "-hook-timeout", "20m"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,6 +82,9 @@ func TestParseDayTwoFlags(t *testing.T) {
 		{Kind: "restore", App: "web", Reasons: []string{"a volume could not be restored"}}}
 	if fmt.Sprint(cfg.opts.FailNext) != fmt.Sprint(want) {
 		t.Errorf("fail-next: %+v", cfg.opts.FailNext)
+	}
+	if cfg.opts.HookDurations["freeze"] != 26*time.Minute || cfg.opts.HookTimeout != 20*time.Minute {
+		t.Errorf("hook-duration %v, hook-timeout %v", cfg.opts.HookDurations, cfg.opts.HookTimeout)
 	}
 	if strings.Join(cfg.opts.FailHookSources, ",") != "freeze,thaw" {
 		t.Errorf("fail-hook-source: %v", cfg.opts.FailHookSources)
@@ -114,6 +117,8 @@ func TestParseFlagsErrors(t *testing.T) {
 		"snapshot":           {"-fail-next-snapshot", ""},
 		"-fail-hook-source":  {"-fail-hook-source", ""},
 		"-fail-next-restore": {"-fail-next-restore", ""},
+		"-hook-duration":     {"-hook-duration", "freeze"},
+		"must be positive":   {"-hook-timeout", "0s"},
 	}
 	for want, args := range cases {
 		if _, err := parseFlags(args, io.Discard); err == nil || !strings.Contains(err.Error(), want) {
