@@ -112,9 +112,11 @@ func (r *appBackupResource) Update(ctx context.Context, req resource.UpdateReque
 		})
 }
 
-// Delete deletes the backup. A failed backup goes only with Force-Delete: it is sent when
-// state says the backup failed, and once more when the service answers that a backup it
-// now reports failed needs it (problem 142).
+// Delete deletes the backup; one still running is cancelled by the service (ACC "Cancel
+// backups"), one pending is asked again until it runs or is gone. A failed backup may go
+// only with Force-Delete: it is sent when state says the backup failed, and once more when
+// the service refuses a backup it now reports failed (problem 142, or 128, the one the
+// 24.02 spec lists for this DELETE: refusalReadBackup).
 func (r *appBackupResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	state, client, ok := fromState[appBackupModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
 	if !ok {
@@ -126,10 +128,10 @@ func (r *appBackupResource) Delete(ctx context.Context, req resource.DeleteReque
 	}
 	appID, id := state.AppID.ValueString(), state.ID.ValueString()
 	force := isFailed(state.State.ValueString())
-	deleteAppRun(ctx, r.waitSchedule(), timeout, "backup", id,
+	deleteAppRun(ctx, r.waitSchedule(), timeout, opDeleteBackup, "backup", id,
 		func(ctx context.Context) error {
 			err := client.DeleteAppBackup(ctx, appID, id, force)
-			if !force && astra.IsConflict(err) && astra.ProblemNumber(err) == astra.ProblemBackupNotDeleted {
+			if !force && refusalOf(opDeleteBackup, err) == refusalReadBackup {
 				if b, getErr := client.GetAppBackup(ctx, appID, id); getErr == nil && isFailed(b.State) {
 					force = true
 					return client.DeleteAppBackup(ctx, appID, id, force)
@@ -169,7 +171,7 @@ func (r *appBackupResource) ReadAnswer(ctx context.Context, ids map[string]strin
 // appBackupCalls are the client's backup calls for the app (post is the create's own).
 func appBackupCalls(client *astra.Client, appID string) appRunCalls[astra.AppBackup] {
 	return appRunCalls[astra.AppBackup]{
-		kind: "backup", existsProblem: problemBackupExists, stamp: appBackupStamp, completed: astra.AppBackupCompleted,
+		kind: "backup", existsProblem: problemBackupExists, postOp: opPostBackup, stamp: appBackupStamp, completed: astra.AppBackupCompleted,
 		get: func(ctx context.Context, id string) (*astra.AppBackup, error) {
 			return client.GetAppBackup(ctx, appID, id)
 		},
