@@ -129,18 +129,25 @@ func (r *appBackupResource) Delete(ctx context.Context, req resource.DeleteReque
 	appID, id := state.AppID.ValueString(), state.ID.ValueString()
 	force := isFailed(state.State.ValueString())
 	deleteAppRun(ctx, r.waitSchedule(), timeout, opDeleteBackup, "backup", id,
-		func(ctx context.Context) error {
-			err := client.DeleteAppBackup(ctx, appID, id, force)
-			if !force && refusalOf(opDeleteBackup, err) == refusalReadBackup {
-				if b, getErr := client.GetAppBackup(ctx, appID, id); getErr == nil && isFailed(b.State) {
-					force = true
-					return client.DeleteAppBackup(ctx, appID, id, force)
-				}
-			}
-			return err
-		},
+		func(ctx context.Context) error { return deleteAppBackupOnce(ctx, client, appID, id, &force) },
 		func(ctx context.Context) error { _, err := client.GetAppBackup(ctx, appID, id); return err },
 		&resp.Diagnostics)
+}
+
+// deleteAppBackupOnce sends the backup's DELETE, with Force-Delete when *force. A refusal
+// that may mean the header is wanted (refusalReadBackup: 142, or 128 as the spec lists)
+// reads the backup: a failed one is deleted again with the header, which *force keeps for
+// the next attempts; otherwise the refusal is returned (a pending backup: asked again).
+func deleteAppBackupOnce(ctx context.Context, client *astra.Client, appID, id string, force *bool) error {
+	err := client.DeleteAppBackup(ctx, appID, id, *force)
+	if *force || refusalOf(opDeleteBackup, err) != refusalReadBackup {
+		return err
+	}
+	if b, getErr := client.GetAppBackup(ctx, appID, id); getErr == nil && isFailed(b.State) {
+		*force = true
+		return client.DeleteAppBackup(ctx, appID, id, true)
+	}
+	return err
 }
 
 // ImportState takes "<app_id>/<id>", or an identity { app_id, id }.
