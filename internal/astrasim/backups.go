@@ -273,10 +273,13 @@ func (s *Sim) takeBackup(a *app, version, name, bucketID, snapshotID, scheduleID
 }
 
 // deleteBackup deletes a backup. A running one is cancelled: Astra Control Center's "Cancel
-// backups" page (NetAppDocs/astra-control-center, use/protect-apps: "you can cancel a backup
-// that is in progress", only a pending one cannot) and problem 128's own text ("A pending
-// backup can't be canceled"); the cancelled backup goes as an ended one does (deleteRun:
-// through "deleting" where the version lists it). A pending one is 409 problem 128, the one
+// backups" section (NetAppDocs/astra-control-center, use/protect-apps.adoc: a backup in
+// "Running" state can be cancelled, one in "Pending" state cannot) and problem 128's own
+// text ("A pending backup can't be canceled"). The API has no other cancel operation: the
+// spec lists 128, "Backup cancellation not allowed", on this DELETE, so the DELETE is the
+// cancel. The cancelled backup goes as an ended one does (deleteRun: through "deleting"
+// where the version lists it). Immutable buckets, whose running backups cannot be
+// cancelled, are not modelled. A pending one is 409 problem 128, the one
 // problem the 24.02 spec lists for this DELETE. A failed backup goes with or without the
 // header Force-Delete: true: the automation docs' "Delete a backup" workflow lists the
 // header as optional ("Used to force the deletion of a failed backup"), and NetApp's own

@@ -68,9 +68,11 @@
 //     oldest available bucket; none is 400 problem 170 (bucketuse.go). A backup into a
 //     bucket that is not available or is in Options.UnreachableBuckets is accepted, then
 //     fails. Snapshots carry a bucketID only at appSnap 1.3 on neptuneV1 clusters (else 177).
-//   - DELETE of a running backup cancels it (Astra Control Center's "Cancel backups": a
-//     backup in progress can be cancelled, a pending one cannot); it goes as an ended one
-//     does, through "deleting" where the version lists it. A pending backup is 409/128 ("A
+//   - DELETE of a running backup cancels it (Astra Control Center's "Cancel backups",
+//     use/protect-apps: a running backup can be cancelled, a pending one cannot; the API's
+//     only cancel is this DELETE, whose one listed 409 is 128 "Backup cancellation not
+//     allowed"); it goes as an ended one does, through "deleting" where the version lists
+//     it. A pending backup is 409/128 ("A
 //     pending backup can't be canceled", the one problem the spec lists for this DELETE).
 //     A failed one is deleted with or without the header Force-Delete: true (optional in
 //     the automation docs' "Delete a backup" workflow; astraSDK never sends it); a real
