@@ -145,8 +145,8 @@ func (c *Client) CreateAppBackup(ctx context.Context, appID string, in AppBackup
 
 // DeleteAppBackup deletes a backup. A failed backup goes only with force, which sends the
 // header Force-Delete: true (the automation docs' "Delete a backup" workflow); without it
-// the service may refuse (ProblemBackupNotDeleted). A running backup cannot be deleted
-// (RunInProgress).
+// the service may refuse (ProblemBackupNotDeleted, or 128 as the 24.02 spec lists). A
+// running backup is cancelled (ACC "Cancel backups"); a pending one cannot be (128).
 func (c *Client) DeleteAppBackup(ctx context.Context, appID, id string, force bool) error {
 	path, err := appBackupPath(appID, id)
 	if err != nil {

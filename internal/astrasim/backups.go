@@ -112,6 +112,7 @@ func (s *Sim) renderBackup(b *appBackup, now time.Time) map[string]any {
 		"backupCreationTimestamp": formatTime(b.Meta.Created), "totalBytes": b.TotalBytes, "metadata": renderMeta(b.Meta),
 	}
 	renderRun(&b.run, m)
+	s.renderInFlight(&b.run, m)
 	putIf(m, "snapshotID", b.SnapshotID)
 	putIf(m, "scheduleID", b.ScheduleID)
 	if done, ok := b.progress(now); ok {
@@ -173,14 +174,16 @@ func (s *Sim) getBackup(q *request) *reply {
 	return answer(http.StatusOK, apispec.AppBackup, apispec.GetResponse, b.Version, s.renderBackup(b, q.now))
 }
 
-// postBackup takes a backup of a ready app. Refusals: an app not ready, 409 problem 112; an
-// app whose cluster cannot snapshot (atRisk), 409 problem 131 ("not eligible for
-// backups"); a name one of the app's backups has, 409 problem 143; a backup of the app in
-// progress, 409 problem 107 ("Backup in progress"), or, for a backup that takes its own
-// snapshot, a snapshot in progress, 409 problem 148 (the simulator's assumption: one run
-// of each kind at a time); a snapshotID that names no snapshot of the app, 400 problem 9,
-// or one not completed, 409 problem 111 ("Snapshot not ready"); a bucketID that names no
-// bucket, 400 problem 108; no bucket to fall back on, 400 problem 170.
+// postBackup takes a backup of a ready app. Its 409s are the four the 24.02 spec lists for
+// this POST (10, 131, 143, 148), not the catalogue's 107, 111 and 112 (issue 43, item 6),
+// with the details the spec pins: an app not ready, 409 problem 10; an app whose cluster cannot snapshot
+// (atRisk), 409 problem 131 ("not eligible for backups"); a name one of the app's backups
+// has, 409 problem 143; a backup of the app in progress or, for a backup that takes its own
+// snapshot, a snapshot in progress, 409 problem 148 ("a snapshot is already in progress":
+// a backup takes a snapshot; the simulator's assumption: one run of each kind at a time); a
+// snapshotID that names no snapshot of the app, 400 problem 9, one still being taken, 409
+// problem 148, one that failed, 409 problem 10; a bucketID that names no bucket, 400
+// problem 108; no bucket to fall back on, 400 problem 170.
 func (s *Sim) postBackup(q *request) *reply {
 	a, p := s.lookupApp(q)
 	if p != nil {
@@ -189,6 +192,9 @@ func (s *Sim) postBackup(q *request) *reply {
 	body, p := s.readBody(q, apispec.AppBackup, apispec.PostRequest)
 	if p != nil {
 		return fail(p)
+	}
+	if a.State != "ready" {
+		return fail(problem(10))
 	}
 	if p := s.checkAppCanRun(a, 131); p != nil {
 		return fail(p)
@@ -213,12 +219,12 @@ func (s *Sim) postBackup(q *request) *reply {
 		if sn == nil || sn.AppID != a.ID {
 			return fail(invalidFields(9, fieldReason{"snapshotID", "no snapshot of this app has this ID"}))
 		}
-		if sn.State != "completed" {
-			return fail(problem(111))
+		if p := snapshotNotReady(sn); p != nil {
+			return fail(p)
 		}
 	}
 	if s.backupInProgress(a.ID) {
-		return fail(problem(107))
+		return fail(problem(148))
 	}
 	if snapshotID == "" && s.snapshotInProgress(a.ID) {
 		return fail(problem(148))
@@ -266,11 +272,18 @@ func (s *Sim) takeBackup(a *app, version, name, bucketID, snapshotID, scheduleID
 	return b
 }
 
-// deleteBackup deletes a backup that has ended (on either path). One still running is 409
-// problem 128, the problem the spec lists ("A pending backup can't be canceled"). A failed
-// backup goes with or without the header Force-Delete: true: the automation docs' "Delete a
-// backup" workflow lists the header as optional ("Used to force the deletion of a failed
-// backup"), and NetApp's own client (astraSDK's destroyBackup) never sends it.
+// deleteBackup deletes a backup. A running one is cancelled: Astra Control Center's "Cancel
+// backups" section (NetAppDocs/astra-control-center, use/protect-apps.adoc: a backup in
+// "Running" state can be cancelled, one in "Pending" state cannot) and problem 128's own
+// text ("A pending backup can't be canceled"). The API has no other cancel operation: the
+// spec lists 128, "Backup cancellation not allowed", on this DELETE, so the DELETE is the
+// cancel. The cancelled backup goes as an ended one does (deleteRun: through "deleting"
+// where the version lists it). Immutable buckets, whose running backups cannot be
+// cancelled, are not modelled. A pending one is 409 problem 128, the one
+// problem the 24.02 spec lists for this DELETE. A failed backup goes with or without the
+// header Force-Delete: true: the automation docs' "Delete a backup" workflow lists the
+// header as optional ("Used to force the deletion of a failed backup"), and NetApp's own
+// client (astraSDK's destroyBackup) never sends it.
 func (s *Sim) deleteBackup(q *request) *reply {
 	b, p := s.lookupBackup(q)
 	if p != nil {
@@ -279,8 +292,21 @@ func (s *Sim) deleteBackup(q *request) *reply {
 	if p := s.checkIfMatch(q.r, s.renderBackup(b, q.now)); p != nil {
 		return fail(p)
 	}
-	if b.inProgress() {
+	if b.inProgress() && b.State != "running" {
 		return fail(problem(128))
 	}
 	return s.deleteRun(b, q.now)
+}
+
+// snapshotNotReady refuses a backup from a snapshot that has not completed, with the
+// problems the 24.02 spec lists for POST appBackups (whose schema pins their details): one
+// still being taken is 148, one that failed (or is being deleted) 10.
+func snapshotNotReady(sn *appSnap) *apiProblem {
+	switch {
+	case sn.State == "completed":
+		return nil
+	case sn.inProgress():
+		return problem(148)
+	}
+	return problem(10)
 }

@@ -81,7 +81,7 @@ func TestBackupRefusals(t *testing.T) {
 	appID := e.readyApp("web")
 	snaps, backups := snapsOf(appID), backupsOf(appID)
 	running := e.post(snaps, snapBody("in-flight")).expect(201).str("id")
-	e.post(backups, backupBody("from-running", map[string]any{"snapshotID": running})).problem(111)
+	e.post(backups, backupBody("from-running", map[string]any{"snapshotID": running})).problem(148) // 24.02: not 111
 	e.post(backups, backupBody("own-snapshot", nil)).problem(148)
 	clock.advance(time.Minute)
 	other := e.readyApp("other")
@@ -91,8 +91,8 @@ func TestBackupRefusals(t *testing.T) {
 	if e.get(backups+"/"+b.str("id")).expect(200).str("snapshotID") != running {
 		t.Errorf("snapshotID: %s", b.raw)
 	}
-	e.post(backups, backupBody("b2", nil)).problem(107)
-	// The snapshot a running backup is taken from stays; the running backup can't be canceled.
+	e.post(backups, backupBody("b2", nil)).problem(148) // 24.02: not 107
+	// The snapshot a backup in progress is taken from stays; a pending backup can't be canceled.
 	e.del(snaps + "/" + running).problem(144)
 	e.del(backups + "/" + b.str("id")).problem(128)
 	clock.advance(time.Minute)

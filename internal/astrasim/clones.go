@@ -101,7 +101,7 @@ func (s *Sim) cloneSource(b *body) (*app, *appSnap, *appBackup, *apiProblem) {
 			return nil, nil, nil, invalidFields(9, fieldReason{"snapshotID", "no snapshot of the source app has this ID"})
 		}
 		if sn.State != "completed" {
-			return nil, nil, nil, unexpectedState("snapshot", sn.Name, sn.State)
+			return nil, nil, nil, cloneSourceNotReady(sn.State)
 		}
 		src = s.st.Apps[sn.AppID]
 	case backupID != "":
@@ -109,7 +109,7 @@ func (s *Sim) cloneSource(b *body) (*app, *appSnap, *appBackup, *apiProblem) {
 			return nil, nil, nil, invalidFields(9, fieldReason{"backupID", "no backup of the source app has this ID"})
 		}
 		if bk.State != "completed" {
-			return nil, nil, nil, unexpectedState("backup", bk.Name, bk.State)
+			return nil, nil, nil, cloneSourceNotReady(bk.State)
 		}
 		src = s.st.Apps[bk.AppID]
 	}
@@ -119,11 +119,24 @@ func (s *Sim) cloneSource(b *body) (*app, *appSnap, *appBackup, *apiProblem) {
 	return src, sn, bk, nil
 }
 
-// unexpectedState is problem 164 for a snapshot or a backup that has not completed.
+// unexpectedState is problem 164 for a snapshot or a backup that has not completed, which
+// an in-place restore refuses.
 func unexpectedState(what, name, state string) *apiProblem {
 	p := problem(164)
 	p.Detail = fmt.Sprintf("The %s %s is %s: only a completed %s can be restored or cloned.", what, name, state, what)
 	return p
+}
+
+// cloneSourceNotReady refuses a clone from a snapshot or backup that has not completed. The
+// 24.02 spec lists 10, 148, 151, 155 and 161 for the clone POST (POST /k8s/v2/apps), not
+// 164 (issue 43, item 6), and pins their details: one still being taken is 148 ("not
+// possible because a snapshot is already in progress"; a backup takes one), one that failed
+// or is being deleted 10.
+func cloneSourceNotReady(state string) *apiProblem {
+	if state == "failed" || state == "deleting" {
+		return problem(10)
+	}
+	return problem(148)
 }
 
 // postClone creates an app as a clone of another (postApp hands it the body once the

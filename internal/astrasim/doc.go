@@ -53,19 +53,33 @@
 //   - A snapshot answers "discovering" first, a backup "pending" (what the service answered
 //     in NetApp's toolkit examples); both are "running" half way through Delays.Snapshot or
 //     Delays.Backup and end "completed" or "failed" (runs.go). Only one snapshot and one
-//     backup of an app run at a time: a POST meanwhile is 409 problem 148 (snapshot) or 107
-//     (backup), a policy's firing skips it.
-//   - Refusals: an app not ready 409/112; an app at risk (its storage cannot snapshot)
-//     409/149 (snapshot) or 409/131 (backup); a duplicate name 409/176 or 409/143; a
-//     backup's snapshotID of another app or none 400/9, not completed 409/111.
+//     backup of an app run at a time: a POST meanwhile is 409 problem 148 (for a backup too:
+//     the 24.02 spec lists 148, not the catalogue's 107, for POST appBackups), a policy's
+//     firing skips it.
+//   - Refusals: an app not ready, a snapshot 409/112, a backup 409/10 (the spec lists only
+//     10/131/143/148 for POST appBackups; the catalogue's 112); an app at risk (its storage
+//     cannot snapshot) 409/149 (snapshot) or 409/131 (backup); a duplicate name 409/176 or
+//     409/143; a backup's snapshotID of another app or none 400/9, one still being taken
+//     409/148 and one failed 409/10 (the catalogue's 111). Where the spec names a problem
+//     its pinned detail is answered. The real service may answer the catalogue's numbers
+//     (107, 111, 112, 142, 148 on a snapshot's DELETE, 164): a client should take either
+//     number for the same condition, as this provider does (issue 43, item 6).
 //   - A backup names no bucket: the managed cluster's default bucket, the cloud's, then the
 //     oldest available bucket; none is 400 problem 170 (bucketuse.go). A backup into a
 //     bucket that is not available or is in Options.UnreachableBuckets is accepted, then
 //     fails. Snapshots carry a bucketID only at appSnap 1.3 on neptuneV1 clusters (else 177).
-//   - DELETE of a running backup is 409/128; a failed one is deleted with or without the
-//     header Force-Delete: true (optional in the automation docs' "Delete a backup"
-//     workflow; astraSDK never sends it); of a snapshot being taken 409/148, of one a running
-//     backup is taken from 409/144. With Delays.Delete, a deleted snapshot or backup whose
+//   - DELETE of a running backup cancels it (Astra Control Center's "Cancel backups",
+//     use/protect-apps: a running backup can be cancelled, a pending one cannot; the API's
+//     only cancel is this DELETE, whose one listed 409 is 128 "Backup cancellation not
+//     allowed"); it goes as an ended one does, through "deleting" where the version lists
+//     it. A pending backup is 409/128 ("A
+//     pending backup can't be canceled", the one problem the spec lists for this DELETE).
+//     A failed one is deleted with or without the header Force-Delete: true (optional in
+//     the automation docs' "Delete a backup" workflow; astraSDK never sends it); a real
+//     service that wants the header may refuse with 142 (catalogue) or 128 (spec). Of a
+//     snapshot being taken, or one a running backup is taken from, 409/144 (the spec's one
+//     problem for it; the catalogue's reading gives 148 for the first). Snapshots are never
+//     cancelled: nothing NetApp publishes says they can be. With Delays.Delete, a deleted snapshot or backup whose
 //     version's answer lists state "deleting" (24.02: appSnap 1.3, appBackup 1.2) stays in
 //     that state for the delay, its name taken (176/143) and its bucket in use (83). Deleting a bucket that holds backups or that a policy
 //     names is 409/83 naming them.
@@ -75,8 +89,9 @@
 //     namespaceMapping its one namespace is named after the clone (NetApp's toolkit docs,
 //     clone), and a source of several namespaces needs a mapping (400/9: the docs name one
 //     namespace only; the real service may differ); an unknown destination storage class is
-//     400/156, a live clone of an app at risk 409/161, a snapshot or backup not completed
-//     409/164. A PUT naming a snapshot or backup of the app restores it in place only with
+//     400/156, a live clone of an app at risk 409/161, a snapshot or backup still being taken
+//     409/148 and one failed 409/10 (the spec lists 10/148/151/155/161 for the clone POST;
+//     the catalogue's reading is 164, which an in-place restore still answers). A PUT naming a snapshot or backup of the app restores it in place only with
 //     the header forceUpdate: true (else 400/9; the header on any other PUT is 400/12):
 //     restoring, discovering, then ready; a backup running refuses it, 409/152. While a
 //     clone or restored app is not ready, a snapshot or backup of it is 409/112.
@@ -90,6 +105,11 @@
 //     unmanage, 409/142. The hooks go either way; a run in progress refuses it, 409/157
 //     (backup) or 409/148 (snapshot). A user of the real service should expect either, and
 //     delete an app's backups before unmanaging it (NetApp's cleanup scripts do).
+//   - Options.InFlightReady (-in-flight-ready): a snapshot or backup in flight (its first
+//     state and running) answers state "ready", as NetApp's toolkit docs show snapshots and
+//     backups listed while in flight (netapp-astra-toolkits docs), outside the 24.02 enum
+//     (the response check takes it as "running"). The run itself is unchanged. A client
+//     must take "ready" for "not finished yet", only "completed" for done.
 //   - Hook sources: a duplicate name is 400/9 (NetApp's toolkit docs say 400); the base64
 //     source is at most 131072 characters (the schema's encoded bound) and its script holds
 //     no NUL, no invalid UTF-8 and no carriage return (400/9 naming source);

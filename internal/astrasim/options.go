@@ -69,6 +69,12 @@ type Options struct {
 	// (wf_unmanage_app: its backups and snapshots are not removed, the backups stay in their
 	// bucket and keep it in use). unmanage.go has both.
 	UnmanageDeletesBackups bool
+	// InFlightReady answers state "ready" for a snapshot or backup still being taken (its
+	// first state and "running"), as NetApp's toolkit docs show the service answering
+	// (NetApp/netapp-astra-toolkits, docs: snapshots and backups listed "ready" while in
+	// flight), outside the 24.02 spec's enum. Internally the run goes on as usual: a client
+	// must not take "ready" for "completed".
+	InFlightReady bool
 	// FailHookSources are hook source names whose execution hooks fail whenever they run:
 	// the snapshot or backup they run for reports hookState "failed" (hookruns.go).
 	FailHookSources []string

@@ -52,6 +52,11 @@ func (s *Sim) checkResource(resource, version, kind string, v any) error {
 	if resource == apispec.App {
 		m = withEmptySelectors(m)
 	}
+	if s.opts.InFlightReady && (resource == apispec.AppSnap || resource == apispec.AppBackup) && m["state"] == inFlightReadyState {
+		// A deviation reproduced on purpose (Options.InFlightReady): checked as "running".
+		m = copyMap(m)
+		m["state"] = "running"
+	}
 	if resource == apispec.Cloud {
 		// A deviation reproduced on purpose: the service answers "GCP", "Azure",
 		// "AWS" where the published enum is lowercase.

@@ -237,3 +237,14 @@ func (s *Sim) dueRuns(now time.Time) []job {
 	})
 	return out
 }
+
+// renderInFlight answers "ready" for a run still in progress under Options.InFlightReady
+// (NetApp's toolkit docs show snapshots and backups "ready" while in flight).
+func (s *Sim) renderInFlight(r *run, m map[string]any) {
+	if s.opts.InFlightReady && r.inProgress() {
+		m["state"] = inFlightReadyState
+	}
+}
+
+// inFlightReadyState is what Options.InFlightReady answers for a run in progress.
+const inFlightReadyState = "ready"

@@ -58,6 +58,7 @@ func (s *Sim) renderSnapshot(sn *appSnap) map[string]any {
 		"metadata": renderMeta(sn.Meta),
 	}
 	renderRun(&sn.run, m)
+	s.renderInFlight(&sn.run, m)
 	putIf(m, "bucketID", sn.BucketID)
 	putIf(m, "scheduleID", sn.ScheduleID)
 	if sn.State == "completed" {
@@ -181,10 +182,12 @@ func (s *Sim) takeSnapshot(a *app, version, name, bucketID, scheduleID string, n
 	return sn
 }
 
-// deleteSnapshot deletes a snapshot that has ended. One still being taken is 409 problem
-// 148 (the simulator's assumption: the service documents no cancellation of snapshots);
-// one a backup in progress is being taken from is 409 problem 144, as the spec lists
-// ("The snapshot wasn't deleted because it is currently being used by a backup").
+// deleteSnapshot deletes a snapshot that has ended. One still being taken is refused (the
+// simulator's assumption: the service documents no cancellation of snapshots) with 409
+// problem 144, the one problem the 24.02 spec lists for this DELETE (issue 43, item 6; it
+// was 148), with the detail the spec pins; one a backup in progress
+// is being taken from is 409 problem 144 too ("The snapshot wasn't deleted because it is
+// currently being used by a backup").
 func (s *Sim) deleteSnapshot(q *request) *reply {
 	sn, p := s.lookupSnapshot(q)
 	if p != nil {
@@ -194,7 +197,7 @@ func (s *Sim) deleteSnapshot(q *request) *reply {
 		return fail(p)
 	}
 	if sn.inProgress() {
-		return fail(problem(148))
+		return fail(problem(144))
 	}
 	if s.snapshotInUse(sn.ID) {
 		return fail(problem(144))

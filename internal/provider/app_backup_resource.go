@@ -112,9 +112,11 @@ func (r *appBackupResource) Update(ctx context.Context, req resource.UpdateReque
 		})
 }
 
-// Delete deletes the backup. A failed backup goes only with Force-Delete: it is sent when
-// state says the backup failed, and once more when the service answers that a backup it
-// now reports failed needs it (problem 142).
+// Delete deletes the backup; one still running is cancelled by the service (ACC "Cancel
+// backups"), one pending is asked again until it runs or is gone. A failed backup may go
+// only with Force-Delete: it is sent when state says the backup failed, and once more when
+// the service refuses a backup it now reports failed (problem 142, or 128, the one the
+// 24.02 spec lists for this DELETE: refusalReadBackup).
 func (r *appBackupResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	state, client, ok := fromState[appBackupModel](ctx, &r.clientHolder, req.State, &resp.Diagnostics)
 	if !ok {
@@ -126,19 +128,26 @@ func (r *appBackupResource) Delete(ctx context.Context, req resource.DeleteReque
 	}
 	appID, id := state.AppID.ValueString(), state.ID.ValueString()
 	force := isFailed(state.State.ValueString())
-	deleteAppRun(ctx, r.waitSchedule(), timeout, "backup", id,
-		func(ctx context.Context) error {
-			err := client.DeleteAppBackup(ctx, appID, id, force)
-			if !force && astra.IsConflict(err) && astra.ProblemNumber(err) == astra.ProblemBackupNotDeleted {
-				if b, getErr := client.GetAppBackup(ctx, appID, id); getErr == nil && isFailed(b.State) {
-					force = true
-					return client.DeleteAppBackup(ctx, appID, id, force)
-				}
-			}
-			return err
-		},
+	deleteAppRun(ctx, r.waitSchedule(), timeout, opDeleteBackup, "backup", id,
+		func(ctx context.Context) error { return deleteAppBackupOnce(ctx, client, appID, id, &force) },
 		func(ctx context.Context) error { _, err := client.GetAppBackup(ctx, appID, id); return err },
 		&resp.Diagnostics)
+}
+
+// deleteAppBackupOnce sends the backup's DELETE, with Force-Delete when *force. A refusal
+// that may mean the header is wanted (refusalReadBackup: 142, or 128 as the spec lists)
+// reads the backup: a failed one is deleted again with the header, which *force keeps for
+// the next attempts; otherwise the refusal is returned (a pending backup: asked again).
+func deleteAppBackupOnce(ctx context.Context, client *astra.Client, appID, id string, force *bool) error {
+	err := client.DeleteAppBackup(ctx, appID, id, *force)
+	if *force || refusalOf(opDeleteBackup, err) != refusalReadBackup {
+		return err
+	}
+	if b, getErr := client.GetAppBackup(ctx, appID, id); getErr == nil && isFailed(b.State) {
+		*force = true
+		return client.DeleteAppBackup(ctx, appID, id, true)
+	}
+	return err
 }
 
 // ImportState takes "<app_id>/<id>", or an identity { app_id, id }.
@@ -173,7 +182,7 @@ func (r *appBackupResource) ReadAnswer(ctx context.Context, ids map[string]strin
 // appBackupCalls are the client's backup calls for the app (post is the create's own).
 func appBackupCalls(client *astra.Client, appID string) appRunCalls[astra.AppBackup] {
 	return appRunCalls[astra.AppBackup]{
-		kind: "backup", existsProblem: problemBackupExists, stamp: appBackupStamp, completed: astra.AppBackupCompleted,
+		kind: "backup", existsProblem: problemBackupExists, postOp: opPostBackup, stamp: appBackupStamp, completed: astra.AppBackupCompleted,
 		get: func(ctx context.Context, id string) (*astra.AppBackup, error) {
 			return client.GetAppBackup(ctx, appID, id)
 		},

@@ -176,7 +176,7 @@ func (r *appResource) Create(ctx context.Context, req resource.CreateRequest, re
 	var err error
 	find := func(ctx context.Context) (*astra.App, error) { return findApp(ctx, client, body.ClusterID, body.Name) }
 	if src, clone := appSourceOf(plan.Source); clone {
-		app, err = r.createClone(ctx, client, plan.appValues, src)
+		app, err = r.createClone(ctx, client, timeout, plan.appValues, src)
 		find = func(ctx context.Context) (*astra.App, error) {
 			return findClone(ctx, client, body.ClusterID, body.Name, src.AppID)
 		}
@@ -215,13 +215,20 @@ func findClone(ctx context.Context, client *astra.Client, clusterID, name, sourc
 }
 
 // createClone POSTs the clone of src: the source app is read first for its cluster, which
-// the service wants beside it (sourceClusterID).
-func (r *appResource) createClone(ctx context.Context, client *astra.Client, plan appValues, src appSource) (*astra.App, error) {
+// the service wants beside it (sourceClusterID). A clone from a snapshot or backup still
+// being taken (one whose create wait ended early) is asked again, within timeout, until the
+// service accepts it (opPostClone: 164 or 148).
+func (r *appResource) createClone(ctx context.Context, client *astra.Client, timeout time.Duration, plan appValues,
+	src appSource) (*astra.App, error) {
 	source, err := client.GetApp(ctx, src.AppID)
 	if err != nil {
 		return nil, fmt.Errorf("reading the source app %s: %w", src.AppID, err)
 	}
-	return client.CloneApp(ctx, appCloneRequest(plan, src, source.ClusterID))
+	postCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return postWhileBusy(postCtx, r.waitSchedule(), opPostClone, func(ctx context.Context) (*astra.App, error) {
+		return client.CloneApp(ctx, appCloneRequest(plan, src, source.ClusterID))
+	})
 }
 
 func (r *appResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

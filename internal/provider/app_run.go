@@ -68,15 +68,15 @@ func importAppRun(ctx context.Context, client *astra.Client, typeName, what stri
 	setPolicyIdentity(ctx, resp.Identity, appID, id, &resp.Diagnostics)
 }
 
-// postWhileBusy sends a snapshot or backup POST until the service stops refusing it because
-// another run of the app is in progress (astra.RunInProgress: a policy's snapshot, or another
-// resource's of the same apply); that refusal applied nothing, so asking again is safe. It
-// returns the last outcome; ctx bounds the asking.
-func postWhileBusy[T any](ctx context.Context, schedule astra.Schedule, post func(context.Context) (*T, error)) (*T, error) {
+// postWhileBusy sends a snapshot, backup or clone POST until the service stops refusing it
+// because a run is in progress (refusalWait for op: a policy's snapshot, another resource's
+// of the same apply, the snapshot or backup a clone is made from); that refusal applied
+// nothing, so asking again is safe. It returns the last outcome; ctx bounds the asking.
+func postWhileBusy[T any](ctx context.Context, schedule astra.Schedule, op runOp, post func(context.Context) (*T, error)) (*T, error) {
 	every := max(schedule.Max, schedule.Min, 10*time.Millisecond)
 	for {
 		obj, err := post(ctx)
-		if !astra.RunInProgress(err) {
+		if refusalOf(op, err) != refusalWait {
 			return obj, err
 		}
 		select {
@@ -89,9 +89,10 @@ func postWhileBusy[T any](ctx context.Context, schedule astra.Schedule, post fun
 
 // deleteAppRun deletes a snapshot or backup and waits until reading it answers 404. While
 // the service refuses because a run is in progress (this one, interrupted while it was
-// being taken, or a backup being taken from this snapshot), the DELETE is asked again until
-// it is accepted or the timeout ends.
-func deleteAppRun(ctx context.Context, schedule astra.Schedule, timeout time.Duration, what, id string,
+// being taken, a backup still pending, or a backup being taken from this snapshot: refusalOf
+// op), the DELETE is asked again until it is accepted or the timeout ends. A running backup
+// is not waited for: the service cancels it on DELETE.
+func deleteAppRun(ctx context.Context, schedule astra.Schedule, timeout time.Duration, op runOp, what, id string,
 	remove func(context.Context) error, get func(context.Context) error, diags *diag.Diagnostics) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -102,8 +103,8 @@ func deleteAppRun(ctx context.Context, schedule astra.Schedule, timeout time.Dur
 		switch {
 		case err == nil || astra.IsNotFound(err):
 			return true, nil
-		case astra.RunInProgress(err):
-			return false, nil // ask again once the run ends
+		case refusalOf(op, err) != refusalFail:
+			return false, nil // ask again once the run ends or runs
 		}
 		return false, err
 	}, func(done bool) (bool, error) { return done, nil })
@@ -279,6 +280,7 @@ func checkAppRunPlan(ctx context.Context, client *astra.Client, req knownanswers
 type appRunCalls[T any] struct {
 	kind          string // "snapshot" or "backup"
 	existsProblem int    // the problem of a name the app already uses
+	postOp        runOp  // the POST's refusals (runRefusals)
 	post          func(ctx context.Context) (*T, error)
 	get           func(ctx context.Context, id string) (*T, error)
 	find          func(ctx context.Context, name string) (*T, error)
@@ -300,7 +302,7 @@ func createAppRun[T any](ctx context.Context, h *clientHolder, client *astra.Cli
 	postCtx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	sent := time.Now()
-	run, err := postWhileBusy(postCtx, h.waitSchedule(), calls.post)
+	run, err := postWhileBusy(postCtx, h.waitSchedule(), calls.postOp, calls.post)
 	title := capitalize(calls.kind)
 	if astra.IsConflict(err) && astra.ProblemNumber(err) == calls.existsProblem {
 		addExists(diags, title+" already exists", "astra_app_"+calls.kind, calls.existing(ctx, name),
@@ -327,10 +329,12 @@ func createAppRun[T any](ctx context.Context, h *clientHolder, client *astra.Cli
 	if last == run {
 		last = readBackRun(ctx, calls, id, run)
 	}
+	seen := ""
 	if last != nil {
 		record(last)
+		seen = calls.state(last)
 	}
-	reportRunWait(diags, calls.kind, err, timeout, false)
+	reportRunWait(diags, calls.kind, seen, err, timeout, false)
 }
 
 // readBackRun is the run as a GET answers it, when the wait ended on the POST answer (it
@@ -353,10 +357,11 @@ func readBackRun[T any](ctx context.Context, calls appRunCalls[T], id string, an
 // plan, which keeps it once completed, waits for it while it runs, and replaces it only if
 // it failed (planAppRun). resumed is Update's wait (planAppRun's), whose errors taint
 // nothing: there a wait that ended early is an error, holding dependents back.
-func reportRunWait(diags *diag.Diagnostics, kind string, err error, timeout time.Duration, resumed bool) {
+func reportRunWait(diags *diag.Diagnostics, kind, seen string, err error, timeout time.Duration, resumed bool) {
 	if err == nil {
 		return
 	}
+	unlisted := unlistedRunState(kind, seen)
 	title := capitalize(kind)
 	var terminal *astra.TerminalStateError
 	if errors.As(err, &terminal) {
@@ -368,12 +373,12 @@ func reportRunWait(diags *diag.Diagnostics, kind string, err error, timeout time
 		return
 	}
 	if resumed {
-		addWaitError(diags, title+" did not complete", err, timeout, "The "+kind+" stays in state, not tainted, with its state: "+
+		addWaitError(diags, title+" did not complete", err, timeout, unlisted+"The "+kind+" stays in state, not tainted, with its state: "+
 			"Astra Control goes on taking it. The next apply waits for it again, keeps it once completed, and replaces it only if it failed.")
 		return
 	}
 	var ended diag.Diagnostics
-	addWaitError(&ended, title+" still running: kept", err, timeout, runKeptAftermath(kind))
+	addWaitError(&ended, title+" still running: kept", err, timeout, unlisted+runKeptAftermath(kind))
 	for _, d := range ended {
 		diags.AddWarning(d.Summary(), d.Detail())
 	}
@@ -494,10 +499,12 @@ func resumeAppRun[T any](ctx context.Context, h *clientHolder, timeout time.Dura
 	}
 	last, err := astra.WaitFrom(ctx, h.waitSchedule(), run, func(ctx context.Context) (*T, error) { return calls.get(ctx, id) },
 		calls.completed)
+	seen := ""
 	if last != nil {
 		record(last)
+		seen = calls.state(last)
 	}
-	reportRunWait(diags, calls.kind, err, timeout, true)
+	reportRunWait(diags, calls.kind, seen, err, timeout, true)
 }
 
 // readAppRun reads the run id of the state's app, forgetting it when it is gone or removed;

@@ -120,7 +120,7 @@ func (r *appSnapshotResource) Delete(ctx context.Context, req resource.DeleteReq
 		return
 	}
 	appID, id := state.AppID.ValueString(), state.ID.ValueString()
-	deleteAppRun(ctx, r.waitSchedule(), timeout, "snapshot", id,
+	deleteAppRun(ctx, r.waitSchedule(), timeout, opDeleteSnapshot, "snapshot", id,
 		func(ctx context.Context) error { return client.DeleteAppSnapshot(ctx, appID, id) },
 		func(ctx context.Context) error { _, err := client.GetAppSnapshot(ctx, appID, id); return err },
 		&resp.Diagnostics)
@@ -154,7 +154,7 @@ func (r *appSnapshotResource) ReadAnswer(ctx context.Context, ids map[string]str
 // appSnapshotCalls are the client's snapshot calls for the app (post is the create's own).
 func appSnapshotCalls(client *astra.Client, appID string) appRunCalls[astra.AppSnapshot] {
 	return appRunCalls[astra.AppSnapshot]{
-		kind: "snapshot", existsProblem: problemSnapshotExists, stamp: appSnapshotStamp, completed: astra.AppSnapshotCompleted,
+		kind: "snapshot", existsProblem: problemSnapshotExists, postOp: opPostSnapshot, stamp: appSnapshotStamp, completed: astra.AppSnapshotCompleted,
 		get: func(ctx context.Context, id string) (*astra.AppSnapshot, error) {
 			return client.GetAppSnapshot(ctx, appID, id)
 		},

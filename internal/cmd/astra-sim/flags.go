@@ -138,6 +138,7 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs.BoolVar(&cfg.opts.PutEcho, "put-echo", false, "answer PUT with 200 and the request body plus the id, as the service answers a schedule PUT (NetApp's toolkit docs): a client must read the object back")
 	fs.BoolVar(&cfg.opts.WeakETag, "weak-etag", false, "answer weak ETags (W/\"...\"), as a compressing proxy makes them; If-Match compares strongly, so they never match")
 	fs.BoolVar(&cfg.opts.UnmanageDeletesBackups, "unmanage-deletes-backups", false, "unmanaging an app deletes its snapshots and backups and refuses while a backup of it failed, as Astra Control Center's UI documentation says; the default is NetApp's REST workflow: they stay, the backups in their bucket")
+	fs.BoolVar(&cfg.opts.InFlightReady, "in-flight-ready", false, "answer state \"ready\" for a snapshot or backup still being taken, as NetApp's toolkit docs show the service answering (outside the spec's enum; \"ready\" is not \"completed\")")
 	fs.BoolVar(&cfg.opts.ETagNeverMatches, "etag-never-matches", false, "refuse every If-Match but \"*\" with 412, as a service or proxy that issues tags it never matches")
 	fs.Int64Var(&cfg.opts.Seed, "seed", 0, "`seed` of generated IDs and fault probabilities")
 	// A bad flag is returned (main prints it once, on stderr), not followed by the usage.

@@ -70,7 +70,8 @@ func TestParseDayTwoFlags(t *testing.T) {
 		"-fail-next-snapshot", "web", "-fail-next-backup", "web=the bucket is full", "-fail-next-backup", "db",
 		"-fail-next-restore", "web=a volume could not be restored",
 		"-fail-hook-source", "freeze", "-fail-hook-source", "thaw", "-namespace", "shop", "-namespace", "db",
-		"-put-echo", "-weak-etag", "-etag-never-matches", "-hook-duration", "freeze=26m", "-hook-timeout", "20m"}, io.Discard)
+		"-put-echo", "-weak-etag", "-etag-never-matches", "-hook-duration", "freeze=26m", "-hook-timeout", "20m",
+		"-in-flight-ready"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,10 @@ func TestParseDayTwoFlags(t *testing.T) {
 		t.Errorf("namespaces %v, put-echo %v, weak-etag %v, etag-never-matches %v", cfg.opts.Namespaces, cfg.opts.PutEcho,
 			cfg.opts.WeakETag, cfg.opts.ETagNeverMatches)
 	}
-	if def, _ := parseFlags(nil, io.Discard); def.opts.ScheduleSpeed != 1 {
+	if !cfg.opts.InFlightReady {
+		t.Error("-in-flight-ready not set")
+	}
+	if def, _ := parseFlags(nil, io.Discard); def.opts.ScheduleSpeed != 1 || def.opts.InFlightReady {
 		t.Errorf("default schedule speed %v", def.opts.ScheduleSpeed)
 	}
 }
@@ -132,7 +136,7 @@ func TestParseFlagsErrors(t *testing.T) {
 	for _, want := range []string{"-fault SPEC", "METHOD:ROUTE:KIND", "retry-after", "recollect", "-state-file",
 		"snapshot   a snapshot", "backup     a backup", "-schedule-speed N", "-fail-next-snapshot APP[=REASON]", "-fail-next-backup APP[=REASON]",
 		"-fail-next-restore APP[=REASON]", "restore    a clone: provisioning -> discovering", "delete     DELETE of a snapshot or backup", "-fail-hook-source name", "execution hooks and hook sources", "-namespace NAME", "-put-echo", "-weak-etag",
-		"-etag-never-matches", "app        POST apps: discovering -> ready"} {
+		"-etag-never-matches", "-in-flight-ready", "app        POST apps: discovering -> ready"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("-help does not mention %q", want)
 		}
