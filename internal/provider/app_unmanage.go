@@ -44,6 +44,7 @@ func unmanageApp(ctx context.Context, schedule astra.Schedule, client *astra.Cli
 	refusedHint func(error) string, diags *diag.Diagnostics) bool {
 	aftermath := "The app stays in state; destroy again once Astra Control accepts unmanaging it."
 	logged := ""
+	named := map[int]string{} // the last blocker named by its runs, per problem
 	_, err := astra.Wait(ctx, schedule, func(ctx context.Context) (*unmanageAttempt, error) {
 		err := client.DeleteApp(ctx, id)
 		switch {
@@ -52,7 +53,16 @@ func unmanageApp(ctx context.Context, schedule astra.Schedule, client *astra.Cli
 		case !unmanageWaits(err):
 			return nil, err
 		}
-		blocker := unmanageBlocker(ctx, client, id, astra.ProblemNumber(err))
+		n := astra.ProblemNumber(err)
+		blocker, byName := unmanageBlocker(ctx, client, id, n)
+		switch {
+		case byName:
+			named[n] = blocker
+		case named[n] != "":
+			// The listing failed (the deadline may cut it) or caught no run just after one
+			// ended: the run last named is still the best account of what is in the way.
+			blocker = named[n]
+		}
 		if blocker != logged {
 			logged = blocker
 			tflog.Info(ctx, "Waiting to unmanage the app: Astra Control refuses while "+blocker,
@@ -87,15 +97,15 @@ func unmanageWaits(err error) bool {
 
 // unmanageBlocker says what the refusal with problem n waits for: the runs in progress by
 // name and ID, read from the app's snapshots (148) or backups (157); when the list cannot
-// be read or shows none running (one just ended), the kind of run.
-func unmanageBlocker(ctx context.Context, client *astra.Client, appID string, n int) string {
+// be read or shows none running (one just ended), the kind of run. byName: runs were named.
+func unmanageBlocker(ctx context.Context, client *astra.Client, appID string, n int) (blocker string, byName bool) {
 	var kind string
 	var running []string
 	switch n {
 	case problemAppNotReady:
-		return "app not ready (problem 112)"
+		return "app not ready (problem 112)", false
 	case problemUnexpectedAppState:
-		return "app in an unexpected state (problem 164)"
+		return "app in an unexpected state (problem 164)", false
 	case astra.ProblemSnapshotInProgress:
 		kind = "snapshot"
 		if snaps, err := client.ListAppSnapshots(ctx, appID, astra.ListOptions{}); err == nil {
@@ -116,7 +126,7 @@ func unmanageBlocker(ctx context.Context, client *astra.Client, appID string, n 
 		}
 	}
 	if len(running) == 0 {
-		return fmt.Sprintf("a %s of the app still running (problem %d)", kind, n)
+		return fmt.Sprintf("a %s of the app still running (problem %d)", kind, n), false
 	}
-	return fmt.Sprintf("%s still running (problem %d)", strings.Join(running, ", "), n)
+	return fmt.Sprintf("%s still running (problem %d)", strings.Join(running, ", "), n), true
 }
