@@ -31,6 +31,8 @@ resource "astra_bucket" "b" {
   bucket_provider = "generic-s3"
   credential_id   = astra_s3_credential.k.id
   s3              = { server_url = "s3.example.com", bucket_name = %[1]q }
+  # A bucket refused as in use is asked again within timeouts.delete: a few seconds show it lasts.
+  timeouts        = { delete = "5s" }
 }
 
 resource "astra_protection_policy" "c" {
@@ -53,8 +55,11 @@ resource "astra_app_backup" "mine" {
 // TestAccApp_destroyWarnsAtPlan: a full destroy whose configuration holds every user of the
 // bucket warns of nothing (issue 44: the bucket warning came on every destroy). A snapshot
 // and a backup taken outside the configuration (by hand, an action or another workspace)
-// make the app's destroy warn at plan, naming them, their count and the bucket; and the
-// bucket's warning names only the backup that stays, not the one this plan destroys.
+// make the app's destroy warn at plan, naming them, their count and the bucket. Whether the
+// backup goes with the app NetApp documents both ways, so the bucket's destroy is not refused
+// at plan: the app's warning is the one message there, and the simulator, which keeps the
+// backup (the REST workflow's reading), refuses the bucket at apply with one error naming
+// it. Once the backup is deleted, the destroy goes through.
 func TestAccApp_destroyWarnsAtPlan(t *testing.T) {
 	h := newCLIHarness(t, astrasim.Options{}, "")
 	h.write(destroyPlanHCL(h, "unmanage"))
@@ -117,14 +122,30 @@ func TestAccApp_destroyWarnsAtPlan(t *testing.T) {
 		"To keep the app managed in Astra Control, with its snapshots and backups, take it out of the configuration "+
 			"with a removed block instead of destroying it: removed { from = astra_app.<name> lifecycle { destroy = "+
 			"false } }. A snapshot or backup that another workspace manages may be gone after this apply: there, "+
-			"`terraform state rm` its resource.",
-		"Warning: The bucket to destroy is in use",
-		"It holds backups: backup other-workspace ("+backup.ID+").")
-	if strings.Contains(r.out, "backup mine (") {
-		t.Errorf("the bucket's warning names the backup this plan destroys:\n%s", r.out)
+			"`terraform state rm` its resource.")
+	const appWarning = "Warning: Destroying the app may delete its snapshots and backups"
+	expectSaidOnce(t, r, appWarning, map[string]int{"stays in use": 0, "is in use": 0})
+
+	r = h.run(testContext(), "destroy", "-auto-approve", "-input=false", "-no-color")
+	if r.err == nil {
+		t.Fatalf("the destroy went through, though the simulator keeps the backup in the bucket:\n%s", r.out)
 	}
-	if n := strings.Count(r.out, "Warning: The bucket to destroy is in use"); n != 1 {
-		t.Errorf("the bucket's warning appears %d times, want once:\n%s", n, r.out)
+	const refused = "Error: Cannot delete a bucket that is in use"
+	expectOutput(t, "the destroy refused at apply", r, refused,
+		"Astra Control refuses to forget bucket unmanage ("+bucketID+"). It holds backups: backup other-workspace ("+backup.ID+").")
+	expectSaidOnce(t, r, refused, map[string]int{appWarning: 1, "Warning: Astra Control kept the app's backups": 1,
+		"stays in use": 0, "The bucket to destroy is in use": 0, "backup mine (": 0})
+	if err := client.DeleteAppBackupByID(ctx, backup.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := astra.Wait(ctx, accWaitSchedule, func(ctx context.Context) (bool, error) {
+		_, err := client.GetAppBackupByID(ctx, backup.ID)
+		return astra.IsNotFound(err), nil
+	}, func(gone bool) (bool, error) { return gone, nil }); err != nil {
+		t.Fatal(err)
+	}
+	if r := h.run(testContext(), "destroy", "-auto-approve", "-input=false", "-no-color"); r.err != nil {
+		t.Fatalf("destroy once the backup is gone: %v\n%s", r.err, r.out)
 	}
 }
 
