@@ -138,14 +138,23 @@ func TestAccApp_destroyWarnsAtPlan(t *testing.T) {
 	if err := client.DeleteAppBackupByID(ctx, backup.ID, false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := astra.Wait(ctx, accWaitSchedule, func(ctx context.Context) (bool, error) {
+	h.destroyOnceGone("the backup", func(ctx context.Context) error {
 		_, err := client.GetAppBackupByID(ctx, backup.ID)
-		return astra.IsNotFound(err), nil
+		return err
+	})
+}
+
+// destroyOnceGone waits until get answers 404 (what was in the way is gone), then destroys:
+// that must go through.
+func (h *cliHarness) destroyOnceGone(what string, get func(context.Context) error) {
+	h.t.Helper()
+	if _, err := astra.Wait(testContext(), accWaitSchedule, func(ctx context.Context) (bool, error) {
+		return astra.IsNotFound(get(ctx)), nil
 	}, func(gone bool) (bool, error) { return gone, nil }); err != nil {
-		t.Fatal(err)
+		h.t.Fatal(err)
 	}
-	if r := h.run(testContext(), "destroy", "-auto-approve", "-input=false", "-no-color"); r.err != nil {
-		t.Fatalf("destroy once the backup is gone: %v\n%s", r.err, r.out)
+	if r := h.destroy(); r.err != nil {
+		h.t.Fatalf("destroy once %s is gone: %v\n%s", what, r.err, r.out)
 	}
 }
 
@@ -194,15 +203,10 @@ func TestAccManagedCluster_destroyRefusedAtPlan(t *testing.T) {
 	if err := client.DeleteApp(context.Background(), outside.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := astra.Wait(context.Background(), accWaitSchedule, func(ctx context.Context) (bool, error) {
+	h.destroyOnceGone("the app", func(ctx context.Context) error {
 		_, err := client.GetApp(ctx, outside.ID)
-		return astra.IsNotFound(err), nil
-	}, func(gone bool) (bool, error) { return gone, nil }); err != nil {
-		t.Fatal(err)
-	}
-	if r := h.run(testContext(), "destroy", "-auto-approve", "-input=false", "-no-color"); r.err != nil {
-		t.Fatalf("destroy once the app is gone: %v\n%s", r.err, r.out)
-	}
+		return err
+	})
 }
 
 // TestAccAppBackup_importMissingParts: importing "<app_id>/<id>" where the app, or the
