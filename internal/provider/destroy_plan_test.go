@@ -210,8 +210,8 @@ func TestAccManagedCluster_destroyRefusedAtPlan(t *testing.T) {
 }
 
 // TestAccAppBackup_importMissingParts: importing "<app_id>/<id>" where the app, or the
-// backup of an existing app, does not exist says which part names nothing, instead of
-// Terraform's "non-existent remote object" (issue 44).
+// backup (snapshot, policy) of an existing app, does not exist says which part names
+// nothing, instead of Terraform's "non-existent remote object" (issue 44 item 9).
 func TestAccAppBackup_importMissingParts(t *testing.T) {
 	h := newCLIHarness(t, astrasim.Options{}, "")
 	hcl := destroyPlanHCL(h, "import")
@@ -226,23 +226,40 @@ resource "astra_app_backup" "imported" {
   name      = "imported"
   bucket_id = astra_bucket.b.id
 }
+
+resource "astra_app_snapshot" "imported" {
+  app_id = astra_app.c.id
+  name   = "imported"
+}
+
+resource "astra_protection_policy" "imported" {
+  app_id             = astra_app.c.id
+  name               = "daily"
+  granularity        = "daily"
+  snapshot_retention = 1
+  backup_retention   = 0
+}
 `)
-	const noApp, noBackup = "0b5b3f4e-1111-4222-8333-944455556666", "0b5b3f4e-7777-4888-8999-aaaabbbbcccc"
-	importing := func(id string) cliResult {
-		r := h.run(testContext(), "import", "-input=false", "-no-color", "astra_app_backup.imported", id)
-		if r.err == nil {
-			t.Fatalf("importing %s succeeded:\n%s", id, r.out)
+	const noApp, noChild = "0b5b3f4e-1111-4222-8333-944455556666", "0b5b3f4e-7777-4888-8999-aaaabbbbcccc"
+	for _, kind := range []struct{ typeName, what string }{
+		{"astra_app_backup", "backup"}, {"astra_app_snapshot", "snapshot"}, {"astra_protection_policy", "policy"},
+	} {
+		importing := func(id string) cliResult {
+			r := h.run(testContext(), "import", "-input=false", "-no-color", kind.typeName+".imported", id)
+			if r.err == nil {
+				t.Fatalf("importing %s %s succeeded:\n%s", kind.typeName, id, r.out)
+			}
+			if strings.Contains(r.out, "non-existent remote object") {
+				t.Errorf("importing %s %s reports Terraform's generic error:\n%s", kind.typeName, id, r.out)
+			}
+			return r
 		}
-		if strings.Contains(r.out, "non-existent remote object") {
-			t.Errorf("importing %s reports Terraform's generic error:\n%s", id, r.out)
-		}
-		return r
+		expectOutput(t, kind.typeName+": an import naming no app", importing(noApp+"/"+noChild), "Error: Cannot import: the app does not exist",
+			"Astra Control manages no app "+noApp+", the first part of the import ID of this "+kind.typeName+" (\"<app_id>/<id>\"). "+
+				"Check the app's ID: the astra_apps data source lists them. An app that was unmanaged takes its "+kind.what+"s with "+
+				"it, or leaves them unreachable through the API.")
+		expectOutput(t, kind.typeName+": an import naming none of the app's", importing(appID+"/"+noChild), "Error: Cannot import: the app has no such "+kind.what,
+			"App \"import\" ("+appID+") has no "+kind.what+" "+noChild+", the second part of the import ID of this "+kind.typeName+" "+
+				"(\"<app_id>/<id>\"). Check the "+kind.what+"'s ID, and that it belongs to this app.")
 	}
-	expectOutput(t, "an import naming no app", importing(noApp+"/"+noBackup), "Error: Cannot import: the app does not exist",
-		"Astra Control manages no app "+noApp+", the first part of the import ID of this astra_app_backup (\"<app_id>/<id>\"). "+
-			"Check the app's ID: the astra_apps data source lists them. An app that was unmanaged takes its backups with "+
-			"it, or leaves them unreachable through the API.")
-	expectOutput(t, "an import naming no backup of the app", importing(appID+"/"+noBackup), "Error: Cannot import: the app has no such backup",
-		"App \"import\" ("+appID+") has no backup "+noBackup+", the second part of the import ID of this astra_app_backup "+
-			"(\"<app_id>/<id>\"). Check the backup's ID, and that it belongs to this app.")
 }
