@@ -43,7 +43,7 @@ resource "astra_managed_cluster" "test" {
 // Terraform creates b, points the managed cluster at it, then destroys a (by default it
 // would destroy a first, and Astra Control refuses to forget a default bucket). Destroying b while the managed cluster still uses it (read by name, so
 // Terraform sees no dependency) is refused with an error that names the managed cluster and
-// what to change; the bucket stays in state.
+// what to change, at plan (issue 44: before anything is deleted); the bucket stays in state.
 func TestAccBucket_defaultBucket(t *testing.T) {
 	a := newAccTarget(t, withAPIVersion("1.7"))
 	a.requireAPIVersion("1.7")
@@ -82,7 +82,7 @@ func TestAccBucket_defaultBucket(t *testing.T) {
 			},
 			{
 				Config: a.defaultBucketHCL(cred, key, nil, "data.astra_bucket.b.id") + byName,
-				ExpectError: errorPhrases("Cannot delete a bucket that is in use", "Astra Control refuses to forget bucket "+a.name("default-b"),
+				ExpectError: errorPhrases("Cannot destroy a bucket that stays in use", "This plan destroys bucket "+a.name("default-b"),
 					"It is the default bucket of astra_managed_cluster", "set their default_bucket_id to another bucket first",
 					"lifecycle { create_before_destroy = true }"),
 			},

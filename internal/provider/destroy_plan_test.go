@@ -31,6 +31,8 @@ resource "astra_bucket" "b" {
   bucket_provider = "generic-s3"
   credential_id   = astra_s3_credential.k.id
   s3              = { server_url = "s3.example.com", bucket_name = %[1]q }
+  # A bucket refused as in use is asked again within timeouts.delete: a few seconds show it lasts.
+  timeouts        = { delete = "5s" }
 }
 
 resource "astra_protection_policy" "c" {
@@ -53,8 +55,11 @@ resource "astra_app_backup" "mine" {
 // TestAccApp_destroyWarnsAtPlan: a full destroy whose configuration holds every user of the
 // bucket warns of nothing (issue 44: the bucket warning came on every destroy). A snapshot
 // and a backup taken outside the configuration (by hand, an action or another workspace)
-// make the app's destroy warn at plan, naming them, their count and the bucket; and the
-// bucket's warning names only the backup that stays, not the one this plan destroys.
+// make the app's destroy warn at plan, naming them, their count and the bucket. Whether the
+// backup goes with the app NetApp documents both ways, so the bucket's destroy is not refused
+// at plan: the app's warning is the one message there, and the simulator, which keeps the
+// backup (the REST workflow's reading), refuses the bucket at apply with one error naming
+// it. Once the backup is deleted, the destroy goes through.
 func TestAccApp_destroyWarnsAtPlan(t *testing.T) {
 	h := newCLIHarness(t, astrasim.Options{}, "")
 	h.write(destroyPlanHCL(h, "unmanage"))
@@ -117,14 +122,39 @@ func TestAccApp_destroyWarnsAtPlan(t *testing.T) {
 		"To keep the app managed in Astra Control, with its snapshots and backups, take it out of the configuration "+
 			"with a removed block instead of destroying it: removed { from = astra_app.<name> lifecycle { destroy = "+
 			"false } }. A snapshot or backup that another workspace manages may be gone after this apply: there, "+
-			"`terraform state rm` its resource.",
-		"Warning: The bucket to destroy is in use",
-		"It holds backups: backup other-workspace ("+backup.ID+").")
-	if strings.Contains(r.out, "backup mine (") {
-		t.Errorf("the bucket's warning names the backup this plan destroys:\n%s", r.out)
+			"`terraform state rm` its resource.")
+	const appWarning = "Warning: Destroying the app may delete its snapshots and backups"
+	expectSaidOnce(t, r, appWarning, map[string]int{"stays in use": 0, "is in use": 0})
+
+	r = h.run(testContext(), "destroy", "-auto-approve", "-input=false", "-no-color")
+	if r.err == nil {
+		t.Fatalf("the destroy went through, though the simulator keeps the backup in the bucket:\n%s", r.out)
 	}
-	if n := strings.Count(r.out, "Warning: The bucket to destroy is in use"); n != 1 {
-		t.Errorf("the bucket's warning appears %d times, want once:\n%s", n, r.out)
+	const refused = "Error: Cannot delete a bucket that is in use"
+	expectOutput(t, "the destroy refused at apply", r, refused,
+		"Astra Control refuses to forget bucket unmanage ("+bucketID+"). It holds backups: backup other-workspace ("+backup.ID+").")
+	expectSaidOnce(t, r, refused, map[string]int{appWarning: 1, "Warning: Astra Control kept the app's backups": 1,
+		"stays in use": 0, "The bucket to destroy is in use": 0, "backup mine (": 0})
+	if err := client.DeleteAppBackupByID(ctx, backup.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	h.destroyOnceGone("the backup", func(ctx context.Context) error {
+		_, err := client.GetAppBackupByID(ctx, backup.ID)
+		return err
+	})
+}
+
+// destroyOnceGone waits until get answers 404 (what was in the way is gone), then destroys:
+// that must go through.
+func (h *cliHarness) destroyOnceGone(what string, get func(context.Context) error) {
+	h.t.Helper()
+	if _, err := astra.Wait(testContext(), accWaitSchedule, func(ctx context.Context) (bool, error) {
+		return astra.IsNotFound(get(ctx)), nil
+	}, func(gone bool) (bool, error) { return gone, nil }); err != nil {
+		h.t.Fatal(err)
+	}
+	if r := h.destroy(); r.err != nil {
+		h.t.Fatalf("destroy once %s is gone: %v\n%s", what, r.err, r.out)
 	}
 }
 
@@ -173,20 +203,15 @@ func TestAccManagedCluster_destroyRefusedAtPlan(t *testing.T) {
 	if err := client.DeleteApp(context.Background(), outside.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := astra.Wait(context.Background(), accWaitSchedule, func(ctx context.Context) (bool, error) {
+	h.destroyOnceGone("the app", func(ctx context.Context) error {
 		_, err := client.GetApp(ctx, outside.ID)
-		return astra.IsNotFound(err), nil
-	}, func(gone bool) (bool, error) { return gone, nil }); err != nil {
-		t.Fatal(err)
-	}
-	if r := h.run(testContext(), "destroy", "-auto-approve", "-input=false", "-no-color"); r.err != nil {
-		t.Fatalf("destroy once the app is gone: %v\n%s", r.err, r.out)
-	}
+		return err
+	})
 }
 
 // TestAccAppBackup_importMissingParts: importing "<app_id>/<id>" where the app, or the
-// backup of an existing app, does not exist says which part names nothing, instead of
-// Terraform's "non-existent remote object" (issue 44).
+// backup (snapshot, policy) of an existing app, does not exist says which part names
+// nothing, instead of Terraform's "non-existent remote object" (issue 44 item 9).
 func TestAccAppBackup_importMissingParts(t *testing.T) {
 	h := newCLIHarness(t, astrasim.Options{}, "")
 	hcl := destroyPlanHCL(h, "import")
@@ -201,23 +226,40 @@ resource "astra_app_backup" "imported" {
   name      = "imported"
   bucket_id = astra_bucket.b.id
 }
+
+resource "astra_app_snapshot" "imported" {
+  app_id = astra_app.c.id
+  name   = "imported"
+}
+
+resource "astra_protection_policy" "imported" {
+  app_id             = astra_app.c.id
+  name               = "daily"
+  granularity        = "daily"
+  snapshot_retention = 1
+  backup_retention   = 0
+}
 `)
-	const noApp, noBackup = "0b5b3f4e-1111-4222-8333-944455556666", "0b5b3f4e-7777-4888-8999-aaaabbbbcccc"
-	importing := func(id string) cliResult {
-		r := h.run(testContext(), "import", "-input=false", "-no-color", "astra_app_backup.imported", id)
-		if r.err == nil {
-			t.Fatalf("importing %s succeeded:\n%s", id, r.out)
+	const noApp, noChild = "0b5b3f4e-1111-4222-8333-944455556666", "0b5b3f4e-7777-4888-8999-aaaabbbbcccc"
+	for _, kind := range []struct{ typeName, what string }{
+		{"astra_app_backup", "backup"}, {"astra_app_snapshot", "snapshot"}, {"astra_protection_policy", "policy"},
+	} {
+		importing := func(id string) cliResult {
+			r := h.run(testContext(), "import", "-input=false", "-no-color", kind.typeName+".imported", id)
+			if r.err == nil {
+				t.Fatalf("importing %s %s succeeded:\n%s", kind.typeName, id, r.out)
+			}
+			if strings.Contains(r.out, "non-existent remote object") {
+				t.Errorf("importing %s %s reports Terraform's generic error:\n%s", kind.typeName, id, r.out)
+			}
+			return r
 		}
-		if strings.Contains(r.out, "non-existent remote object") {
-			t.Errorf("importing %s reports Terraform's generic error:\n%s", id, r.out)
-		}
-		return r
+		expectOutput(t, kind.typeName+": an import naming no app", importing(noApp+"/"+noChild), "Error: Cannot import: the app does not exist",
+			"Astra Control manages no app "+noApp+", the first part of the import ID of this "+kind.typeName+" (\"<app_id>/<id>\"). "+
+				"Check the app's ID: the astra_apps data source lists them. An app that was unmanaged takes its "+kind.what+"s with "+
+				"it, or leaves them unreachable through the API.")
+		expectOutput(t, kind.typeName+": an import naming none of the app's", importing(appID+"/"+noChild), "Error: Cannot import: the app has no such "+kind.what,
+			"App \"import\" ("+appID+") has no "+kind.what+" "+noChild+", the second part of the import ID of this "+kind.typeName+" "+
+				"(\"<app_id>/<id>\"). Check the "+kind.what+"'s ID, and that it belongs to this app.")
 	}
-	expectOutput(t, "an import naming no app", importing(noApp+"/"+noBackup), "Error: Cannot import: the app does not exist",
-		"Astra Control manages no app "+noApp+", the first part of the import ID of this astra_app_backup (\"<app_id>/<id>\"). "+
-			"Check the app's ID: the astra_apps data source lists them. An app that was unmanaged takes its backups with "+
-			"it, or leaves them unreachable through the API.")
-	expectOutput(t, "an import naming no backup of the app", importing(appID+"/"+noBackup), "Error: Cannot import: the app has no such backup",
-		"App \"import\" ("+appID+") has no backup "+noBackup+", the second part of the import ID of this astra_app_backup "+
-			"(\"<app_id>/<id>\"). Check the backup's ID, and that it belongs to this app.")
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -66,5 +67,25 @@ func TestApplyHookSourcePlan(t *testing.T) {
 	applyHookSourcePlan(h, hookSourceModel{Name: types.StringValue("pg2"), Description: types.StringNull(), Source: unknown, SourceBase64: unknown})
 	if h.Name != "pg2" || h.Description != "" || h.Source != astra.EncodeScript("old\n") {
 		t.Errorf("rename: %+v", h)
+	}
+}
+
+// TestHookSourceItemFrom_preloaded: astra_hook_sources marks a script NetApp preloads (the
+// answer's preloaded, a string in the API) so that adopt-fleet can leave it out (issue 44
+// item 5); the simulator seeds none, so this reads answers shaped as the 24.02 spec's.
+func TestHookSourceItemFrom_preloaded(t *testing.T) {
+	for answer, want := range map[string]bool{
+		`{"type":"application/astra-hookSource","version":"1.0","id":"id-1","name":"netapp_provided","sourceType":"script","source":"IyEvYmluL3No","preloaded":"true","private":"false"}`: true,
+		`{"type":"application/astra-hookSource","version":"1.0","id":"id-2","name":"mine","sourceType":"script","source":"IyEvYmluL3No","preloaded":"false","private":"false"}`:           false,
+		`{"type":"application/astra-hookSource","version":"1.0","id":"id-3","name":"older","sourceType":"script","source":"IyEvYmluL3No"}`:                                                false,
+	} {
+		var source astra.HookSource
+		if err := json.Unmarshal([]byte(answer), &source); err != nil {
+			t.Fatal(err)
+		}
+		item := hookSourceItemFrom(&source)
+		if item.Preloaded.IsNull() || item.Preloaded.ValueBool() != want || item.Name.ValueString() != source.Name {
+			t.Errorf("%s: preloaded %v (name %v), want %v", answer, item.Preloaded, item.Name, want)
+		}
 	}
 }

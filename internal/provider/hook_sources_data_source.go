@@ -83,10 +83,7 @@ func (d *hookSourcesDataSource) Read(ctx context.Context, req datasource.ReadReq
 		if isSet(m.Name) && sources[i].Name != m.Name.ValueString() {
 			continue
 		}
-		h := hookSourceFrom(&sources[i], hookSourceModel{SourceSHA256: types.StringNull()})
-		items = append(items, hookSourceItem{ID: h.ID, Name: h.Name, Description: h.Description, Source: h.Source,
-			SourceSHA256: h.SourceSHA256, SourceMD5: h.SourceMD5, Metadata: h.Metadata,
-			Preloaded: types.BoolValue(sources[i].Preloaded.Value())})
+		items = append(items, hookSourceItemFrom(&sources[i]))
 	}
 	sort.SliceStable(items, func(i, j int) bool {
 		if a, b := items[i].Name.ValueString(), items[j].Name.ValueString(); a != b {
@@ -98,4 +95,13 @@ func (d *hookSourcesDataSource) Read(ctx context.Context, req datasource.ReadReq
 	resp.Diagnostics.Append(diags...)
 	m.HookSources = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+// hookSourceItemFrom is one script of the list, preloaded as the service marks it (NetApp's
+// own scripts, which an adopting configuration filters out).
+func hookSourceItemFrom(source *astra.HookSource) hookSourceItem {
+	h := hookSourceFrom(source, hookSourceModel{SourceSHA256: types.StringNull()})
+	return hookSourceItem{ID: h.ID, Name: h.Name, Description: h.Description, Source: h.Source,
+		SourceSHA256: h.SourceSHA256, SourceMD5: h.SourceMD5, Metadata: h.Metadata,
+		Preloaded: types.BoolValue(source.Preloaded.Value())}
 }
