@@ -49,11 +49,12 @@ func NewServer(p provider.Provider) func() (tfprotov6.ProviderServer, error) {
 		if !ok || !takesPart {
 			return server, nil
 		}
+		full = released{full} // released.go: what the framework keeps of each request
 		switch on, err := Enabled(); {
 		case err != nil: // the framework alone, and Configure reports it where the CLI shows it
 			return &refusedSwitch{frameworkServer: full, problem: err}, nil //nolint:nilerr // reported at Configure
 		case !on:
-			return server, nil
+			return full, nil
 		}
 		return newServer(full, known), nil
 	}

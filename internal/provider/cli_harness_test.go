@@ -93,9 +93,10 @@ type cliHarness struct {
 	failed      atomic.Int64 // what a "during" action did, for the test to assert
 }
 
-// newCLIHarness starts a simulator (behind a restartable front) and the provider, and
-// prepares a working directory for the CLI named by TF_ACC_TERRAFORM_PATH.
-func newCLIHarness(t *testing.T, opts astrasim.Options, providerExtra string) *cliHarness {
+// newCLIHarnessOf starts a simulator (behind a restartable front) and prepares a working
+// directory for the CLI named by TF_ACC_TERRAFORM_PATH; the caller says how the CLI finds
+// the provider.
+func newCLIHarnessOf(t *testing.T, opts astrasim.Options, providerExtra string) *cliHarness {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
@@ -118,7 +119,15 @@ func newCLIHarness(t *testing.T, opts astrasim.Options, providerExtra string) *c
 	rs.srv = httptest.NewServer(rs)
 	t.Cleanup(rs.srv.Close)
 	h := &cliHarness{t: t, cli: os.Getenv("TF_ACC_TERRAFORM_PATH"), dir: t.TempDir(), rs: rs, url: rs.srv.URL, extra: providerExtra}
-	h.env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_REATTACH_PROVIDERS="+h.serveProvider())
+	h.env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	return h
+}
+
+// newCLIHarness is newCLIHarnessOf with the provider served in-process for the whole run.
+func newCLIHarness(t *testing.T, opts astrasim.Options, providerExtra string) *cliHarness {
+	t.Helper()
+	h := newCLIHarnessOf(t, opts, providerExtra)
+	h.env = append(h.env, "TF_REATTACH_PROVIDERS="+h.serveProvider())
 	return h
 }
 

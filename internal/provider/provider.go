@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -37,9 +38,11 @@ type astraProvider struct {
 	// configured is what Configure handed to resources, for the requests the known
 	// answers answer (knownanswers.Provider).
 	configured atomic.Pointer[providerData]
-	// seen outlives each Configure (Terraform configures a provider again for the apply's
-	// walk): a create's plan-time checks read each object once per process.
-	seen seenObjects
+	// reads outlive each Configure (a provider serving a whole run, as in tests, is
+	// configured again for the apply's walk): a create's plan-time checks read each object
+	// once per process; run carries what they found to the run's next process.
+	reads objectReads
+	run   func() *runMemory
 	// deferred: Configure answered Deferred, so the framework defers every read and plan
 	// and the known answers answer none.
 	deferred atomic.Bool
@@ -75,7 +78,7 @@ func New(version string, opts ...Option) func() provider.Provider {
 		opt(&o)
 	}
 	return func() provider.Provider {
-		return &astraProvider{version: version, opts: o}
+		return &astraProvider{version: version, opts: o, run: sync.OnceValue(openRunMemory)}
 	}
 }
 
@@ -98,7 +101,8 @@ func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data := &providerData{version: p.version, wait: p.opts.wait, claims: newClaimSet(), seen: &p.seen, destroys: &destroySet{}}
+	data := &providerData{version: p.version, wait: p.opts.wait, claims: newClaimSet(), destroys: &destroySet{}}
+	data.seen = &seenObjects{reads: &p.reads, run: p.run()}
 	if m.HasUnknown() {
 		data.clients = config.Deferred()
 	} else {
@@ -109,6 +113,7 @@ func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		}
 		resolved.Client.UserAgent = config.UserAgent(p.version, req.TerraformVersion)
 		resolved.Client.RetryWaitMin, resolved.Client.RetryWaitMax = p.opts.retryMin, p.opts.retryMax
+		data.seen.scope = resolved.Client.Endpoint + " " + resolved.Client.AccountID
 		data.clients = config.NewClients(resolved)
 	}
 	p.configured.Store(data)

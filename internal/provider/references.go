@@ -15,9 +15,11 @@ import (
 // plan time is checked then, with one read (shared with the plan's other reads of the same
 // collection): a well-formed ID of nothing is refused before the apply creates anything.
 // Only a 404 refuses; any other failure leaves the check to the apply. An object found once
-// is not read again by this provider process (seenObjects): Terraform plans a create twice
-// (the plan, then again at apply), and a fleet's thousand clusters name one cloud, so
-// creates pay for their checks once per object, not per plan and resource.
+// is not read again in the same run: Terraform plans a create twice (the plan, then again at
+// apply), and a fleet's thousand clusters name one cloud, so creates pay for their checks
+// once per object, not per plan and resource. Within a provider process the record is
+// objectReads; between the plan's process and the apply's, both started by one CLI run,
+// it is the run's file (reference_run.go).
 
 // reference is one ID argument and how to read what it names.
 type reference struct {
@@ -25,11 +27,20 @@ type reference struct {
 	get                       func(ctx context.Context, id string) error
 }
 
-// seenObjects are the objects this provider process found by a reference check, by kind
-// and ID, with the reads under way: checks of one object that run together (a fleet's
+// seenObjects is one provider configuration's view of what the checks found: the
+// process's reads, and the run's file when a CLI started this process.
+type seenObjects struct {
+	reads *objectReads
+	// scope is the configuration's endpoint and account: the same ID elsewhere is another object.
+	scope string
+	run   *runMemory // nil: this process is the whole run (tests, debuggers) or has no file
+}
+
+// objectReads are the objects this provider process found by a reference check, by scope,
+// kind and ID, with the reads under way: checks of one object that run together (a fleet's
 // clusters all name one cloud) wait for one read. A deletion since is the apply's to
 // report, as for any check made at plan time.
-type seenObjects struct {
+type objectReads struct {
 	mu    sync.Mutex
 	reads map[string]*referenceRead
 }
@@ -40,23 +51,24 @@ type referenceRead struct {
 	err  error
 }
 
-// found reads what a reference names, unless this process found it already or is reading
-// it now; only a read that succeeds is remembered, so a failed one is tried again.
+// found reads what a reference names, unless this run found it already or this process
+// is reading it now; only a read that succeeds is remembered, so a failed one is tried again.
 func (s *seenObjects) found(ctx context.Context, ref reference, id string) error {
-	if s == nil {
+	if s == nil || s.reads == nil {
 		return ref.get(ctx, id)
 	}
-	key := ref.what + "/" + id
-	s.mu.Lock()
-	if s.reads == nil {
-		s.reads = map[string]*referenceRead{}
+	key := s.scope + "\x00" + ref.what + "\x00" + id
+	t := s.reads
+	t.mu.Lock()
+	if t.reads == nil {
+		t.reads = map[string]*referenceRead{}
 	}
-	read, ongoing := s.reads[key]
+	read, ongoing := t.reads[key]
 	if !ongoing {
 		read = &referenceRead{done: make(chan struct{})}
-		s.reads[key] = read
+		t.reads[key] = read
 	}
-	s.mu.Unlock()
+	t.mu.Unlock()
 	if ongoing {
 		select {
 		case <-read.done:
@@ -68,11 +80,16 @@ func (s *seenObjects) found(ctx context.Context, ref reference, id string) error
 		}
 		return ref.get(ctx, id) // that read failed: this check reads for itself
 	}
-	read.err = ref.get(ctx, id)
+	if !s.run.has(key) { // the run's earlier process (the plan's) found it: no read
+		read.err = ref.get(ctx, id)
+		if read.err == nil {
+			s.run.add(key)
+		}
+	}
 	if read.err != nil {
-		s.mu.Lock()
-		delete(s.reads, key)
-		s.mu.Unlock()
+		t.mu.Lock()
+		delete(t.reads, key)
+		t.mu.Unlock()
 	}
 	close(read.done)
 	return read.err

@@ -1,7 +1,9 @@
 // Command astra-profiled serves the provider exactly as the real binary does (the known
 // answers in front of the framework, logging off unless asked) and writes a CPU profile of
 // its whole life to $ASTRA_PROFILE_DIR/<pid>.pprof, so a benchmark can say where the
-// provider's own time in a plan goes. For profiling only: it is never shipped.
+// provider's own time in a plan goes, and beside it a heap profile taken near the heap's
+// peak (<pid>-heap.pprof) and the peaks (<pid>-mem.txt, memory.go). For profiling only: it
+// is never shipped.
 package main
 
 import (
@@ -34,6 +36,7 @@ func main() {
 		}
 		defer f.Close()
 		defer pprof.StopCPUProfile()
+		defer watchMemory(dir)()
 	}
 	err := tf6server.Serve("registry.terraform.io/astra-control/astra", func() tfprotov6.ProviderServer {
 		server, err := knownanswers.NewServer(provider.New("profiled")())()
