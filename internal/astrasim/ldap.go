@@ -247,6 +247,11 @@ func (s *Sim) settleLDAP(now time.Time) {
 	}
 	l.ApplyAt, l.Attempted = nil, true
 	if reasons := s.ldapProblems(l.Desired); len(reasons) > 0 {
+		for i, r := range reasons {
+			if len(r) > 127 { // type_unready's limit
+				reasons[i] = r[:124] + "..."
+			}
+		}
 		l.State, l.Unready = "error", reasons
 		return
 	}
@@ -286,7 +291,7 @@ func (s *Sim) ldapProblems(cfg map[string]any) []string {
 		return []string{"The LDAP bind credential " + credID + " doesn't exist"}
 	}
 	if !containsString(s.st.Identity.Directory.BindDigests, cred.KeyDigest) {
-		return []string{"Unable to bind to the LDAP server " + addr + " with credential " + credID + `: LDAP Result Code 49 "Invalid Credentials"`}
+		return []string{"Unable to bind to the LDAP server " + addr + `: LDAP Result Code 49 "Invalid Credentials"`}
 	}
 	var out []string
 	for _, key := range []string{"userBaseDN", "groupBaseDN"} {
