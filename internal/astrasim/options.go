@@ -91,6 +91,9 @@ type Options struct {
 	// Directory adds people and groups to the simulated LDAP directory (SeededDirectory;
 	// directory.go); Sim.AddDirectoryEntry adds more while it runs.
 	Directory []DirectoryEntry
+	// NamespaceLabels are Kubernetes labels of namespaces by name (on every cluster), for
+	// kubernetesLabels role constraints; Sim.SetNamespaceLabels sets more while it runs.
+	NamespaceLabels map[string]map[string]string
 
 	// OnResponseViolation, when set, checks every response body against the release's
 	// published response schema and reports each violation. Tests set it to fail;

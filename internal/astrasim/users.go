@@ -126,6 +126,12 @@ func (s *Sim) seedIdentity(st *state) {
 			id.OwnerID = u.ID
 		}
 	}
+	for name, labels := range s.opts.NamespaceLabels {
+		if id.NamespaceLabels == nil {
+			id.NamespaceLabels = map[string]map[string]string{}
+		}
+		id.NamespaceLabels[name] = labels
+	}
 	if !s.service() {
 		id.LDAP = s.defaultLDAP()
 	}
@@ -363,6 +369,9 @@ func (s *Sim) deleteUser(q *request) *reply {
 	if p := s.protectOwner(q, u.ID, "deleted"); p != nil {
 		return fail(p)
 	}
+	if p := s.serviceRemoval(q); p != nil {
+		return fail(p)
+	}
 	s.removeUser(u.ID)
 	return noContent()
 }
@@ -386,6 +395,17 @@ func (s *Sim) removeUser(id string) {
 			delete(s.st.Credentials, cid)
 		}
 	}
+}
+
+// serviceRemoval: on Astra Control Service only the owner removes users (research notes
+// §4.14 "ACS vs ACC"; ACS-DOCS use/manage-users.adoc).
+func (s *Sim) serviceRemoval(q *request) *apiProblem {
+	if s.service() && q.user.role != RoleOwner {
+		p := forbidden(RoleOwner, q.user.role)
+		p.InvalidFields = []fieldReason{{"user", "on Astra Control Service only the owner removes users"}}
+		return p
+	}
+	return nil
 }
 
 // protectOwner refuses to change or delete the account owner's user unless the caller is
