@@ -31,7 +31,7 @@ func forbidden(need, have Role) *apiProblem {
 // identityRole is the role a write to an identity route needs: admin for users, groups,
 // role bindings and settings; any role for a user's own tokens (tokenOwner checks whose);
 // other routes keep need.
-func identityRole(method, template string, need Role) Role {
+func identityRole(template string, need Role) Role {
 	switch {
 	case strings.HasPrefix(template, "/core/v1/users/{user_id}/tokens"):
 		return RoleViewer

@@ -198,9 +198,11 @@ func (s *Sim) putSetting(q *request) *reply {
 func checkConfig(sc, cfg map[string]any) []fieldReason {
 	props, _ := sc["properties"].(map[string]any)
 	var bad []fieldReason
-	for _, r := range sc["required"].([]any) {
-		if _, ok := cfg[r.(string)]; !ok {
-			bad = append(bad, fieldReason{"desiredConfig." + r.(string), "required"})
+	required, _ := sc["required"].([]any)
+	for _, r := range required {
+		name := toString(r)
+		if _, ok := cfg[name]; !ok {
+			bad = append(bad, fieldReason{"desiredConfig." + name, "required"})
 		}
 	}
 	for k, v := range cfg {
@@ -234,7 +236,7 @@ func joinAny(vs []any) string {
 		if i > 0 {
 			out += ", "
 		}
-		out += strconv.Quote(v.(string))
+		out += strconv.Quote(toString(v))
 	}
 	return out
 }
@@ -282,7 +284,7 @@ func (s *Sim) ldapProblems(cfg map[string]any) []string {
 	if host != DirectoryHost {
 		return []string{"Unable to connect to the LDAP server " + addr + ": no such host"}
 	}
-	if want := map[string]int{"LDAPS": 636, "LDAP": 389}[cfg["secureMode"].(string)]; port != want {
+	if want := map[string]int{"LDAPS": 636, "LDAP": 389}[toString(cfg["secureMode"])]; port != want {
 		return []string{"Unable to connect to the LDAP server " + addr + ": connection refused"}
 	}
 	credID, _ := cfg["credentialId"].(string)

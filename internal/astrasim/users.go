@@ -92,14 +92,6 @@ func (s *Sim) service() bool {
 	return err == nil && doc.Info != nil && strings.Contains(doc.Info.Title, "(ACS)")
 }
 
-// product names the simulated product in reasons.
-func (s *Sim) product() string {
-	if s.service() {
-		return "Astra Control Service"
-	}
-	return "Astra Control Center"
-}
-
 // seedIdentity creates a user with a role binding for each configured API token. The
 // first owner's (tokens in sorted order) is the account owner. On Astra Control Service
 // they are Cloud Central users, on Center local users.
