@@ -1,6 +1,7 @@
 package astrasim
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 )
@@ -11,9 +12,15 @@ func TestTokenLifecycle(t *testing.T) {
 	uid, _ := e.newUser("ci@example.com", "viewer")
 	r := e.post("/core/v1/users/"+uid+"/tokens", tokenBody("ci")).expect(201)
 	secret, id := r.str("token"), r.str("id")
-	if len(secret) != 44 || r.str("userID") != uid || r.str("name") != "ci" {
+	jwt, err := base64.StdEncoding.DecodeString(secret)
+	if err != nil || strings.Count(string(jwt), ".") != 2 || r.str("userID") != uid || r.str("name") != "ci" {
 		t.Fatalf("POST answered %s", r.raw)
 	}
+	claims, _ := base64.RawURLEncoding.DecodeString(strings.Split(string(jwt), ".")[1])
+	if !strings.Contains(string(claims), `"sub":"`+uid+`"`) {
+		t.Errorf("the JWT's claims %s name no user", claims)
+	}
+	e.as(string(jwt)).get("/topology/v1/clouds").expect(200) // the JWT itself is a bearer too
 	for _, raw := range [][]byte{e.get("/core/v1/users/" + uid + "/tokens/" + id).expect(200).raw, e.get("/core/v1/users/" + uid + "/tokens").expect(200).raw} {
 		if strings.Contains(string(raw), secret) || strings.Contains(string(raw), `"token"`) {
 			t.Errorf("the secret was answered again: %s", raw)
@@ -33,6 +40,7 @@ func TestTokenLifecycle(t *testing.T) {
 	}
 	e.del("/core/v1/users/" + uid + "/tokens/" + id).expect(204)
 	ci.get("/topology/v1/clouds").problem(4)
+	e.as(string(jwt)).get("/topology/v1/clouds").problem(4)
 	e.get("/topology/v1/clouds").expect(200) // the configured owner token is unaffected
 	e.get("/core/v1/users/" + uid + "/tokens/" + id).problem(2)
 	e.del("/core/v1/users/" + uid + "/tokens/" + id).problem(1)
