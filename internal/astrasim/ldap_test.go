@@ -42,7 +42,7 @@ func (e *env) ldapID() string {
 func (e *env) connectLDAP() {
 	e.t.Helper()
 	id := e.ldapID()
-	e.put("/core/v1/settings/"+id, ldapBody("1.1", ldapConfig(e.ldapCredential(DirectoryBindPassword), nil))).expect(204)
+	e.put("/core/v1/settings/"+id, ldapBody(e.sim.newest[resSetting], ldapConfig(e.ldapCredential(DirectoryBindPassword), nil))).expect(204)
 	if got := e.get("/core/v1/settings/" + id).str("state"); got != "valid" {
 		e.t.Fatalf("LDAP state %s", got)
 	}
@@ -141,5 +141,35 @@ func TestLDAPErrors(t *testing.T) {
 		if item.(map[string]any)["name"] == ldapSettingName {
 			t.Error("Astra Control Service lists an LDAP setting")
 		}
+	}
+}
+
+// Every Center release answers the LDAP flow within its own schemas (setting 1.0 in 22.11,
+// group 1.0 before 23.07), and the state file keeps identity: a token survives a restart.
+func TestIdentityOnEveryCenterRelease(t *testing.T) {
+	for _, release := range []string{"22.11", "23.05", "23.10", "24.02"} {
+		t.Run(release, func(t *testing.T) {
+			e := newEnv(t, Options{Release: release})
+			e.connectLDAP()
+			if n := len(e.get("/core/v1/ldapGroups").items()); n != 3 {
+				t.Errorf("ldapGroups %d", n)
+			}
+			gid := e.newGroup("cn=payments," + DirectoryGroupBase)
+			e.post("/core/v1/groups/"+gid+"/roleBindings", e.bindingBody("groupID", gid, "member", "namespaces:kubernetesLabels='team=payments'.*")).expect(201)
+			uid, _ := e.newUser("u@example.com", "viewer")
+			tok := e.tokenFor(uid)
+			path := t.TempDir() + "/state.json"
+			if err := e.sim.SaveState(path); err != nil {
+				t.Fatal(err)
+			}
+			again := newEnv(t, Options{Release: release})
+			if err := again.sim.LoadState(path); err != nil {
+				t.Fatal(err)
+			}
+			again.as(tok).get("/core/v1/users/" + uid).expect(200)
+			if again.get("/core/v1/settings/"+again.ldapID()).str("state") != "valid" || len(again.get("/core/v1/groups").items()) != 1 {
+				t.Error("the restarted simulator lost LDAP or the group")
+			}
+		})
 	}
 }
