@@ -40,7 +40,8 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 const usageHeader = `astra-sim runs a simulated NetApp Astra Control (the REST API of clouds, clusters,
 managedClusters, credentials, storageClasses, buckets, apps, their protection policies,
-snapshots and backups, execution hooks and hook sources) for demos and CI.
+snapshots and backups, execution hooks and hook sources, users, groups, role bindings,
+API tokens and LDAP) for demos and CI.
 
 Usage: astra-sim [flags]
 
