@@ -321,7 +321,10 @@ func (s *Sim) putUser(q *request) *reply {
 		return fail(p)
 	}
 	if v, ok := b.str("authID"); ok && !strings.EqualFold(v, u.AuthID) && !(u.AuthProvider != authLDAP && strings.EqualFold(v, next.Email)) {
-		return fail(invalidFields(10, fieldReason{"authID", "a user's authID can't change; delete the user and create it again"}))
+		if u.AuthProvider != authLDAP || u.AuthID != "" {
+			return fail(invalidFields(10, fieldReason{"authID", "a user's authID can't change; delete the user and create it again"}))
+		}
+		next.AuthID = strings.ToLower(v) // an LDAP user created without its DN (as NetApp's toolkit does) gets it once
 	}
 	if p := s.checkUserEmail(&next); p != nil {
 		return fail(p)

@@ -169,3 +169,20 @@ func TestLocalPassword(t *testing.T) {
 	_, memberTok, _ := e.sim.NewUserToken("m@example.com", RoleMember)
 	e.as(memberTok).post("/core/v1/credentials", passwordBody(other, "long-enough", "false")).problem(11)
 }
+
+// An LDAP user created as NetApp's toolkit does (no authID; answered "") may get its DN
+// once; a DN never changes after.
+func TestLDAPUserDN(t *testing.T) {
+	e := center(t, Options{})
+	r := e.post("/core/v1/users", userBody("bob@example.com", map[string]any{"authProvider": "ldap"})).expect(201)
+	if r.str("authID") != "" || r.str("state") != "active" {
+		t.Fatalf("answer %s", r.raw)
+	}
+	put := map[string]any{"type": "application/astra-user", "version": "1.2", "authID": "CN=Bob Payments," + DirectoryUserBase}
+	e.put("/core/v1/users/"+r.str("id"), put).expect(204)
+	if got := e.get("/core/v1/users/" + r.str("id")).str("authID"); got != "cn=bob payments,"+DirectoryUserBase {
+		t.Errorf("authID %q", got)
+	}
+	put["authID"] = "cn=other," + DirectoryUserBase
+	e.put("/core/v1/users/"+r.str("id"), put).problem(10).field("invalidFields", "authID")
+}
