@@ -54,6 +54,10 @@ func TestConstraintByID(t *testing.T) {
 	_, nothing, _ := e.sim.NewUserToken("c@example.com", RoleViewer, []string{}...)
 	ns := "/topology/v1/managedClusters/" + cluster + "/namespaces/" + nsID
 	e.as(objOnly).get(ns).expect(200)
+	namespaces := e.as(objOnly).get("/topology/v1/managedClusters/" + cluster + "/namespaces").expect(200).items()
+	if len(namespaces) != 1 || itemField(namespaces, 0, "name") != "payments" {
+		t.Errorf("the constrained viewer lists namespaces %v", namespaces)
+	}
 	e.as(objOnly).get("/k8s/v2/apps/" + app).problem(11)
 	e.as(contents).get("/k8s/v2/apps/" + app).expect(200)
 	e.as(nothing).get("/k8s/v2/apps/" + app).problem(11) // [] grants nothing
