@@ -125,3 +125,14 @@ func stripIdentityBookkeeping(view map[string]any) {
 		}
 	}
 }
+
+// Role is the role and role constraints a token (configured or created) acts with, as
+// "role constraint..." ("" for a token refused): what a test or the command line can check.
+func (s *Sim) Role(token string) string {
+	p, configured := s.users[token]
+	who, prob := s.effective(p.userID, configured, token)
+	if prob != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(who.role) + " " + strings.Join(who.constraints, " "))
+}

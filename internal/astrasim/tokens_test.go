@@ -58,11 +58,17 @@ func TestTokenFollowsTheBinding(t *testing.T) {
 	cloud := "/topology/v1/clouds/" + e.sim.Seeds().PrivateCloudID
 	put := map[string]any{"type": "application/astra-cloud", "version": "1.1"}
 	dev.put(cloud, put).problem(11)
+	if got := e.sim.Role(tok); got != "viewer" {
+		t.Errorf("Role %q", got)
+	}
 	bid := e.get("/core/v1/users/" + uid + "/roleBindings").items()[0].(map[string]any)["id"].(string)
 	e.put("/core/v1/roleBindings/"+bid, map[string]any{"type": "application/astra-roleBinding", "version": "1.1", "role": "admin"}).expect(204)
 	dev.put(cloud, put).expect(204)
 	e.put("/core/v1/users/"+uid, map[string]any{"type": "application/astra-user", "version": "1.2", "isEnabled": "false"}).expect(204)
 	dev.get(cloud).problem(4)
+	if got := e.sim.Role(tok); got != "" {
+		t.Errorf("a disabled user's token acts as %q", got)
+	}
 	if _, err := e.sim.MintToken(uuid5("nobody"), "x"); err == nil {
 		t.Error("a token for no user was minted")
 	}

@@ -111,8 +111,12 @@ func (s *Sim) seedIdentity(st *state) {
 			FirstName: "Simulated", LastName: strings.ToUpper(string(role[:1])) + string(role[1:]), Email: email,
 			SendWelcomeEmail: "false", State: "active", IsEnabled: "true", EnableTimestamp: seedTime, Meta: sysMeta}
 		id.Users[u.ID] = u
+		constraints := []string{"*"}
+		if cs, ok := s.opts.TokenConstraints[tok]; ok && role != RoleOwner {
+			constraints = append([]string{}, cs...)
+		}
 		b := &roleBinding{Seq: i + 1, ID: s.seedID("roleBinding/" + itoa(i)), Version: s.newest[resRoleBinding],
-			UserID: u.ID, Role: string(role), Constraints: []string{"*"}, Meta: sysMeta}
+			UserID: u.ID, Role: string(role), Constraints: constraints, Meta: sysMeta}
 		id.Bindings[b.ID] = b
 		if id.OwnerID == "" && role == RoleOwner {
 			id.OwnerID = u.ID

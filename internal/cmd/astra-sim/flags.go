@@ -94,7 +94,8 @@ authenticate too, until deleted. On Astra Control Center releases (22.11, 23.05,
 dc=com, password sim-bind-password; people under ou=users,dc=example,dc=com, groups
 ops, payments and auditors under ou=groups,dc=example,dc=com. -ldap-user and -ldap-group
 add entries; -namespace-label gives namespaces labels for role constraints such as
-namespaces:kubernetesLabels='team=payments'.*
+namespaces:kubernetesLabels='team=payments'.*, which -token-constraint puts on a -token's
+binding: -token ci:member -token-constraint "ci=namespaces:kubernetesLabels='team=payments'.*"
 
 -fault SPEC (repeatable) injects failures: METHOD:ROUTE:KIND[:OPTION...]
   METHOD   GET, POST, PUT, DELETE or *

@@ -38,6 +38,31 @@ func TestParseIdentityFlags(t *testing.T) {
 			t.Errorf("%s: error %v, want one mentioning %q", spec, err, want)
 		}
 	}
+	cfg, err = parseFlags([]string{"-token", "boss", "-token", "ci:member", "-token-constraint", "ci=namespaces:kubernetesLabels='team=payments'.*",
+		"-namespace-label", "payments:team=payments", "-namespace", "payments", "-namespace", "shop"}, io.Discard)
+	if err != nil || strings.Join(cfg.opts.TokenConstraints["ci"], ";") != "namespaces:kubernetesLabels='team=payments'.*" {
+		t.Fatalf("token constraints %v, %v", cfg.opts.TokenConstraints, err)
+	}
+	sim, err := astrasim.New(cfg.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sim.Role("ci"); got != "member namespaces:kubernetesLabels='team=payments'.*" {
+		t.Errorf("the ci token's role: %q", got)
+	}
+	for _, args := range [][]string{
+		{"-token", "boss", "-token-constraint", "boss=namespaces:*.*"},
+		{"-token", "ci:member", "-token-constraint", "other=namespaces:*.*"},
+		{"-token", "ci:member", "-token-constraint", "ci"},
+	} {
+		if _, err := parseFlags(args, io.Discard); err == nil || !strings.Contains(err.Error(), "-token-constraint") {
+			t.Errorf("%v: error %v", args, err)
+		}
+	}
+	cfg, _ = parseFlags([]string{"-token", "ci:member", "-token-constraint", "ci=team=payments"}, io.Discard)
+	if _, err := astrasim.New(cfg.opts); err == nil || !strings.Contains(err.Error(), "role constraint") {
+		t.Errorf("a malformed constraint: %v", err)
+	}
 	cfg, _ = parseFlags([]string{"-ldap-group", "ou=no-cn"}, io.Discard)
 	if _, err := astrasim.New(cfg.opts); err == nil || !strings.Contains(err.Error(), "cn=NAME") {
 		t.Errorf("a bad DN: %v", err)
