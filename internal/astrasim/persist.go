@@ -47,6 +47,7 @@ func (s *Sim) Snapshot() ([]byte, error) {
 			}
 		}
 	}
+	stripIdentityBookkeeping(view) // identity.go's families (issue 47)
 	return json.MarshalIndent(view, "", "  ")
 }
 
@@ -123,6 +124,10 @@ func (s *Sim) LoadState(path string) error {
 		st.Schedules = map[string]*schedule{}
 	}
 	st.initDayTwo(s.opts.Now())
+	if st.Identity == nil {
+		s.seedIdentity(st) // a state file from before issue 47
+	}
+	st.Identity.fill()
 	if st.Seeds.StorageClasses == nil {
 		st.Seeds.StorageClasses = map[string][]string{}
 	}
