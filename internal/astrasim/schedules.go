@@ -61,8 +61,9 @@ var granularityFields = map[string][]string{
 
 var (
 	smallNumber = regexp.MustCompile(`^[0-9]{1,2}$`)
-	// recurrenceRule of a custom schedule: RFC 5545 limited to MINUTELY or HOURLY and INTERVAL.
-	recurrencePattern = regexp.MustCompile(`^(DTSTART:[0-9]{8}T[0-9]{6}Z\s+)?RRULE:FREQ=(MINUTELY|HOURLY);INTERVAL=[1-9][0-9]*$`)
+	// recurrenceRule of a custom schedule: RFC 5545 limited to MINUTELY or HOURLY and INTERVAL
+	// (the RRULE: prefix optional: a bare RECUR value, FREQ=MINUTELY;INTERVAL=N, is one too).
+	recurrencePattern = regexp.MustCompile(`^(DTSTART:[0-9]{8}T[0-9]{6}Z\s+)?(RRULE:)?FREQ=(MINUTELY|HOURLY);INTERVAL=[1-9][0-9]*$`)
 )
 
 // applyScheduleBody writes a POST or PUT body's fields into sc and checks the result per
