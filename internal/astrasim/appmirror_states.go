@@ -1,6 +1,7 @@
 package astrasim
 
 import (
+	"fmt"
 	"time"
 )
 
@@ -388,4 +389,21 @@ func (s *Sim) unreachable(clusterID string) string {
 		return "Managed cluster " + c.Name + " can't be reached: " + reason + "."
 	}
 	return ""
+}
+
+// RestoreCluster ends a disaster FailCluster began: a failed cluster is running again, so
+// a relationship held back by it (a resync, a reverse, a transfer) goes on.
+func (s *Sim) RestoreCluster(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.advance(s.opts.Now())
+	c := s.st.Clusters[id]
+	if c == nil {
+		return fmt.Errorf("no cluster %s", id)
+	}
+	if c.State != "failed" {
+		return fmt.Errorf("cluster %s is %s, not failed", c.Name, c.State)
+	}
+	c.State, c.StateUnready = "running", []string{}
+	return nil
 }

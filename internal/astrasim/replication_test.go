@@ -153,3 +153,64 @@ func TestFailoverWithDestinationUnreachable(t *testing.T) {
 	d.unreach(d.dst, false)
 	d.get("/k8s/v1/appMirrors/"+id).expectMirror("failedOver", "warning", "idle")
 }
+
+// TestFailoverWithSourceFailed: the cluster-failure fault (FailCluster) on the source does
+// not stop a failover; a resync waits until RestoreCluster ends the disaster. The failover
+// copies the source app's replicating schedule to the destination app, once.
+func TestFailoverWithSourceFailed(t *testing.T) {
+	clock := newClock()
+	d := newDR(t, Options{Now: clock.Now, ScheduleSpeed: 60})
+	id := d.establish("1.1")
+	path := "/k8s/v1/appMirrors/" + id
+	d.post("/k8s/v1/apps/"+d.app+"/schedules", tkReplicationSchedule()).expect(201)
+	if err := d.sim.FailCluster(d.src, "the data centre is flooded"); err != nil {
+		t.Fatal(err)
+	}
+	d.get(path).expectMirror("established", "critical", "idle")
+	d.put(path, mirrorPut("1.1", "failedOver", nil, false)).expect(204)
+	m := d.get(path).expectMirror("failedOver", "warning", "idle")
+	d.put(path, mirrorPut("1.1", "failedOver", nil, false)).expect(204)
+	dest := m.str("destinationAppID")
+	if items := d.get("/k8s/v1/apps/" + dest + "/schedules").items(); len(items) != 1 || itemField(items, 0, "replicate") != "true" {
+		t.Fatalf("schedules copied to the destination: %v", items)
+	}
+	d.put(path, mirrorPut("1.1", "established", m, true)).expect(204)
+	d.get(path).expectMirror("establishing", "critical", "idle")
+	if err := d.sim.RestoreCluster(d.src); err != nil {
+		t.Fatal(err)
+	}
+	m = d.get(path).expectMirror("established", "normal", "idle")
+	if m.str("sourceAppID") != dest {
+		t.Fatalf("after the reverse resync: %s", m.raw)
+	}
+	// The copied schedule replicates from the new source.
+	before := m.lastReplicated()
+	clock.advance(10 * time.Second)
+	if after := d.get(path).expectMirror("established", "normal", "idle").lastReplicated(); after == before {
+		t.Fatalf("no transfer from the new source: %s", after)
+	}
+	if err := d.sim.RestoreCluster(d.src); err == nil {
+		t.Fatal("restoring a running cluster passed")
+	}
+}
+
+// TestAppMirrorEveryRelease: a short cycle on each release, at its newest appMirror
+// version (1.0 in 22.11 and 23.05), every answer checked against that release's schemas.
+func TestAppMirrorEveryRelease(t *testing.T) {
+	for _, release := range []string{"22.11", "23.05", "23.07", "23.10", "24.02"} {
+		d := newDR(t, Options{Release: release, PutReturnsBody: true})
+		v := d.sim.newest["appMirror"]
+		if want := map[bool]string{true: "1.0", false: "1.1"}[release == "22.11" || release == "23.05"]; v != want {
+			t.Fatalf("%s speaks appMirror %s, want %s", release, v, want)
+		}
+		id := d.establish(v)
+		m := d.get("/k8s/v1/appMirrors/"+id).expectMirror("established", "normal", "idle")
+		d.put("/k8s/v1/appMirrors/"+id, mirrorPut(v, "failedOver", nil, false)).expect(200)
+		d.put("/k8s/v1/appMirrors/"+id, mirrorPut(v, "established", m, true)).expect(200).expectMirror("establishing", "normal", "idle")
+		if list := d.get("/k8s/v1/appMirrors"); list.str("version") != v || len(list.items()) != 1 {
+			t.Fatalf("%s list: %s", release, list.raw)
+		}
+		d.del("/k8s/v1/appMirrors/" + id).expect(204)
+		d.get("/topology/v1/storageBackends").expect(200)
+	}
+}
