@@ -275,14 +275,7 @@ func (s *Sim) finishDelete(m *appMirror) {
 	}
 	failedOver := m.DeletedFrom == "failedOver" || m.DeletedFrom == "failingOver"
 	if s.opts.MirrorDeleteRemovesDestination && !failedOver {
-		s.forgetAppData(da)
-		for _, sc := range s.st.schedulesOf(da.ID) {
-			delete(s.st.Schedules, sc.ID)
-		}
-		if c := s.st.Clusters[da.ClusterID]; c != nil {
-			c.AppIDs = withoutString(c.AppIDs, da.ID)
-		}
-		delete(s.st.Apps, da.ID)
+		s.removeApp(da)
 		return
 	}
 	if da.State != "ready" {

@@ -68,11 +68,7 @@ func TestReplicatingSchedule(t *testing.T) {
 // with the failure in transferStateDetails and healthState critical, until the next
 // firing retries it; -fail-transfers fails every attempt; an unreachable destination too.
 func TestTransferFailures(t *testing.T) {
-	clock := newClock()
-	d := newDR(t, Options{Now: clock.Now, ScheduleSpeed: 60})
-	id := d.establish("1.1")
-	path := "/k8s/v1/appMirrors/" + id
-	d.post("/k8s/v1/apps/"+d.app+"/schedules", tkReplicationSchedule()).expect(201)
+	clock, d, path := replicatingDR(t)
 	if err := d.sim.FailNextRun(FailNext{Kind: FailTransfer, App: "wordpress", Reasons: []string{"SnapMirror: the destination volume is full"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -158,11 +154,7 @@ func TestFailoverWithDestinationUnreachable(t *testing.T) {
 // not stop a failover; a resync waits until RestoreCluster ends the disaster. The failover
 // copies the source app's replicating schedule to the destination app, once.
 func TestFailoverWithSourceFailed(t *testing.T) {
-	clock := newClock()
-	d := newDR(t, Options{Now: clock.Now, ScheduleSpeed: 60})
-	id := d.establish("1.1")
-	path := "/k8s/v1/appMirrors/" + id
-	d.post("/k8s/v1/apps/"+d.app+"/schedules", tkReplicationSchedule()).expect(201)
+	clock, d, path := replicatingDR(t)
 	if err := d.sim.FailCluster(d.src, "the data centre is flooded"); err != nil {
 		t.Fatal(err)
 	}
@@ -213,4 +205,15 @@ func TestAppMirrorEveryRelease(t *testing.T) {
 		d.del("/k8s/v1/appMirrors/" + id).expect(204)
 		d.get("/topology/v1/storageBackends").expect(200)
 	}
+}
+
+// replicatingDR is an established relationship whose source app has actoolkit's
+// replicating schedule, on a fake clock whose schedule clock runs a minute a second.
+func replicatingDR(t *testing.T) (*fakeClock, *drEnv, string) {
+	t.Helper()
+	clock := newClock()
+	d := newDR(t, Options{Now: clock.Now, ScheduleSpeed: 60})
+	path := "/k8s/v1/appMirrors/" + d.establish("1.1")
+	d.post("/k8s/v1/apps/"+d.app+"/schedules", tkReplicationSchedule()).expect(201)
+	return clock, d, path
 }
