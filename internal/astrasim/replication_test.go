@@ -39,6 +39,10 @@ func TestReplicatingSchedule(t *testing.T) {
 	if sc.str("replicate") != "true" || sc.str("granularity") != "custom" {
 		t.Fatalf("schedule answer: %s", sc.raw)
 	}
+	// As actoolkit sends it (research notes §4.15): version 1.2, minute and hour "0".
+	tk := tkReplicationSchedule()
+	tk["version"], tk["minute"], tk["hour"], tk["name"] = "1.2", "0", "0", "replication-schedule-tk"
+	d.post("/k8s/v1/apps/"+d.app+"/schedules", tk).expect(201)
 	d.get(path).expectMirror("establishing", "normal", "idle")
 	clock.advance(time.Second)
 	first := d.get(path).expectMirror("established", "normal", "idle").lastReplicated()

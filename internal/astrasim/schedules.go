@@ -87,7 +87,8 @@ func applyScheduleBody(sc *schedule, b *body) *apiProblem {
 		v, sent := b.str(f.name)
 		isUsed := containsString(used, f.name)
 		switch {
-		case !isUsed && sent && v != "*":
+		// actoolkit's replicating (custom) schedule sends minute and hour "0" (research notes §4.15).
+		case !isUsed && sent && v != "*" && (sc.Granularity != "custom" || v != "0"):
 			return invalidFields(9, fieldReason{f.name, fmt.Sprintf("a %s schedule doesn't use %s; leave it out or send \"*\"", sc.Granularity, f.name)})
 		case !isUsed:
 			*f.get(sc) = ""
