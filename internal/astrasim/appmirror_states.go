@@ -241,14 +241,16 @@ func swapRole(r string) string {
 }
 
 // startDelete begins the clean-up: gone Delays.Delete later, at once when zero.
+// A repeated delete changes nothing.
 func (s *Sim) startDelete(m *appMirror, now time.Time) {
-	if m.State != "deleting" {
-		m.Op = ""
-		if m.Transfer != nil && m.Transfer.End == nil {
-			m.Transfer = m.LastGood
-		}
-		m.DeletedFrom = m.State
+	if m.State == "deleting" {
+		return
 	}
+	m.Op = ""
+	if m.Transfer != nil && m.Transfer.End == nil {
+		m.Transfer = m.LastGood
+	}
+	m.DeletedFrom = m.State
 	m.State, m.StateDesired = "deleting", "deleted"
 	if s.opts.Delays.Delete <= 0 {
 		s.finishDelete(m)
