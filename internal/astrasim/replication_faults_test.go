@@ -39,6 +39,9 @@ func TestReplicationRoutesTakeFaults(t *testing.T) {
 	d.sim.AddFault(Fault{Method: http.MethodPut, Route: "/k8s/v1/appMirrors/{appMirror_id}", Kind: FaultConcurrentWrite, Times: 1})
 	d.doURL(http.MethodPut, d.url("/k8s/v1/appMirrors/"+id), mirrorPut("1.1", "failedOver", nil, false), http.Header{"If-Match": {etag}}).problem(38)
 	d.get("/k8s/v1/appMirrors/"+id).expectMirror("established", "normal", "idle")
+	etag = d.get("/k8s/v1/appMirrors/" + id).header.Get("ETag") // read again: the writer's label is in it
+	d.doURL(http.MethodPut, d.url("/k8s/v1/appMirrors/"+id), mirrorPut("1.1", "failedOver", nil, false), http.Header{"If-Match": {etag}}).expect(204)
+	d.get("/k8s/v1/appMirrors/"+id).expectMirror("failedOver", "warning", "idle")
 	d.sim.AddFault(Fault{Method: http.MethodGet, Route: "/topology/v1/storageBackends", Kind: FaultInternal, Times: 1})
 	d.get("/topology/v1/storageBackends").problem(34)
 	if d.sim.faultsFired() != 6 {
