@@ -150,17 +150,6 @@ func (s *Sim) grants(cs []string, c *cluster, name string, contents bool) bool {
 	return false
 }
 
-// appNamespaces are the namespaces an app spans.
-func appNamespaces(a *app) []string {
-	var out []string
-	for _, r := range a.NamespaceScope {
-		if !containsString(out, r.Namespace) {
-			out = append(out, r.Namespace)
-		}
-	}
-	return out
-}
-
 // appGranted reports whether the caller's constraints cover every namespace of the app.
 func (s *Sim) appGranted(cs []string, a *app) bool {
 	c := s.st.Clusters[a.ClusterID]

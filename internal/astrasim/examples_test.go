@@ -90,6 +90,8 @@ func (e *env) bind(ex specExample) (string, map[string]any) {
 		id := e.managedCluster("apps")
 		e.sim.st.Clusters[id].Namespaces = append(e.sim.st.Clusters[id].Namespaces, "production")
 		body["clusterID"] = id
+	case strings.Contains(ex.template, "/appMirrors"), strings.HasPrefix(ex.template, "/topology/v1/storageBackends"): // issue 46
+		path = e.bindReplication(ex.template, body)
 	case strings.HasPrefix(ex.template, "/k8s/"), strings.HasPrefix(ex.template, "/core/v1/executionHooks"):
 		id := e.managedCluster("apps")
 		appID := e.post("/k8s/v2/apps", appBody("example", id, "default")).expect(201).str("id")
@@ -134,8 +136,8 @@ func TestSpecExamplesAreAccepted(t *testing.T) {
 			total++
 		}
 	}
-	if total != 5*36 {
-		t.Errorf("walked %d examples, want 180 (36 per document, 13 of them identity and access)", total)
+	if total != 5*42 {
+		t.Errorf("walked %d examples, want 210 (42 per document: 13 of identity and access, 6 of replication)", total)
 	}
 }
 

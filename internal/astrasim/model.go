@@ -29,6 +29,8 @@ type state struct {
 	Seeds           Seeds                `json:"seeds"`
 	// Identity is the account's users, groups, role bindings, tokens and LDAP (users.go).
 	Identity *identity `json:"identity,omitempty"`
+	// Replication: app mirrors and storage backends (issue 46, appmirrors.go).
+	Replication replication `json:"replication"`
 }
 
 type label struct {

@@ -28,6 +28,7 @@ type schedule struct {
 	SnapshotRetention string `json:"snapshotRetention"`
 	BackupRetention   string `json:"backupRetention"`
 	BucketID          string `json:"bucketID,omitempty"`
+	Replicate         string `json:"replicate,omitempty"` // "true": each firing replicates (replication.go); "" is "false"
 	Meta              meta   `json:"metadata"`
 }
 
@@ -60,8 +61,9 @@ var granularityFields = map[string][]string{
 
 var (
 	smallNumber = regexp.MustCompile(`^[0-9]{1,2}$`)
-	// recurrenceRule of a custom schedule: RFC 5545 limited to MINUTELY or HOURLY and INTERVAL.
-	recurrencePattern = regexp.MustCompile(`^(DTSTART:[0-9]{8}T[0-9]{6}Z\s+)?RRULE:FREQ=(MINUTELY|HOURLY);INTERVAL=[1-9][0-9]*$`)
+	// recurrenceRule of a custom schedule: RFC 5545 limited to MINUTELY or HOURLY and INTERVAL
+	// (the RRULE: prefix optional: a bare RECUR value, FREQ=MINUTELY;INTERVAL=N, is one too).
+	recurrencePattern = regexp.MustCompile(`^(DTSTART:[0-9]{8}T[0-9]{6}Z\s+)?(RRULE:)?FREQ=(MINUTELY|HOURLY);INTERVAL=[1-9][0-9]*$`)
 )
 
 // applyScheduleBody writes a POST or PUT body's fields into sc and checks the result per
@@ -74,7 +76,8 @@ func applyScheduleBody(sc *schedule, b *body) *apiProblem {
 		name string
 		dst  *string
 	}{{"name", &sc.Name}, {"enabled", &sc.Enabled}, {"granularity", &sc.Granularity}, {"recurrenceRule", &sc.RecurrenceRule},
-		{"snapshotRetention", &sc.SnapshotRetention}, {"backupRetention", &sc.BackupRetention}, {"bucketID", &sc.BucketID}} {
+		{"snapshotRetention", &sc.SnapshotRetention}, {"backupRetention", &sc.BackupRetention}, {"bucketID", &sc.BucketID},
+		{"replicate", &sc.Replicate}} {
 		if v, ok := b.str(f.name); ok {
 			*f.dst = v
 		}
@@ -84,7 +87,8 @@ func applyScheduleBody(sc *schedule, b *body) *apiProblem {
 		v, sent := b.str(f.name)
 		isUsed := containsString(used, f.name)
 		switch {
-		case !isUsed && sent && v != "*":
+		// actoolkit's replicating (custom) schedule sends minute and hour "0" (research notes §4.15).
+		case !isUsed && sent && v != "*" && (sc.Granularity != "custom" || v != "0"):
 			return invalidFields(9, fieldReason{f.name, fmt.Sprintf("a %s schedule doesn't use %s; leave it out or send \"*\"", sc.Granularity, f.name)})
 		case !isUsed:
 			*f.get(sc) = ""
@@ -141,6 +145,7 @@ func (s *Sim) renderSchedule(sc *schedule) map[string]any {
 	putIf(m, "dayOfMonth", sc.DayOfMonth)
 	putIf(m, "recurrenceRule", sc.RecurrenceRule)
 	putIf(m, "bucketID", sc.BucketID)
+	putIf(m, "replicate", sc.Replicate)
 	return fitToSchema(s.responseSchema(apispec.Schedule, sc.Version), m)
 }
 
@@ -198,8 +203,8 @@ func (s *Sim) postSchedule(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
-	if v, _ := b.str("replicate"); v == "true" {
-		return fail(problem(153))
+	if p := s.checkReplicate(a, b); p != nil {
+		return fail(p)
 	}
 	if a.State != "ready" {
 		return fail(problem(154))
@@ -237,8 +242,8 @@ func (s *Sim) putSchedule(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
-	if v, _ := b.str("replicate"); v == "true" {
-		return fail(problem(153))
+	if p := s.checkReplicate(s.st.Apps[sc.AppID], b); p != nil {
+		return fail(p)
 	}
 	next := schedule{Seq: sc.Seq, ID: sc.ID, AppID: sc.AppID, Version: s.newest[apispec.Schedule], Meta: sc.Meta,
 		Name: sc.Name, Granularity: sc.Granularity} // what a schedule cannot do without is kept when left out
