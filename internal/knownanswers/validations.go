@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -26,11 +27,12 @@ import (
 //   - for each attribute, the value converted by the attribute's type (and that type's or
 //     value's own validation), the read-only, required and write-only checks, and its
 //     validators, called with the request the framework builds;
+//   - the same for each object a nested attribute holds, after the object's validators;
 //
 // and answers only when every step reported nothing. Any diagnostic, even a warning, sends
 // the request to the framework, whose diagnostics come in the order of its map walk. So do
-// a configured nested attribute, which the framework walks into, and a configured
-// deprecated one, which warns. Because a request answered here skips the framework while
+// a configured deprecated attribute, which warns, and a null or unknown nested object,
+// whose attributes the framework reads through path lookups not modelled here. Because a request answered here skips the framework while
 // a refused one runs every check again there, only a resource whose checks read their
 // request and change nothing (PureValidator) is answered.
 
@@ -42,11 +44,10 @@ type validationRule struct {
 	attributes []validatedAttribute // by name, for a replayable order
 }
 
-// validatedAttribute is one top-level attribute and the framework's checks of it.
+// validatedAttribute is one top-level attribute.
 type validatedAttribute struct {
 	name string
 	schema.Attribute
-	nested bool
 }
 
 // validationRuleFor derives the rule of the type factory makes, or says why its validation
@@ -76,8 +77,7 @@ func validationRuleFor(factory func() resource.Resource) (*validationRule, error
 		case holdsDynamic(a.GetType().TerraformType(ctx)):
 			return nil, fmt.Errorf("attribute %s: a dynamic value, whose underlying null the framework looks into", name)
 		}
-		_, nested := a.(schema.NestedAttribute)
-		rule.attributes = append(rule.attributes, validatedAttribute{name: name, Attribute: a, nested: nested})
+		rule.attributes = append(rule.attributes, validatedAttribute{name: name, Attribute: a})
 	}
 	return rule, nil
 }
@@ -167,28 +167,116 @@ func (rule *validationRule) attributesPass(ctx context.Context, config tfsdk.Con
 	if config.Raw.As(&values) != nil {
 		return false
 	}
+	w := walk{config: config, writeOnly: writeOnly}
 	for _, a := range rule.attributes {
 		tf, found := values[a.name]
-		if !found {
+		if !found || !w.attributePasses(ctx, a.Attribute, tf, path.Root(a.name), path.MatchRoot(a.name)) {
 			return false
 		}
-		at := path.Root(a.name)
-		value, ok := attributeValue(ctx, a.GetType(), tf, at)
-		if !ok {
+	}
+	return true
+}
+
+// walk is one configuration's validation, as the framework walks it.
+type walk struct {
+	config    tfsdk.Config
+	writeOnly bool // the CLI takes write-only arguments
+}
+
+// attributePasses: the framework's AttributeValidate reports nothing on a at the path at,
+// whose configuration is tf: its value converts, is neither a configured read-only nor a
+// missing required argument nor a write-only one the CLI cannot send nor a configured
+// deprecated one, passes a's validators, and so does what it nests.
+func (w walk) attributePasses(ctx context.Context, a schema.Attribute, tf tftypes.Value, at path.Path, expression path.Expression) bool {
+	value, ok := attributeValue(ctx, a.GetType(), tf, at)
+	if !ok {
+		return false
+	}
+	null, unknown := value.IsNull(), value.IsUnknown()
+	switch {
+	case a.IsComputed() && !a.IsOptional() && !null,
+		a.IsRequired() && null,
+		a.IsWriteOnly() && !w.writeOnly && !null,
+		a.GetDeprecationMessage() != "" && !null && !unknown:
+		return false
+	}
+	if !w.checked(value, at, expression).passes(ctx, a) {
+		return false
+	}
+	if nested, ok := a.(schema.NestedAttribute); ok {
+		object, ok := nested.GetNestedObject().(schema.NestedAttributeObject)
+		return ok && w.nestedPass(ctx, object, value, tf, at, expression)
+	}
+	return true
+}
+
+func (w walk) checked(value attr.Value, at path.Path, expression path.Expression) checkedValue {
+	return checkedValue{config: w.config, value: value, path: at, expression: expression,
+		capabilities: validator.ValidateSchemaClientCapabilities{WriteOnlyAttributesAllowed: w.writeOnly}}
+}
+
+// nestedPass: the framework's AttributeValidateNestedAttributes reports nothing: the value
+// converts to its nesting's collection, and each object it holds passes.
+func (w walk) nestedPass(ctx context.Context, object schema.NestedAttributeObject, value attr.Value, tf tftypes.Value, at path.Path, expression path.Expression) bool {
+	if !nestedConverts(ctx, value) {
+		return false
+	}
+	if value.IsNull() || value.IsUnknown() {
+		return true // nothing to walk into
+	}
+	typ := tf.Type()
+	switch {
+	case typ.Is(tftypes.Object{}):
+		return w.objectPasses(ctx, object, value, tf, at, expression)
+	case typ.Is(tftypes.List{}), typ.Is(tftypes.Set{}):
+		var elems []tftypes.Value
+		var values []attr.Value
+		if l, ok := base(ctx, value, basetypes.ListValuable.ToListValue); ok && typ.Is(tftypes.List{}) {
+			values = l.Elements()
+		} else if s, ok := base(ctx, value, basetypes.SetValuable.ToSetValue); ok && typ.Is(tftypes.Set{}) {
+			values = s.Elements()
+		}
+		if tf.As(&elems) != nil || len(elems) != len(values) {
 			return false
 		}
-		null, unknown := value.IsNull(), value.IsUnknown()
-		switch {
-		case a.IsComputed() && !a.IsOptional() && !null, // read-only, configured
-			a.IsRequired() && null,
-			a.IsWriteOnly() && !writeOnly && !null,
-			a.GetDeprecationMessage() != "" && !null && !unknown,
-			a.nested && !null && !unknown: // the framework validates each nested object
+		for i, elem := range elems {
+			elemPath, elemExpression := at.AtListIndex(i), expression.AtListIndex(i)
+			if typ.Is(tftypes.Set{}) {
+				elemPath, elemExpression = at.AtSetValue(values[i]), expression.AtSetValue(values[i])
+			}
+			if !w.objectPasses(ctx, object, values[i], elem, elemPath, elemExpression) {
+				return false
+			}
+		}
+		return true
+	case typ.Is(tftypes.Map{}):
+		var elems map[string]tftypes.Value
+		m, ok := base(ctx, value, basetypes.MapValuable.ToMapValue)
+		if !ok || tf.As(&elems) != nil || len(elems) != len(m.Elements()) {
 			return false
 		}
-		checked := checkedValue{config: config, value: value, path: at, expression: path.MatchRoot(a.name),
-			capabilities: validator.ValidateSchemaClientCapabilities{WriteOnlyAttributesAllowed: writeOnly}}
-		if !checked.passes(ctx, a.Attribute) || (a.nested && !nestedConverts(ctx, value)) {
+		for _, key := range sortedKeys(elems) {
+			v, found := m.Elements()[key]
+			if !found || !w.objectPasses(ctx, object, v, elems[key], at.AtMapKey(key), expression.AtMapKey(key)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// objectPasses: the framework's NestedAttributeObjectValidate reports nothing on one
+// nested object: its validators pass and so does each attribute. A null or unknown
+// object, whose attributes the framework reads through its path lookups, is left to it.
+func (w walk) objectPasses(ctx context.Context, object schema.NestedAttributeObject, value attr.Value, tf tftypes.Value, at path.Path, expression path.Expression) bool {
+	var values map[string]tftypes.Value
+	if tf.IsNull() || !tf.IsKnown() || tf.As(&values) != nil || !w.checked(value, at, expression).passes(ctx, object) {
+		return false
+	}
+	for _, name := range sortedKeys(object.Attributes) {
+		child, found := values[name]
+		if !found || !w.attributePasses(ctx, object.Attributes[name], child, at.AtName(name), expression.AtName(name)) {
 			return false
 		}
 	}
