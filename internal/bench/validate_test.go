@@ -15,12 +15,13 @@ import (
 	"github.com/astra-control/terraform-provider-astra/internal/testutil"
 )
 
-// BenchmarkValidateFleetConfig measures ValidateResourceConfig of one fleet member's
-// configurations as a steady plan sends them (a kubeconfig credential, a labelled cluster,
+// BenchmarkValidateFleetConfig measures ValidateResourceConfig of each of one fleet
+// member's configurations as a steady plan sends them (a kubeconfig credential, a labelled cluster,
 // its management; fleetbench's fleet) through the known answers and through the framework
 // alone, alternately in the same loop so that both see the same machine. It reports each
-// path's time per validation and their ratio (known/framework), and fails if a known
-// validation fell back to the framework or either path reported anything.
+// path's time and allocations per validation and the ratio of the times (known/framework),
+// and fails if a known validation fell back to the framework or either path reported
+// anything.
 func BenchmarkValidateFleetConfig(b *testing.B) {
 	b.Setenv(knownanswers.SwitchVariable, "on")
 	ctx := context.Background()
@@ -57,21 +58,24 @@ func BenchmarkValidateFleetConfig(b *testing.B) {
 		}
 		return took
 	}
-	var knownTime, frameworkTime time.Duration
-	n := 0
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, req := range requests {
-			before := counting.AnswerCounts().Get("validate " + req.TypeName)
-			knownTime += validate(known, req)
-			if counting.AnswerCounts().Get("validate "+req.TypeName) != before+1 {
-				b.Fatalf("%s: the known answers left the validation to the framework", req.TypeName)
+	for _, req := range requests {
+		b.Run(req.TypeName, func(b *testing.B) {
+			var knownTime, frameworkTime time.Duration
+			b.ReportAllocs()
+			for b.Loop() {
+				before := counting.AnswerCounts().Get("validate " + req.TypeName)
+				knownTime += validate(known, req)
+				if counting.AnswerCounts().Get("validate "+req.TypeName) != before+1 {
+					b.Fatalf("%s: the known answers left the validation to the framework", req.TypeName)
+				}
+				frameworkTime += validate(framework, req)
 			}
-			frameworkTime += validate(framework, req)
-			n++
-		}
+			b.ReportMetric(float64(knownTime.Nanoseconds())/float64(b.N), "known-ns/validation")
+			b.ReportMetric(float64(frameworkTime.Nanoseconds())/float64(b.N), "framework-ns/validation")
+			b.ReportMetric(float64(knownTime)/float64(frameworkTime), "known/framework")
+			for name, server := range map[string]tfprotov6.ProviderServer{"known": known, "framework": framework} {
+				b.ReportMetric(testing.AllocsPerRun(20, func() { validate(server, req) }), name+"-allocs/validation")
+			}
+		})
 	}
-	b.ReportMetric(float64(knownTime.Nanoseconds())/float64(n), "known-ns/validation")
-	b.ReportMetric(float64(frameworkTime.Nanoseconds())/float64(n), "framework-ns/validation")
-	b.ReportMetric(float64(knownTime)/float64(frameworkTime), "known/framework")
 }

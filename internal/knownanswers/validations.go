@@ -32,9 +32,10 @@ import (
 // and answers only when every step reported nothing. Any diagnostic, even a warning, sends
 // the request to the framework, whose diagnostics come in the order of its map walk. So do
 // a configured deprecated attribute, which warns, and a null or unknown nested object,
-// whose attributes the framework reads through path lookups not modelled here. Because a request answered here skips the framework while
-// a refused one runs every check again there, only a resource whose checks read their
-// request and change nothing (PureValidator) is answered.
+// whose attributes the framework reads through path lookups not modelled here. Because a
+// request answered here skips the framework while a refused one runs every check again
+// there, only a resource whose checks read their request and change nothing
+// (PureValidator) is answered.
 
 // validationRule is what a known validation needs of a resource type.
 type validationRule struct {
@@ -84,27 +85,7 @@ func validationRuleFor(factory func() resource.Resource) (*validationRule, error
 
 // holdsDynamic: typ is or holds a dynamic value.
 func holdsDynamic(typ tftypes.Type) bool {
-	switch t := typ.(type) {
-	case tftypes.List:
-		return holdsDynamic(t.ElementType)
-	case tftypes.Set:
-		return holdsDynamic(t.ElementType)
-	case tftypes.Map:
-		return holdsDynamic(t.ElementType)
-	case tftypes.Tuple:
-		for _, e := range t.ElementTypes {
-			if holdsDynamic(e) {
-				return true
-			}
-		}
-	case tftypes.Object:
-		for _, a := range t.AttributeTypes {
-			if holdsDynamic(a) {
-				return true
-			}
-		}
-	}
-	return typ.Is(tftypes.DynamicPseudoType)
+	return !everyType(typ, func(t tftypes.Type) bool { return !t.Is(tftypes.DynamicPseudoType) })
 }
 
 func (s *server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
