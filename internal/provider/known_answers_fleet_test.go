@@ -146,7 +146,7 @@ resource "astra_managed_cluster" "m" {
 								}
 							}
 						}
-						t.Logf("a steady plan of %d clusters (%d resources): %d requests (%v), every state upgrade, read and plan answered by %s",
+						t.Logf("a steady plan of %d clusters (%d resources): %d requests (%v), every state upgrade, validation, read and plan answered by %s",
 							knownFleetSize, 3*knownFleetSize, total, detail, map[bool]string{true: "the known answers", false: "the framework"}[on])
 						return nil
 					}},
