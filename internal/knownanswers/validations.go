@@ -35,7 +35,8 @@ import (
 // whose attributes the framework reads through path lookups not modelled here. Because a
 // request answered here skips the framework while a refused one runs every check again
 // there, only a resource whose checks read their request and change nothing
-// (PureValidator) is answered.
+// (PureValidator) is answered. The framework also refuses a schema it finds invalid, but
+// then GetProviderSchema fails, which the CLI asks before any validation.
 
 // validationRule is what a known validation needs of a resource type.
 type validationRule struct {
