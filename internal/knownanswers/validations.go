@@ -3,6 +3,7 @@ package knownanswers
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
@@ -50,6 +51,10 @@ type validationRule struct {
 type validatedAttribute struct {
 	name string
 	schema.Attribute
+	// plain: no validators, nothing nested, and a type of the framework's own all through,
+	// whose null converts to a null value without a word: a null one is checked by Required
+	// alone. Most of a resource's attributes are computed ones a configuration leaves null.
+	plain bool
 }
 
 // validationRuleFor derives the rule of the type factory makes, or says why its validation
@@ -79,9 +84,46 @@ func validationRuleFor(factory func() resource.Resource) (*validationRule, error
 		case holdsDynamic(a.GetType().TerraformType(ctx)):
 			return nil, fmt.Errorf("attribute %s: a dynamic value, whose underlying null the framework looks into", name)
 		}
-		rule.attributes = append(rule.attributes, validatedAttribute{name: name, Attribute: a})
+		_, nested := a.(schema.NestedAttribute)
+		rule.attributes = append(rule.attributes, validatedAttribute{name: name, Attribute: a,
+			plain: !nested && !hasValidators(a) && frameworkType(a.GetType())})
 	}
 	return rule, nil
+}
+
+// hasValidators reads the Validators field every framework attribute type has; an
+// attribute it cannot read counts as having some.
+func hasValidators(a any) bool {
+	v := reflect.ValueOf(a)
+	if v.Kind() != reflect.Struct {
+		return true
+	}
+	f := v.FieldByName("Validators")
+	return !f.IsValid() || f.Len() > 0
+}
+
+// frameworkType: typ is one of the framework's own types all through (no custom type,
+// whose values may validate themselves).
+func frameworkType(typ attr.Type) bool {
+	switch t := typ.(type) {
+	case basetypes.StringType, basetypes.BoolType, basetypes.Int64Type, basetypes.Int32Type,
+		basetypes.Float64Type, basetypes.Float32Type, basetypes.NumberType:
+		return true
+	case basetypes.ListType:
+		return frameworkType(t.ElemType)
+	case basetypes.SetType:
+		return frameworkType(t.ElemType)
+	case basetypes.MapType:
+		return frameworkType(t.ElemType)
+	case basetypes.ObjectType:
+		for _, a := range t.AttrTypes {
+			if !frameworkType(a) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // holdsDynamic: typ is or holds a dynamic value.
@@ -152,7 +194,14 @@ func (rule *validationRule) attributesPass(ctx context.Context, config tfsdk.Con
 	w := walk{config: config, writeOnly: writeOnly}
 	for _, a := range rule.attributes {
 		tf, found := values[a.name]
-		if !found || !w.attributePasses(ctx, a.Attribute, tf, path.Root(a.name), path.MatchRoot(a.name)) {
+		switch {
+		case !found:
+			return false
+		case a.plain && tf.IsNull():
+			if a.IsRequired() {
+				return false
+			}
+		case !w.attributePasses(ctx, a.Attribute, tf, path.Root(a.name), path.MatchRoot(a.name)):
 			return false
 		}
 	}
