@@ -81,53 +81,60 @@ func newScriptedServers(t *testing.T) *scriptedServers {
 // wrapper and to the bare framework, with one random outcome of Create, and compares.
 func (g *requestGen) applyRound(t *testing.T, counts map[string]int) {
 	t.Helper()
+	for _, typeName := range sortedKeys(g.scripted.fast.Applies()) {
+		g.compareApply(t, typeName, counts)
+	}
+}
+
+// compareApply sends the apply of one random create of typeName to the wrapper and to the
+// bare framework, with one random outcome of Create, and compares.
+func (g *requestGen) compareApply(t *testing.T, typeName string, counts map[string]int) {
+	t.Helper()
 	ctx := context.Background()
 	fast, bare, script := g.scripted.fast, g.scripted.bare, g.scripted.script
-	for _, typeName := range sortedKeys(fast.Applies()) {
-		s := g.f.schemas.ResourceSchemas[typeName]
-		typ := s.ValueType()
-		config := g.object(s, nil)
-		plan, err := bare.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: typeName,
-			PriorState: dynamic(typ, tftypes.NewValue(typ, nil)), Config: dynamic(typ, config),
-			ProposedNewState: dynamic(typ, proposedNewState(s, tftypes.NewValue(typ, nil), config))})
-		if err != nil || plan.PlannedState == nil || hasError(plan.Diagnostics) {
-			continue // a configuration the framework cannot plan is not applied
-		}
-		planned, err := plan.PlannedState.Unmarshal(typ)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req := &tfprotov6.ApplyResourceChangeRequest{TypeName: typeName, PriorState: dynamic(typ, tftypes.NewValue(typ, nil)),
-			PlannedState: plan.PlannedState, Config: dynamic(typ, config), PlannedIdentity: plan.PlannedIdentity}
-		if g.Rand.Intn(4) == 0 {
-			req.PlannedPrivate = g.private(typeName)
-		}
-		if g.Rand.Intn(4) == 0 {
-			req.PlannedIdentity = g.identity(g.UUID())
-		}
-		script.outcome = g.outcome(s, planned, fast.PrivateKeys()[typeName])
-		script.calls = 0
-		replays := fast.Counts().Get("replayed apply " + typeName)
-		got, want, shortcut, err := served(ctx, req, fast.KnownApply, fast.Framework().ApplyResourceChange, bare.ApplyResourceChange)
-		if err != nil {
-			t.Fatalf("seed %d: %s apply: %v", g.seed, typeName, err)
-		}
-		kind := taken(shortcut)
-		if fast.Counts().Get("replayed apply "+typeName) > replays {
-			kind = "replayed"
-		}
-		counts[typeName+"/apply/"+kind]++
+	s := g.f.schemas.ResourceSchemas[typeName]
+	typ := s.ValueType()
+	config := g.object(s, nil)
+	plan, err := bare.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: typeName,
+		PriorState: dynamic(typ, tftypes.NewValue(typ, nil)), Config: dynamic(typ, config),
+		ProposedNewState: dynamic(typ, proposedNewState(s, tftypes.NewValue(typ, nil), config))})
+	if err != nil || plan.PlannedState == nil || hasError(plan.Diagnostics) {
+		return // a configuration the framework cannot plan is not applied
+	}
+	planned, err := plan.PlannedState.Unmarshal(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &tfprotov6.ApplyResourceChangeRequest{TypeName: typeName, PriorState: dynamic(typ, tftypes.NewValue(typ, nil)),
+		PlannedState: plan.PlannedState, Config: dynamic(typ, config), PlannedIdentity: plan.PlannedIdentity}
+	if g.Rand.Intn(4) == 0 {
+		req.PlannedPrivate = g.private(typeName)
+	}
+	if g.Rand.Intn(4) == 0 {
+		req.PlannedIdentity = g.identity(g.UUID())
+	}
+	script.outcome = g.outcome(s, planned, fast.PrivateKeys()[typeName])
+	script.calls = 0
+	replays := fast.Counts().Get("replayed apply " + typeName)
+	got, want, shortcut, err := served(ctx, req, fast.KnownApply, fast.Framework().ApplyResourceChange, bare.ApplyResourceChange)
+	if err != nil {
+		t.Fatalf("seed %d: %s apply: %v", g.seed, typeName, err)
+	}
+	kind := taken(shortcut)
+	if fast.Counts().Get("replayed apply "+typeName) > replays {
+		kind = "replayed"
+	}
+	counts[typeName+"/apply/"+kind]++
 
-		// Each server runs Create once, unless the framework refused the request before it.
-		if refusedEarly := kind == "framework" && hasError(want.Diagnostics); script.calls != 2 && !(refusedEarly && script.calls == 0) {
-			t.Errorf("seed %d: %s: Create ran %d times for the two servers, want once each", g.seed, typeName, script.calls)
-		}
-		of := func(r *tfprotov6.ApplyResourceChangeResponse) answer {
-			return answer{r.NewState, r.NewIdentity, r.Private, r.Diagnostics, false}
-		}
-		if d := answerDiff(typ, g.identityType(typeName), of(got), of(want)); len(d) > 0 {
-			t.Errorf("seed %d: %s apply (%s) differs from the framework's: %s\noutcome %+v", g.seed, typeName, kind, strings.Join(d, "; "), script.outcome)
-		}
+	// Each server runs Create once, unless the framework refused the request before it.
+	if refusedEarly := kind == "framework" && hasError(want.Diagnostics); script.calls != 2 && !(refusedEarly && script.calls == 0) {
+		t.Errorf("seed %d: %s: Create ran %d times for the two servers, want once each", g.seed, typeName, script.calls)
+	}
+	of := func(r *tfprotov6.ApplyResourceChangeResponse) answer {
+		return answer{r.NewState, r.NewIdentity, r.Private, r.Diagnostics, false}
+	}
+	if d := answerDiff(typ, g.identityType(typeName), of(got), of(want)); len(d) > 0 {
+		t.Errorf("seed %d: %s apply (%s) differs from the framework's: %s\noutcome %+v", g.seed, typeName, kind, strings.Join(d, "; "), script.outcome)
 	}
 }
 

@@ -15,10 +15,12 @@ import (
 
 // The differential guard: random requests built from each resource's schema go to the
 // server with known answers and to the framework's own server, which must answer alike:
-// planned or new state, identity, private state, replacements and diagnostics. Fixed
-// seeds run first, then one random seed, logged; KNOWN_ANSWERS_SEED replays a seed and
-// KNOWN_ANSWERS_DURATION (a Go duration, default 2s) bounds the random part, which
-// `make fuzz` runs for longer.
+// planned or new state, identity, private state, replacements and diagnostics; for
+// validations, the diagnostics. The coverage pass (coverage_test.go) runs first, then ten
+// rounds of each fixed seed, then the guard checks that every kind of request the known answers take
+// was taken for every type; then one random seed, logged. KNOWN_ANSWERS_SEED replays a
+// seed and KNOWN_ANSWERS_DURATION (a Go duration, default 2s) bounds the random part,
+// which `make fuzz` runs for longer.
 
 func TestKnownAnswers_differential(t *testing.T) {
 	f := newAnswersFixture(t)
@@ -41,46 +43,17 @@ func TestKnownAnswers_differential(t *testing.T) {
 	}
 	counts := map[string]int{}
 	scripted := newScriptedServers(t)
+	if len(seeds) > 0 {
+		f.cover(t, seeds[0], readBases, scripted, counts)
+	}
 	for _, seed := range seeds {
 		g := newRequestGen(t, seed, f, scripted)
-		for i := 0; i < 25; i++ {
+		for i := 0; i < 10; i++ {
 			g.round(t, readBases, counts)
 		}
 	}
-	// The guard is not vacuous: on the fixed seeds, every rule answered some requests of
-	// each kind itself.
-	for typ, rule := range f.fast.Rules() {
-		for _, kind := range []string{"create", "unchanged"} {
-			if len(seeds) > 0 && counts[typ+"/"+kind+"/shortcut"] == 0 {
-				t.Errorf("%s: no %s plan took the known answer", typ, kind)
-			}
-		}
-		if len(seeds) > 0 && rule.Reads && counts[typ+"/read/shortcut"] == 0 {
-			t.Errorf("%s: no read took the known answer", typ)
-		}
-	}
-	for typ := range f.schemas.ResourceSchemas {
-		if len(seeds) > 0 && f.fast.Upgrades(typ) && counts[typ+"/upgrade/shortcut"] == 0 {
-			t.Errorf("%s: no state upgrade took the known answer", typ)
-		}
-	}
-	// The objects the defects of issue 32 hid in were compared: refreshes that warn of a
-	// failed or removed (managed) cluster, plans that warn of a kubeconfig rotation.
-	for _, warned := range []string{
-		"astra_cluster/read warns Cluster is failed in Astra Control", "astra_cluster/read warns Cluster is removed in Astra Control",
-		"astra_managed_cluster/read warns Cluster is failed in Astra Control", "astra_managed_cluster/read warns Cluster is removed in Astra Control",
-		"astra_kubeconfig_credential/plan warns Rotated kubeconfig points at another API server",
-	} {
-		if len(seeds) > 0 && counts[warned] == 0 {
-			t.Errorf("no request compared where the framework %s", strings.TrimPrefix(warned, "/"))
-		}
-	}
-	for typ := range scripted.fast.Applies() {
-		for _, kind := range []string{"shortcut", "replayed"} {
-			if len(seeds) > 0 && counts[typ+"/apply/"+kind] == 0 {
-				t.Errorf("%s: no create's apply was %s", typ, map[string]string{"shortcut": "answered", "replayed": "replayed"}[kind])
-			}
-		}
+	if len(seeds) > 0 {
+		guardCoverage(t, f, scripted, readBases, counts)
 	}
 	t.Logf("random seed %d (replay with KNOWN_ANSWERS_SEED=%d), for %s", random, random, duration)
 	g := newRequestGen(t, random, f, scripted)
@@ -98,6 +71,47 @@ func TestKnownAnswers_differential(t *testing.T) {
 
 // round sends one random plan of every resource type, then reads and plans each object the
 // simulator holds.
+// guardCoverage: the guard is not vacuous. On the fixed seeds, every rule answered some
+// requests of each kind itself, and the framework compared the warnings of issue 32.
+func guardCoverage(t *testing.T, f *answersFixture, scripted *scriptedServers, bases []readBase, counts map[string]int) {
+	t.Helper()
+	objects := map[string]bool{}
+	for _, b := range bases {
+		objects[b.typeName] = true
+	}
+	for typ, rule := range f.fast.Rules() {
+		for _, kind := range []string{"create", "unchanged", "object"} {
+			if counts[typ+"/"+kind+"/shortcut"] == 0 && (kind != "object" || objects[typ]) {
+				t.Errorf("%s: no %s plan took the known answer", typ, kind)
+			}
+		}
+		if rule.Reads && counts[typ+"/read/shortcut"] == 0 {
+			t.Errorf("%s: no read took the known answer", typ)
+		}
+	}
+	for typ := range f.schemas.ResourceSchemas {
+		if f.fast.Upgrades(typ) && counts[typ+"/upgrade/shortcut"] == 0 {
+			t.Errorf("%s: no state upgrade took the known answer", typ)
+		}
+		if f.fast.Validations()[typ] && (counts[typ+"/validate/shortcut"] == 0 || counts[typ+"/validate/framework"] == 0) {
+			t.Errorf("%s: validations compared: %d known, %d by the framework; want some of each (a type without an object of the fixture needs one)",
+				typ, counts[typ+"/validate/shortcut"], counts[typ+"/validate/framework"])
+		}
+	}
+	for _, warned := range warnedRequests {
+		if counts[warned.key()] == 0 {
+			t.Errorf("no request compared where the framework %s", warned.key())
+		}
+	}
+	for typ := range scripted.fast.Applies() {
+		for _, kind := range []string{"shortcut", "replayed"} {
+			if counts[typ+"/apply/"+kind] == 0 {
+				t.Errorf("%s: no create's apply was %s", typ, map[string]string{"shortcut": "answered", "replayed": "replayed"}[kind])
+			}
+		}
+	}
+}
+
 func (g *requestGen) round(t *testing.T, bases []readBase, counts map[string]int) {
 	t.Helper()
 	schemas := g.f.schemas
@@ -107,6 +121,7 @@ func (g *requestGen) round(t *testing.T, bases []readBase, counts map[string]int
 	}
 	g.upgradeRound(t, counts)
 	g.applyRound(t, counts)
+	g.validationRound(t, bases, counts)
 	rules := g.f.fast.Rules()
 	for _, base := range bases {
 		g.compareRead(t, base, counts)

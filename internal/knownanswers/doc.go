@@ -11,7 +11,10 @@
 //   - the upgrade of a state already at the schema's version (upgrades.go);
 //   - the apply of a create, around the resource's own Create, when the framework would pass
 //     its outcome on unchanged; any other outcome is replayed through the framework, so
-//     Create still runs once (applies.go).
+//     Create still runs once (applies.go);
+//   - the validation of a configuration every check passes silently, for a resource that
+//     declares its checks pure (PureValidator): the layer runs the framework's checks
+//     itself, without its schema walk (validations.go).
 //
 // It refuses, leaving them to the framework, every request whose answer depends on what it
 // does not model:
@@ -26,6 +29,9 @@
 //   - a read of a changed object, or of one sealed by another build: the resource's
 //     conversion must run, and another build may convert differently;
 //   - any plan a PlanChecker reports on, even with a warning, so the framework reports it;
+//   - any validation a check reports on, even with a warning, or that holds a null or unknown
+//     nested object, and every validation of a type that does not declare PureValidator (a
+//     new resource, until it does), of a data source or of the provider's configuration;
 //   - private state the framework would refuse or act on (its own keys, an import's);
 //   - every read and plan once Configure deferred: the framework then answers Deferred;
 //   - every request when ASTRA_KNOWN_ANSWERS is off (or false, 0), so that a suspected
@@ -37,6 +43,7 @@
 // differential test (TestKnownAnswers_differential, run longer by `make fuzz`): random
 // requests built from every resource's schema, with failed, removed and unreachable objects
 // and every private key a resource writes, go to this layer and to the bare framework
-// server, which must answer alike. `make test` runs one acceptance pass with the layer off,
+// server, which must answer alike; a coverage pass first makes sure each kind of request
+// the layer answers was answered by it for every type (coverage_test.go). `make test` runs one acceptance pass with the layer off,
 // so the framework's path is exercised end to end as well.
 package knownanswers

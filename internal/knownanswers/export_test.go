@@ -109,3 +109,19 @@ func RecordedSeal(private []byte) (string, bool) { return recordedAnswer(private
 
 // AnswerKey is the private key of the seal.
 const AnswerKey = answerKey
+
+// Validations are the resource types whose configurations the known validations check.
+func (s *server) Validations() map[string]bool {
+	out := map[string]bool{}
+	for typ := range s.validations {
+		out[typ] = true
+	}
+	return out
+}
+
+// ValidationRefused are the types whose validations go to the framework, and why.
+func (s *server) ValidationRefused() map[string]string { return s.validationRefused }
+
+func (s *server) KnownValidation(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) *tfprotov6.ValidateResourceConfigResponse {
+	return s.knownValidation(ctx, req)
+}

@@ -33,12 +33,18 @@ func newRequestGen(t *testing.T, seed int64, f *answersFixture, scripted *script
 
 // plan is a random plan of a create, an unchanged resource, or an update.
 func (g *requestGen) plan(typeName string, s *tfprotov6.Schema) (*tfprotov6.PlanResourceChangeRequest, string) {
+	kind := []string{"create", "create", "unchanged", "unchanged", "update"}[g.Rand.Intn(5)]
+	return g.planOf(typeName, s, kind), kind
+}
+
+// planOf is a random plan of the kind: "create", "unchanged" (mostly; the configuration
+// now and then changes a value) or "update".
+func (g *requestGen) planOf(typeName string, s *tfprotov6.Schema, kind string) *tfprotov6.PlanResourceChangeRequest {
 	typ := s.ValueType()
 	req := &tfprotov6.PlanResourceChangeRequest{TypeName: typeName, PriorPrivate: g.private(typeName)}
 	if g.Rand.Intn(10) == 0 {
 		req.ClientCapabilities = &tfprotov6.PlanResourceChangeClientCapabilities{DeferralAllowed: true}
 	}
-	kind := []string{"create", "create", "unchanged", "unchanged", "update"}[g.Rand.Intn(5)]
 	var prior, config tftypes.Value
 	if kind == "create" {
 		prior = tftypes.NewValue(typ, nil)
@@ -57,7 +63,7 @@ func (g *requestGen) plan(typeName string, s *tfprotov6.Schema) (*tfprotov6.Plan
 		id = stringAttribute(prior, "id")
 	}
 	req.PriorIdentity = g.identityOf(typeName, prior, id)
-	return req, kind
+	return req
 }
 
 // identityType is typeName's identity type: { id } unless its rule says otherwise.

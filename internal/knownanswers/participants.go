@@ -113,6 +113,16 @@ type IdleModifier interface {
 	IdleUnlessUnknown()
 }
 
+// PureValidator is a resource whose configuration checks (its ValidateConfig, its
+// ConfigValidators, the validators of its schema and its Configure) read only their
+// request and change nothing outside it, so that running them twice is running them once.
+// The known validations run those checks, and leave a configuration any check speaks up on
+// to the framework, which runs them all again; so they answer only the types that say so.
+// A new resource is left to the framework until it declares this.
+type PureValidator interface {
+	ValidatesPurely()
+}
+
 // unwrapped is the resource a Wrapper wraps, or r.
 func unwrapped(r resource.Resource) resource.Resource {
 	if w, ok := r.(Wrapper); ok {

@@ -82,6 +82,10 @@ type server struct {
 	refused, applyRefused map[string]string
 	// applies are the resource types whose creates knownApply answers.
 	applies map[string]*applyRule
+	// validations are the resource types whose configurations knownValidation checks;
+	// validationRefused those it leaves to the framework, and why.
+	validations       map[string]*validationRule
+	validationRefused map[string]string
 	// stops are the applies in flight, which StopProvider cancels.
 	stops stopRequests
 }
@@ -90,7 +94,8 @@ type server struct {
 func newServer(full frameworkServer, p Provider) *server {
 	ctx := context.Background()
 	s := &server{frameworkServer: full, provider: p, counts: &Counts{}, rules: map[string]*knownRule{}, refused: map[string]string{},
-		upgrades: map[string]*upgradeRule{}, applies: map[string]*applyRule{}, applyRefused: map[string]string{}}
+		upgrades: map[string]*upgradeRule{}, applies: map[string]*applyRule{}, applyRefused: map[string]string{},
+		validations: map[string]*validationRule{}, validationRefused: map[string]string{}}
 	if counting, ok := p.(CountingProvider); ok {
 		s.counts = counting.AnswerCounts()
 	}
@@ -111,6 +116,11 @@ func newServer(full frameworkServer, p Provider) *server {
 			s.applyRefused[typ.TypeName] = err.Error()
 		default:
 			s.applies[typ.TypeName] = apply
+		}
+		if validation, err := validationRuleFor(factory); err != nil {
+			s.validationRefused[typ.TypeName] = err.Error()
+		} else {
+			s.validations[typ.TypeName] = validation
 		}
 		rule, err := planRuleFor(r)
 		if err != nil {

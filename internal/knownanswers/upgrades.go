@@ -49,22 +49,43 @@ func upgradeRuleFor(r resource.Resource) (*upgradeRule, bool) {
 // passthroughType: typ is made of strings, numbers, bools, lists, sets, maps and objects
 // only.
 func passthroughType(typ tftypes.Type) bool {
+	return everyType(typ, func(t tftypes.Type) bool {
+		switch t := t.(type) {
+		case tftypes.List, tftypes.Set, tftypes.Map:
+			return true
+		case tftypes.Object:
+			return len(t.OptionalAttributes) == 0
+		}
+		return t.Is(tftypes.String) || t.Is(tftypes.Number) || t.Is(tftypes.Bool)
+	})
+}
+
+// everyType: ok holds for typ and every type it holds (elements, attributes).
+func everyType(typ tftypes.Type, ok func(tftypes.Type) bool) bool {
+	if !ok(typ) {
+		return false
+	}
+	var held []tftypes.Type
 	switch t := typ.(type) {
 	case tftypes.List:
-		return passthroughType(t.ElementType)
+		held = []tftypes.Type{t.ElementType}
 	case tftypes.Set:
-		return passthroughType(t.ElementType)
+		held = []tftypes.Type{t.ElementType}
 	case tftypes.Map:
-		return passthroughType(t.ElementType)
+		held = []tftypes.Type{t.ElementType}
+	case tftypes.Tuple:
+		held = t.ElementTypes
 	case tftypes.Object:
 		for _, a := range t.AttributeTypes {
-			if !passthroughType(a) {
-				return false
-			}
+			held = append(held, a)
 		}
-		return len(t.OptionalAttributes) == 0
 	}
-	return typ.Is(tftypes.String) || typ.Is(tftypes.Number) || typ.Is(tftypes.Bool)
+	for _, h := range held {
+		if !everyType(h, ok) {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *server) UpgradeResourceState(ctx context.Context, req *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error) {

@@ -34,24 +34,31 @@ func TestKnownUpgrades_coverage(t *testing.T) {
 // framework and compares the answers.
 func (g *requestGen) upgradeRound(t *testing.T, counts map[string]int) {
 	t.Helper()
-	ctx := context.Background()
 	for _, typeName := range sortedKeys(g.f.schemas.ResourceSchemas) {
-		s := g.f.schemas.ResourceSchemas[typeName]
-		typ := s.ValueType()
-		version := s.Version
-		if g.Rand.Intn(20) == 0 {
-			version++
-		}
-		raw := g.stateJSON(g.priorState(typeName, s))
-		req := &tfprotov6.UpgradeResourceStateRequest{TypeName: typeName, Version: version, RawState: &tfprotov6.RawState{JSON: raw}}
-		got, want, shortcut, err := served(ctx, req, g.f.fast.KnownUpgrade, g.f.fast.Framework().UpgradeResourceState, g.f.framework.UpgradeResourceState)
-		if err != nil {
-			t.Fatalf("seed %d: %s upgrade: %v", g.seed, typeName, err)
-		}
-		counts[typeName+"/upgrade/"+taken(shortcut)]++
-		if d := upgradeDiff(typ, got, want); d != "" {
-			t.Errorf("seed %d: %s upgrade (shortcut %v) differs from the framework's: %s\nstate: %s", g.seed, typeName, shortcut, d, raw)
-		}
+		g.compareUpgrade(t, typeName, counts)
+	}
+}
+
+// compareUpgrade sends a random state of typeName to the wrapper and to the bare framework
+// and compares the answers.
+func (g *requestGen) compareUpgrade(t *testing.T, typeName string, counts map[string]int) {
+	t.Helper()
+	ctx := context.Background()
+	s := g.f.schemas.ResourceSchemas[typeName]
+	typ := s.ValueType()
+	version := s.Version
+	if g.Rand.Intn(20) == 0 {
+		version++
+	}
+	raw := g.stateJSON(g.priorState(typeName, s))
+	req := &tfprotov6.UpgradeResourceStateRequest{TypeName: typeName, Version: version, RawState: &tfprotov6.RawState{JSON: raw}}
+	got, want, shortcut, err := served(ctx, req, g.f.fast.KnownUpgrade, g.f.fast.Framework().UpgradeResourceState, g.f.framework.UpgradeResourceState)
+	if err != nil {
+		t.Fatalf("seed %d: %s upgrade: %v", g.seed, typeName, err)
+	}
+	counts[typeName+"/upgrade/"+taken(shortcut)]++
+	if d := upgradeDiff(typ, got, want); d != "" {
+		t.Errorf("seed %d: %s upgrade (shortcut %v) differs from the framework's: %s\nstate: %s", g.seed, typeName, shortcut, d, raw)
 	}
 }
 

@@ -28,13 +28,13 @@ const sharedReadsBefore = 10
 // slow machine makes the plan outlast the listing's 10 s; 11 to 22 measured.
 const knownFleetRequests = 3 * (sharedReadsBefore + 2)
 
-// fleetAnswerKinds are the requests of a steady plan the known answers take, each once
-// per resource.
-var fleetAnswerKinds = []string{"upgrade", "read", "plan"}
+// fleetAnswerKinds are the requests of a steady plan the known answers take, each at
+// least once per resource (the CLI validates each instance's configuration as it plans it).
+var fleetAnswerKinds = []string{"upgrade", "validate", "read", "plan"}
 
 // TestAccKnownAnswers_fleet plans a realistic fleet (per cluster a kubeconfig credential,
 // the cluster with three labels, its management) once its state is steady: every state
-// upgrade, read and plan of the 3N resources (and, before, each create's apply) is answered by the known answers, not the
+// upgrade, configuration validation, read and plan of the 3N resources (and, before, each create's apply) is answered by the known answers, not the
 // framework, and the plan's requests do not grow with the fleet (each collection is
 // listed, not read object by object). It runs under every CLI, Terraform 1.5.7 included,
 // which sends no resource identity: the shortcuts must not depend on one. With the known
@@ -146,7 +146,7 @@ resource "astra_managed_cluster" "m" {
 								}
 							}
 						}
-						t.Logf("a steady plan of %d clusters (%d resources): %d requests (%v), every state upgrade, read and plan answered by %s",
+						t.Logf("a steady plan of %d clusters (%d resources): %d requests (%v), every state upgrade, validation, read and plan answered by %s",
 							knownFleetSize, 3*knownFleetSize, total, detail, map[bool]string{true: "the known answers", false: "the framework"}[on])
 						return nil
 					}},
