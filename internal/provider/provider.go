@@ -147,6 +147,8 @@ func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource 
 		identifiedByID(newExecutionHookResource),
 		newAppSnapshotResource, // its own identity: { app_id, id }
 		newAppBackupResource,   // its own identity: { app_id, id }
+		// Replication (issue 46)
+		identifiedByID(newAppMirrorResource),
 	}
 }
 
