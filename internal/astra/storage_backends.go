@@ -56,13 +56,3 @@ const (
 func (c *Client) ListStorageBackends(ctx context.Context, opts ListOptions) ([]StorageBackend, error) {
 	return list[StorageBackend](ctx, c, storageBackendsPath, storageBackendResource, opts)
 }
-
-// ListClusterStorageBackends lists the backends a managed cluster uses
-// (/topology/v1/managedClusters/{id}/storageBackends).
-func (c *Client) ListClusterStorageBackends(ctx context.Context, clusterID string, opts ListOptions) ([]StorageBackend, error) {
-	seg, err := segment("cluster", clusterID)
-	if err != nil {
-		return nil, err
-	}
-	return list[StorageBackend](ctx, c, "/topology/v1/managedClusters/"+seg+"/storageBackends", storageBackendResource, opts)
-}

@@ -169,6 +169,9 @@ func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataS
 		newExecutionHooksDataSource,
 		newAppSnapshotsDataSource,
 		newAppBackupsDataSource,
+		// Replication (issue 46)
+		newAppMirrorsDataSource,
+		newStorageBackendsDataSource,
 	}
 }
 
@@ -189,5 +192,8 @@ func (p *astraProvider) Actions(_ context.Context) []func() action.Action {
 		newAppSnapshotAction,
 		newAppBackupAction,
 		newAppRestoreAction,
+		// Replication (issue 46)
+		newAppMirrorReverseAction,
+		newAppMirrorResyncAction,
 	}
 }
