@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -28,6 +29,8 @@ type appMirrorValues struct {
 	State                   types.String `tfsdk:"state"`
 	StateDetails            types.List   `tfsdk:"state_details"`
 	TransferState           types.String `tfsdk:"transfer_state"`
+	TransferStateDetails    types.List   `tfsdk:"transfer_state_details"`
+	LastTransferTime        types.String `tfsdk:"last_transfer_time"`
 	HealthState             types.String `tfsdk:"health_state"`
 	HealthStateDetails      types.List   `tfsdk:"health_state_details"`
 	Metadata                types.Object `tfsdk:"metadata"`
@@ -76,8 +79,12 @@ func appMirrorFrom(m *astra.AppMirror, prior appMirrorValues) appMirrorValues {
 		DesiredState: types.StringValue(desiredStateOf(m)), DestinationAppID: attrs.OptionalString(sides.destinationApp),
 		SourceClusterID: attrs.OptionalString(sides.sourceCluster), CurrentSourceAppID: attrs.OptionalString(m.SourceAppID),
 		State: attrs.OptionalString(m.State), StateDetails: attrs.StateDetailsValue(m.StateDetails),
-		TransferState: attrs.OptionalString(m.TransferState), HealthState: attrs.OptionalString(m.HealthState),
+		TransferState: attrs.OptionalString(m.TransferState), TransferStateDetails: attrs.StateDetailsValue(m.TransferStateDetails),
+		LastTransferTime: types.StringNull(), HealthState: attrs.OptionalString(m.HealthState),
 		HealthStateDetails: attrs.StateDetailsValue(m.HealthStateDetails), Metadata: attrs.MetadataValue(m.Metadata),
+	}
+	if last := m.LastTransfer(); !last.IsZero() {
+		out.LastTransferTime = types.StringValue(last.UTC().Format(time.RFC3339))
 	}
 	if out.NamespaceMapping.IsNull() || out.NamespaceMapping.IsUnknown() {
 		out.NamespaceMapping = types.ListNull(namespacePairType)

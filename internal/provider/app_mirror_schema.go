@@ -96,6 +96,11 @@ func appMirrorAttributes() map[string]schema.Attribute {
 		"state_details": kept(attrs.StateDetailsSchema("Why the relationship is in its state (the last replicated " +
 			"snapshot, with its time).")),
 		"transfer_state": kept(computedString("`transferring` while a snapshot is being replicated, else `idle`.")),
+		"transfer_state_details": kept(attrs.StateDetailsSchema("Why the last snapshot transfer is in its state (a " +
+			"failed transfer's reason).")),
+		"last_transfer_time": kept(computedString("When the newest replicated snapshot finished replicating (ISO 8601, " +
+			"UTC), from the service's details; null until one has. With the replication policy's interval, it says " +
+			"whether replication keeps up: the data a failover would lose is what was written since.")),
 		"health_state": kept(computedString("`normal`; `warning` while failing over or failed over; `critical` when the " +
 			"last reconcile or the newest snapshot's replication failed (see `health_state_details`); `indeterminate`.")),
 		"health_state_details": kept(attrs.StateDetailsSchema("Why the health is what it is (a failed transfer's " +

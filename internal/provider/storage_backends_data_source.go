@@ -47,7 +47,9 @@ func (d *storageBackendsDataSource) Metadata(_ context.Context, req datasource.M
 }
 
 func storageBackendItemAttributes() map[string]schema.Attribute {
-	str := func(desc string) schema.Attribute { return schema.StringAttribute{Computed: true, MarkdownDescription: desc} }
+	str := func(desc string) schema.Attribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
 	return map[string]schema.Attribute{
 		"id":              str("ID of the backend in Astra Control."),
 		"name":            str("Name of the backend (`backendName`)."),
