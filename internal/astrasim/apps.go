@@ -461,6 +461,9 @@ func (s *Sim) deleteApp(q *request) *reply {
 	if p := s.unmanageBlocked(a); p != nil {
 		return fail(p)
 	}
+	if m := s.st.mirrorOf(a.ID); m != nil { // 119: an active replication relationship (catalogue)
+		return fail(invalidFields(119, fieldReason{"id", "the app takes part in the replication relationship " + m.ID + "; delete it first"}))
+	}
 	s.forgetAppData(a)
 	for _, sc := range s.st.schedulesOf(a.ID) {
 		delete(s.st.Schedules, sc.ID)

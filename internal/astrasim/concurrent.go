@@ -63,6 +63,14 @@ func (s *Sim) concurrentWrite(params map[string]string) {
 			labelled(&sc.Meta)
 			sc.BucketID = s.st.nextBucket(sc.BucketID)
 		}
+	case params["appMirror_id"] != "": // before app_id, which the alias path also names
+		if m := s.st.Replication.Mirrors[params["appMirror_id"]]; m != nil {
+			labelled(&m.Meta)
+		}
+	case params["storageBackend_id"] != "":
+		if b := s.st.Replication.Backends[params["storageBackend_id"]]; b != nil {
+			labelled(&b.Meta)
+		}
 	case params["app_id"] != "":
 		if a := s.st.Apps[params["app_id"]]; a != nil {
 			labelled(&a.Meta)

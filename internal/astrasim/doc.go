@@ -122,7 +122,7 @@
 //     failover needs executionHook 1.3; "arguments": null (what actoolkit sends for a hook
 //     without arguments, outside the schema) is taken as none. matchingContainers come from a modelled set of
 //     containers, one per namespace scope entry (containers.go). Problems 162 and 168 are
-//     never answered (no replication, hooks always enabled).
+//     never answered (post-failover hooks are not modelled, hooks always enabled).
 //   - POST answers (postanswers.go) carry what NetApp's captured answers carry, not what a
 //     GET gives: a backup's is id, name, bucketID, state, stateUnready and metadata (no
 //     totalBytes, progress, timestamps or snapshotID; toolkit examples/gitlab and
@@ -162,6 +162,22 @@
 //   - protectionState (protectionstate.go): atRisk, else protected with an enabled backup
 //     policy and a completed backup less than 7 days old (schedule clock), else partial with
 //     an enabled backup or snapshot policy or any completed snapshot or backup, else none.
+//   - Replication (issue 46; research notes §4.12, §4.13, §4.15): /k8s/v1/appMirrors and
+//     its alias /k8s/v1/apps/{app_id}/appMirrors (appmirrors.go), appMirror 1.0 in 22.11 and
+//     23.05, 1.0 and 1.1 from 23.07; the spec's state machine with the observed reverse
+//     through establishing (appmirror_states.go); the preconditions of a create and their
+//     problems (appmirror_checks.go); snapshot transfers on the schedule clock and healthState
+//     (replication.go): no failed state, trouble is healthState critical with details. A
+//     failover works with the source cluster unreachable. Deleting a relationship keeps both
+//     apps managed by default (the conservative reading where the spec and ACC-DOCS
+//     disagree); Options.MirrorDeleteRemovesDestination (-mirror-delete-removes-destination)
+//     removes a destination never failed over, as the spec says. Unmanaging an app in a
+//     relationship is 409/119. A schedule with replicate "true" needs the app to be a
+//     relationship's source (else 409/153).
+//   - Storage backends (storagebackends.go): one ONTAP backend per managed cluster, unless
+//     Options.NonONTAPClusters (-non-ontap-cluster) names it; read, renamed, unmanaged and
+//     removed through /topology/v1/storageBackends; a POST records a backend serving no
+//     cluster (how one is really added is undocumented).
 //
 // Transitions (discover, manage, unmanage, remove, recollect, snapshots, backups, policy
 // firings) happen at once unless a delay is configured; delayed transitions are applied

@@ -87,6 +87,8 @@ func (e *env) bind(ex specExample) (string, map[string]any) {
 		id := e.managedCluster("apps")
 		e.sim.st.Clusters[id].Namespaces = append(e.sim.st.Clusters[id].Namespaces, "production")
 		body["clusterID"] = id
+	case strings.Contains(ex.template, "/appMirrors"), strings.HasPrefix(ex.template, "/topology/v1/storageBackends"): // issue 46
+		path = e.bindReplication(ex.template, body)
 	case strings.HasPrefix(ex.template, "/k8s/"), strings.HasPrefix(ex.template, "/core/v1/executionHooks"):
 		id := e.managedCluster("apps")
 		appID := e.post("/k8s/v2/apps", appBody("example", id, "default")).expect(201).str("id")
@@ -127,8 +129,8 @@ func TestSpecExamplesAreAccepted(t *testing.T) {
 			total++
 		}
 	}
-	if total != 5*23 {
-		t.Errorf("walked %d examples, want 115 (23 per document)", total)
+	if total != 5*29 {
+		t.Errorf("walked %d examples, want 145 (29 per document)", total)
 	}
 }
 

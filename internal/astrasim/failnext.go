@@ -24,8 +24,8 @@ const (
 )
 
 func (f FailNext) validate() error {
-	if f.Kind != FailSnapshot && f.Kind != FailBackup && f.Kind != FailRestore {
-		return fmt.Errorf("fail-next: the kind must be snapshot, backup or restore, not %q", f.Kind)
+	if f.Kind != FailSnapshot && f.Kind != FailBackup && f.Kind != FailRestore && f.Kind != FailTransfer {
+		return fmt.Errorf("fail-next: the kind must be snapshot, backup, restore or transfer, not %q", f.Kind)
 	}
 	if strings.TrimSpace(f.App) == "" {
 		return fmt.Errorf("fail-next: the app name or ID must not be empty")

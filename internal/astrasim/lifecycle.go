@@ -75,6 +75,7 @@ func (s *Sim) advance(now time.Time) {
 	}
 	s.advanceApps(now)
 	s.advanceProtection(now)
+	s.advanceMirrors(now) // after the policies: a firing's transfer may be due (replication.go)
 }
 
 func (s *Sim) applyTransition(c *cluster, kind string, at time.Time) {

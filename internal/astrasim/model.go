@@ -27,6 +27,8 @@ type state struct {
 	Clock           scheduleClock        `json:"scheduleClock"`
 	ScheduleCursors map[string]time.Time `json:"scheduleCursors"`
 	Seeds           Seeds                `json:"seeds"`
+	// Replication: app mirrors and storage backends (issue 46, appmirrors.go).
+	Replication replication `json:"replication"`
 }
 
 type label struct {

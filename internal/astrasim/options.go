@@ -89,6 +89,15 @@ type Options struct {
 	// adds more while it runs.
 	FailNext []FailNext
 
+	// Replication (issue 46). NonONTAPClusters are clusters (by name or ID) whose storage is
+	// not ONTAP: they have no storage backend and cannot replicate (storagebackends.go).
+	// FailTransfers are apps (by name or ID) every snapshot transfer of whose relationship
+	// fails (replication.go). MirrorDeleteRemovesDestination selects the spec's reading of
+	// an AppMirror delete over the conservative default (appmirror_states.go finishDelete).
+	NonONTAPClusters               []string
+	FailTransfers                  []string
+	MirrorDeleteRemovesDestination bool
+
 	// OnResponseViolation, when set, checks every response body against the release's
 	// published response schema and reports each violation. Tests set it to fail;
 	// production leaves it nil (the check costs a schema walk per response).
@@ -110,6 +119,11 @@ type Delays struct {
 	Backup    time.Duration // a backup: pending -> running (half way) -> completed or failed
 	Delete    time.Duration // DELETE of a snapshot or backup: deleting -> gone (zero: gone at once)
 	Restore   time.Duration // a clone: provisioning -> discovering (half way) -> ready; an in-place restore: restoring -> discovering -> ready (or failed)
+	// Replication (issue 46, appmirror_states.go): an AppMirror's establishing (create,
+	// resync, reverse) -> established, failingOver -> failedOver, and one snapshot transfer.
+	Mirror   time.Duration
+	Failover time.Duration
+	Transfer time.Duration
 }
 
 // SetDelay sets one delay by its program name.
@@ -140,8 +154,14 @@ func (d *Delays) SetDelay(name string, v time.Duration) error {
 		d.Restore = v
 	case "delete":
 		d.Delete = v
+	case "mirror": // replication (issue 46)
+		d.Mirror = v
+	case "failover":
+		d.Failover = v
+	case "transfer":
+		d.Transfer = v
 	default:
-		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect, bucket, app, snapshot, backup, restore, delete", name)
+		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect, bucket, app, snapshot, backup, restore, delete, mirror, failover, transfer", name)
 	}
 	return nil
 }

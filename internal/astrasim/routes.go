@@ -70,6 +70,13 @@ func routeTable() []*route {
 		{"/core/v1/executionHooks/{executionHook_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getHook, http.MethodPut: (*Sim).putHook, http.MethodDelete: (*Sim).deleteHook}},
 		{"/core/v1/hookSources", map[string]handlerFunc{http.MethodGet: (*Sim).listHookSources, http.MethodPost: (*Sim).postHookSource}},
 		{"/core/v1/hookSources/{hookSource_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getHookSource, http.MethodPut: (*Sim).putHookSource, http.MethodDelete: (*Sim).deleteHookSource}},
+		// Replication (issue 46): appmirrors.go, storagebackends.go.
+		{"/k8s/v1/appMirrors", map[string]handlerFunc{http.MethodGet: (*Sim).listMirrors, http.MethodPost: (*Sim).postMirror}},
+		{"/k8s/v1/appMirrors/{appMirror_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getMirror, http.MethodPut: (*Sim).putMirror, http.MethodDelete: (*Sim).deleteMirror}},
+		{"/k8s/v1/apps/{app_id}/appMirrors", map[string]handlerFunc{http.MethodGet: (*Sim).listMirrors, http.MethodPost: (*Sim).postMirror}},
+		{"/k8s/v1/apps/{app_id}/appMirrors/{appMirror_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getMirror, http.MethodPut: (*Sim).putMirror, http.MethodDelete: (*Sim).deleteMirror}},
+		{"/topology/v1/storageBackends", map[string]handlerFunc{http.MethodGet: (*Sim).listStorageBackends, http.MethodPost: (*Sim).postStorageBackend}},
+		{"/topology/v1/storageBackends/{storageBackend_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getStorageBackend, http.MethodPut: (*Sim).putStorageBackend, http.MethodDelete: (*Sim).deleteStorageBackend}},
 	}
 	out := make([]*route, 0, len(table))
 	for _, t := range table {

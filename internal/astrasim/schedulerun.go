@@ -114,6 +114,7 @@ func (s *Sim) fire(sc *schedule, at, realAt time.Time) {
 	if sc.Enabled != "true" || a == nil || a.State != "ready" || s.atRisk(a) {
 		return
 	}
+	s.replicateFiring(sc, a, realAt) // replicate "true": a transfer (replication.go)
 	snapshots, backups := retention(sc.SnapshotRetention), retention(sc.BackupRetention)
 	var taken *appSnap
 	if snapshots > 0 && !s.snapshotInProgress(a.ID) {

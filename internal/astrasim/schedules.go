@@ -28,6 +28,7 @@ type schedule struct {
 	SnapshotRetention string `json:"snapshotRetention"`
 	BackupRetention   string `json:"backupRetention"`
 	BucketID          string `json:"bucketID,omitempty"`
+	Replicate         string `json:"replicate,omitempty"` // "true": each firing replicates (replication.go); "" is "false"
 	Meta              meta   `json:"metadata"`
 }
 
@@ -74,7 +75,8 @@ func applyScheduleBody(sc *schedule, b *body) *apiProblem {
 		name string
 		dst  *string
 	}{{"name", &sc.Name}, {"enabled", &sc.Enabled}, {"granularity", &sc.Granularity}, {"recurrenceRule", &sc.RecurrenceRule},
-		{"snapshotRetention", &sc.SnapshotRetention}, {"backupRetention", &sc.BackupRetention}, {"bucketID", &sc.BucketID}} {
+		{"snapshotRetention", &sc.SnapshotRetention}, {"backupRetention", &sc.BackupRetention}, {"bucketID", &sc.BucketID},
+		{"replicate", &sc.Replicate}} {
 		if v, ok := b.str(f.name); ok {
 			*f.dst = v
 		}
@@ -141,6 +143,7 @@ func (s *Sim) renderSchedule(sc *schedule) map[string]any {
 	putIf(m, "dayOfMonth", sc.DayOfMonth)
 	putIf(m, "recurrenceRule", sc.RecurrenceRule)
 	putIf(m, "bucketID", sc.BucketID)
+	putIf(m, "replicate", sc.Replicate)
 	return fitToSchema(s.responseSchema(apispec.Schedule, sc.Version), m)
 }
 
@@ -198,8 +201,8 @@ func (s *Sim) postSchedule(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
-	if v, _ := b.str("replicate"); v == "true" {
-		return fail(problem(153))
+	if p := s.checkReplicate(a, b); p != nil {
+		return fail(p)
 	}
 	if a.State != "ready" {
 		return fail(problem(154))
@@ -237,8 +240,8 @@ func (s *Sim) putSchedule(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
-	if v, _ := b.str("replicate"); v == "true" {
-		return fail(problem(153))
+	if p := s.checkReplicate(s.st.Apps[sc.AppID], b); p != nil {
+		return fail(p)
 	}
 	next := schedule{Seq: sc.Seq, ID: sc.ID, AppID: sc.AppID, Version: s.newest[apispec.Schedule], Meta: sc.Meta,
 		Name: sc.Name, Granularity: sc.Granularity} // what a schedule cannot do without is kept when left out

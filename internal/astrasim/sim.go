@@ -60,7 +60,8 @@ func New(opts Options) (*Sim, error) {
 		users:       map[string]principal{},
 	}
 	for _, res := range []string{apispec.Cloud, apispec.Cluster, apispec.ManagedCluster, apispec.Credential, apispec.StorageClass, apispec.Bucket,
-		apispec.App, apispec.Schedule, apispec.Namespace, apispec.AppSnap, apispec.AppBackup, apispec.ExecutionHook, apispec.HookSource} {
+		apispec.App, apispec.Schedule, apispec.Namespace, apispec.AppSnap, apispec.AppBackup, apispec.ExecutionHook, apispec.HookSource,
+		apispec.AppMirror, apispec.StorageBackend} {
 		v, err := apispec.NewestVersion(opts.Release, res)
 		if err != nil {
 			return nil, err

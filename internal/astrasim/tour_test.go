@@ -24,8 +24,8 @@ func TestRoutesAreTheSpecPaths(t *testing.T) {
 		if got := strings.Join(sim.Routes(), "\n"); got != strings.Join(ops, "\n") {
 			t.Errorf("%s: routes differ from the document:\n%s\nvs\n%s", release, got, strings.Join(ops, "\n"))
 		}
-		if len(doc.Paths.Map()) != 36 {
-			t.Errorf("%s has %d paths, want 36", release, len(doc.Paths.Map()))
+		if len(doc.Paths.Map()) != 42 {
+			t.Errorf("%s has %d paths, want 42", release, len(doc.Paths.Map()))
 		}
 	}
 }
@@ -73,12 +73,14 @@ func TestTour(t *testing.T) {
 		{"DELETE", "/core/v1/credentials/" + credID, nil, 204},
 		{"DELETE", "/topology/v1/clouds/" + seeds.AWS.CloudID, nil, 204},
 	}
+	rsrc, rdst := e.managedCluster("tour-prod"), e.managedCluster("tour-dr") // issue 46: before the counts
 	e.sim.ResetCounts()
 	split := len(steps) - 4 // before the managed cluster is unmanaged: its apps first
 	for _, s := range steps[:split] {
 		e.do(s.method, s.path, s.body).expect(s.status)
 	}
 	e.tourApps(id)
+	e.tourReplication(rsrc, rdst) // issue 46 (appmirror_helpers_test.go)
 	for _, s := range steps[split:] {
 		e.do(s.method, s.path, s.body).expect(s.status)
 	}

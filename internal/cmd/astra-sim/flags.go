@@ -141,6 +141,7 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs.BoolVar(&cfg.opts.InFlightReady, "in-flight-ready", false, "answer state \"ready\" for a snapshot or backup still being taken, as NetApp's toolkit docs show the service answering (outside the spec's enum; \"ready\" is not \"completed\")")
 	fs.BoolVar(&cfg.opts.ETagNeverMatches, "etag-never-matches", false, "refuse every If-Match but \"*\" with 412, as a service or proxy that issues tags it never matches")
 	fs.Int64Var(&cfg.opts.Seed, "seed", 0, "`seed` of generated IDs and fault probabilities")
+	finishReplication := replicationFlags(fs, cfg) // issue 46 (replication_flags.go)
 	// A bad flag is returned (main prints it once, on stderr), not followed by the usage.
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
@@ -150,6 +151,7 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 			fmt.Fprint(out, usageHeader)
 			fs.PrintDefaults()
 			fmt.Fprint(out, usageFooter)
+			fmt.Fprint(out, usageReplication)
 		}
 		return nil, err
 	}
@@ -243,6 +245,9 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 			}
 			cfg.opts.FailNext = append(cfg.opts.FailNext, fn)
 		}
+	}
+	if err := finishReplication(); err != nil {
+		return nil, err
 	}
 	for _, spec := range faults {
 		f, err := astrasim.ParseFault(spec)
