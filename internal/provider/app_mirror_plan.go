@@ -3,11 +3,15 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
+	"github.com/astra-control/terraform-provider-astra/internal/provider/attrs"
 )
 
 // ModifyPlan keeps failovers and reverses in place: the sides written as before plan
@@ -33,17 +37,40 @@ func (r *appMirrorResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	}
 	var prior appMirrorModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
-	if resp.Diagnostics.HasError() || !plan.SourceAppID.IsUnknown() && !plan.DestinationClusterID.IsUnknown() &&
-		!r.planSides(ctx, &plan, prior, resp) {
+	if resp.Diagnostics.HasError() || !r.planSides(ctx, &plan, prior, resp) {
 		return
 	}
 	r.warnDataMoves(plan, prior, &resp.Diagnostics)
+	still := prior.State.ValueString()
+	inFlight := strings.EqualFold(still, astra.MirrorEstablishing) || strings.EqualFold(still, astra.MirrorFailingOver)
+	if inFlight {
+		resp.Diagnostics.AddWarning("Replication change still running", fmt.Sprintf("The relationship %s is %s (a wait "+
+			"that ended early, or a change made outside Terraform): the apply waits for it and sends nothing.",
+			prior.ID.ValueString(), still))
+	}
+	if inFlight || !req.Plan.Raw.Equal(req.State.Raw) {
+		planMirrorReadsUnknown(ctx, resp)
+	}
+}
+
+// planMirrorReadsUnknown plans what the service reports as unknown: an update reads the
+// relationship afterwards, and the values it reads may have moved on (a transfer ran).
+func planMirrorReadsUnknown(ctx context.Context, resp *resource.ModifyPlanResponse) {
+	for _, name := range []string{"state", "transfer_state", "health_state", "last_transfer_time"} {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.StringUnknown())...)
+	}
+	for _, name := range []string{"state_details", "transfer_state_details", "health_state_details"} {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.ListUnknown(attrs.StateDetailType))...)
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("metadata"), types.ObjectUnknown(attrs.MetadataAttrTypes))...)
 }
 
 // planSides plans the two sides; false when the plan is a replacement (nothing more to say).
 func (r *appMirrorResource) planSides(ctx context.Context, plan *appMirrorModel, prior appMirrorModel, resp *resource.ModifyPlanResponse) bool {
 	src, dst := plan.SourceAppID.ValueString(), plan.DestinationClusterID.ValueString()
 	switch {
+	case plan.SourceAppID.IsUnknown() || plan.DestinationClusterID.IsUnknown():
+		// A side known only at apply is another app or cluster (one being replaced).
 	case src == prior.SourceAppID.ValueString() && dst == prior.DestinationClusterID.ValueString():
 		return true
 	case src == prior.DestinationAppID.ValueString() && dst == prior.SourceClusterID.ValueString():

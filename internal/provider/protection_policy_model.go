@@ -141,7 +141,10 @@ func protectionPolicyRequest(plan protectionPolicyModel) astra.AppScheduleFields
 		return number(v)
 	}
 	minute := number(plan.Minute)
-	if minute == "" {
+	switch {
+	case g == "custom":
+		minute = "" // a custom schedule runs by its rule: minute goes into its DTSTART
+	case minute == "":
 		minute = "0"
 	}
 	out := astra.AppScheduleFields{
