@@ -264,3 +264,91 @@ func TestAccAppMirror_failoverSourceDownFault(t *testing.T) {
 		t.Fatalf("%d PUTs for one failover", n)
 	}
 }
+
+// TestAccAppMirror_destroyReadingsHarness: destroy deletes the relationship under both
+// readings of what else that removes (research notes §4.12). The conservative one (the
+// simulator's default, Center's docs): the replica app stays, and the destroy warns naming
+// it, never unmanaging it. The spec's: the replica goes with the relationship, no warning.
+// Either way the rest of the configuration is destroyed afterwards.
+func TestAccAppMirror_destroyReadingsHarness(t *testing.T) {
+	for _, removes := range []bool{false, true} {
+		t.Run(fmt.Sprintf("removesDestination=%v", removes), func(t *testing.T) {
+			h := mirrorHarness(t, astrasim.Options{MirrorDeleteRemovesDestination: removes})
+			h.write(drHCL(h, "established", ""))
+			expectActionOutput(t, "establishing", h.apply(), false)
+			replica := h.mirrorOf().DestinationAppID
+			// The relationship alone: a replica that remains keeps its cluster managed, so a
+			// destroy of the clusters as well is refused at plan time, naming the replica.
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			r := h.run(ctx, "destroy", "-auto-approve", "-input=false", "-no-color", "-target=astra_app_mirror.dr")
+			_, err := h.apiClient().GetApp(context.Background(), replica)
+			if removes {
+				expectActionOutput(t, "the destroy", r, false)
+				if strings.Contains(r.out, "Replica app remains") || !astra.IsNotFound(err) {
+					t.Fatalf("the spec's reading: the replica %s should be gone without a warning (read: %v):\n%s", replica, err, r.out)
+				}
+			} else {
+				expectActionOutput(t, "the destroy", r, false, "Replica app remains", replica, "never unmanages it")
+				if err != nil {
+					t.Fatalf("the conservative reading: the replica %s should remain: %v", replica, err)
+				}
+			}
+			if all, err := h.apiClient().ListAppMirrors(context.Background(), astra.ListOptions{}); err != nil || len(all) != 0 {
+				t.Fatalf("relationships after the destroy: %+v (%v)", all, err)
+			}
+			if !removes { // what the warning says to do
+				if err := h.apiClient().DeleteApp(context.Background(), replica); err != nil {
+					t.Fatal(err)
+				}
+			}
+			expectActionOutput(t, "destroying the rest", h.destroy(), false)
+		})
+	}
+}
+
+// TestAccReplication_dataSources: astra_app_mirrors lists the relationship by either app
+// and either cluster (none for an unrelated filter); astra_storage_backends lists an ONTAP
+// backend for each managed cluster, managed and SnapMirror-capable, and refuses an unknown
+// cluster naming cluster_id.
+func TestAccReplication_dataSources(t *testing.T) {
+	h := mirrorHarness(t, astrasim.Options{})
+	reads := `
+data "astra_app_mirrors" "by_app" {
+  app_id = astra_app.web.id
+  depends_on = [astra_app_mirror.dr]
+}
+
+data "astra_app_mirrors" "by_dr" {
+  cluster_id = astra_managed_cluster.dr.id
+  depends_on = [astra_app_mirror.dr]
+}
+
+data "astra_storage_backends" "all" {
+  cluster_id = astra_managed_cluster.prod.id
+}
+
+output "by_app" { value = [for m in data.astra_app_mirrors.by_app.mirrors : "${m.id}/${m.state}/${m.source_app_id}"] }
+output "by_dr" { value = length(data.astra_app_mirrors.by_dr.mirrors) }
+output "backends" {
+  value = [for b in data.astra_storage_backends.all.backends : "${b.backend_type}/${b.managed_state}/${b.snapmirror}"]
+}
+`
+	h.write(drHCL(h, "established", reads))
+	expectActionOutput(t, "the first apply", h.apply(), false)
+	expectActionOutput(t, "the reads", h.apply(), false)
+	out := h.run(context.Background(), "output", "-json")
+	m := h.mirrorOf()
+	for _, want := range []string{m.ID + "/established/" + m.SourceAppID, `"by_dr":{"sensitive":false,"type":"number","value":1}`,
+		`"ontap/managed/true","ontap/managed/true"`} {
+		if !strings.Contains(strings.Join(strings.Fields(out.out), ""), strings.ReplaceAll(want, " ", "")) {
+			t.Fatalf("outputs lack %s:\n%s", want, out.out)
+		}
+	}
+	h.write(drHCL(h, "established", `
+data "astra_storage_backends" "unknown" {
+  cluster_id = "4b2d0c55-8a7e-4f0e-9d51-2c8f3b6a1e07"
+}
+`))
+	expectActionOutput(t, "an unknown cluster", h.plan(), true, "Unknown managed cluster", "cluster_id")
+}

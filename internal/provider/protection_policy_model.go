@@ -244,6 +244,9 @@ func applyProtectionPolicyPlan(current *astra.AppSchedule, plan protectionPolicy
 	if !plan.IntervalMinutes.IsUnknown() && !plan.IntervalMinutes.IsNull() {
 		current.RecurrenceRule = recurrenceRule(plan.Minute, plan.IntervalMinutes)
 	}
+	if strings.EqualFold(current.Granularity, "custom") {
+		current.Minute = "" // in the rule's DTSTART (protectionPolicyRequest)
+	}
 	if !plan.Replicate.IsUnknown() && !plan.Replicate.IsNull() {
 		current.Replicate = attrs.APIBool(plan.Replicate)
 	}
