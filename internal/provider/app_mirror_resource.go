@@ -88,7 +88,7 @@ func (r *appMirrorResource) Create(ctx context.Context, req resource.CreateReque
 		return
 	}
 	r.record(ctx, &plan, m, &resp.State, &resp.Diagnostics) // kept (tainted) if the wait fails: nothing orphaned
-	if got, _ := waitMirror(ctx, r.waitSchedule(), client, m.ID, astra.MirrorEstablished, timeout,
+	if got := waitMirror(ctx, r.waitSchedule(), client, m.ID, astra.MirrorEstablished, timeout,
 		"Replication not established", &resp.Diagnostics); got != nil {
 		r.record(ctx, &plan, got, &resp.State, &resp.Diagnostics)
 	}
@@ -229,7 +229,7 @@ var appMirrorAPIFields = map[string]string{
 // early it adds summary with the last state and the health details; the last answer read
 // is returned either way (nil when none was).
 func waitMirror(ctx context.Context, sched astra.Schedule, client *astra.Client, id, state string, timeout time.Duration,
-	summary string, diags *diag.Diagnostics) (*astra.AppMirror, bool) {
+	summary string, diags *diag.Diagnostics) *astra.AppMirror {
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	got, err := astra.Wait(waitCtx, sched, func(ctx context.Context) (*astra.AppMirror, error) {
@@ -240,7 +240,7 @@ func waitMirror(ctx context.Context, sched astra.Schedule, client *astra.Client,
 			_, described := got.Describe()
 			diags.AddWarning("Replication unhealthy", fmt.Sprintf("The relationship %s is %s, but its health is critical: %s.", id, state, described))
 		}
-		return got, true
+		return got
 	}
 	var timedOut *astra.WaitTimeoutError
 	switch {
@@ -255,8 +255,5 @@ func waitMirror(ctx context.Context, sched astra.Schedule, client *astra.Client,
 	default:
 		addAPIError(diags, summary, err, nil)
 	}
-	if got == nil {
-		return nil, false
-	}
-	return got, false
+	return got
 }

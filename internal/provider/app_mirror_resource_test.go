@@ -1,11 +1,12 @@
 package provider
 
 import (
+	"encoding/json"
 	"fmt"
-	"os"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -41,6 +42,12 @@ resource "astra_app_mirror" "test" {
 %s}
 `, source, destination, desired, body)
 }
+
+// laterString is a configuration variable whose value a step before the one that uses it
+// records (the replica's ID, known once the relationship is established).
+type laterString struct{ p *string }
+
+func (l laterString) MarshalJSON() ([]byte, error) { return json.Marshal(*l.p) }
 
 // reversedVariable declares the variable the reversed configuration names its source with
 // (the app Astra Control created on the destination: only known once the relationship is).
@@ -78,7 +85,7 @@ func TestAccAppMirror_cycleAndImport(t *testing.T) {
 	var counts countDelta
 	mark := func() { a.markCounts(&counts) }
 	inPlace := prePlan(plancheck.ExpectResourceAction(mirrorAddr, plancheck.ResourceActionUpdate))
-	t.Cleanup(func() { os.Unsetenv("TF_VAR_" + reversedVar) })
+	reversedVars := config.Variables{reversedVar: laterString{&destApp}}
 	a.test(resource.TestCase{
 		CheckDestroy: a.checkMirrorsDestroyed,
 		Steps: []resource.TestStep{
@@ -112,8 +119,8 @@ func TestAccAppMirror_cycleAndImport(t *testing.T) {
 				// Reverse (resync from the failed-over copy): the sides swapped in the
 				// configuration, in place, one PUT; the relationship now replicates from the
 				// app Astra Control created on the destination.
-				PreConfig: func() { mark(); os.Setenv("TF_VAR_"+reversedVar, destApp) },
-				Config:    reversed("established"), ConfigPlanChecks: inPlace,
+				PreConfig:       mark,
+				ConfigVariables: reversedVars, Config: reversed("established"), ConfigPlanChecks: inPlace,
 				ConfigStateChecks: []statecheck.StateCheck{expectString(mirrorAddr, "state", "established")},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					func(s *terraform.State) error {
@@ -126,25 +133,25 @@ func TestAccAppMirror_cycleAndImport(t *testing.T) {
 					},
 					a.mirrorRequests("one PUT for the reverse", &counts, 0, 1)),
 			},
-			{Config: reversed("established"), ConfigPlanChecks: emptyPlan()},
+			{ConfigVariables: reversedVars, Config: reversed("established"), ConfigPlanChecks: emptyPlan()},
 			{
 				// Failover back: the original app becomes writable again.
-				PreConfig: mark, Config: reversed("failed_over"), ConfigPlanChecks: inPlace,
+				PreConfig: mark, ConfigVariables: reversedVars, Config: reversed("failed_over"), ConfigPlanChecks: inPlace,
 				ConfigStateChecks: []statecheck.StateCheck{expectString(mirrorAddr, "state", "failedOver")},
 				Check:             a.mirrorRequests("one PUT for the failover back", &counts, 0, 1),
 			},
 			{
 				// Resync: replication from the current source resumes, overwriting the other side.
-				PreConfig: mark, Config: reversed("established"), ConfigPlanChecks: inPlace,
+				PreConfig: mark, ConfigVariables: reversedVars, Config: reversed("established"), ConfigPlanChecks: inPlace,
 				ConfigStateChecks: []statecheck.StateCheck{expectString(mirrorAddr, "state", "established")},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttrPtr(mirrorAddr, "current_source_app_id", &destApp),
 					a.mirrorRequests("one PUT for the resync", &counts, 0, 1)),
 			},
-			{PreConfig: mark, Config: reversed("established"), ConfigPlanChecks: emptyPlan(),
+			{PreConfig: mark, ConfigVariables: reversedVars, Config: reversed("established"), ConfigPlanChecks: emptyPlan(),
 				Check: a.mirrorRequests("a converged relationship sends nothing", &counts, 0, 0)},
 			{
-				Config: requiredProvidersHCL() + reversed("established"), ResourceName: mirrorAddr, ImportState: true, ImportStateVerify: true,
+				ConfigVariables: reversedVars, Config: requiredProvidersHCL() + reversed("established"), ResourceName: mirrorAddr, ImportState: true, ImportStateVerify: true,
 				ImportStateVerifyIgnore: []string{"timeouts"},
 			},
 		},

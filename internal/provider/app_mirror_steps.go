@@ -99,7 +99,7 @@ func runMirrorStep(ctx context.Context, sched astra.Schedule, client *astra.Clie
 		}
 		m = got
 	}
-	got, _ := waitMirror(ctx, sched, client, m.ID, s.until, timeout, mirrorStepSummary(s.kind)+" not finished", diags)
+	got := waitMirror(ctx, sched, client, m.ID, s.until, timeout, mirrorStepSummary(s.kind)+" not finished", diags)
 	if got == nil {
 		return m
 	}

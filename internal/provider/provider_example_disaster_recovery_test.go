@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -26,17 +25,20 @@ func TestAccExampleDisasterRecovery(t *testing.T) {
 	vars := config.Variables{"production_cluster_id": config.StringVariable(prod), "dr_cluster_id": config.StringVariable(dr),
 		"app_name": config.StringVariable(a.name("web"))}
 	hcl := a.exampleHCL("disaster-recovery")
-	edit := func(old, new string) string {
-		if !strings.Contains(hcl, old) {
-			t.Fatalf("the example no longer holds %q", old)
+	edit := func(from, to string) string {
+		if !strings.Contains(hcl, from) {
+			t.Fatalf("the example no longer holds %q", from)
 		}
-		return strings.Replace(hcl, old, new, 1)
+		return strings.Replace(hcl, from, to, 1)
 	}
 	failedOver := edit(`desired_state = "established"`, `desired_state = "failed_over"`)
 	replicaVar := "dr_example_replica_" + randomHex(4)
 	reversed := edit("reversed_source_app_id = null", "reversed_source_app_id = var."+replicaVar) + reversedVariable(replicaVar)
 	var replica, web string
-	t.Cleanup(func() { os.Unsetenv("TF_VAR_" + replicaVar) })
+	reversedVars := config.Variables{replicaVar: laterString{&replica}}
+	for k, v := range vars {
+		reversedVars[k] = v
+	}
 	const addr, policy = "astra_app_mirror.web", "astra_protection_policy.replication"
 	inPlace := prePlan(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate))
 	a.test(resource.TestCase{
@@ -55,7 +57,7 @@ func TestAccExampleDisasterRecovery(t *testing.T) {
 					a.simCheck("the policy replicates every 5 minutes", func(*astrasim.Sim) error {
 						s, err := a.client.ListAppSchedules(testContext(), web)
 						if err != nil || len(s) != 1 {
-							return fmt.Errorf("schedules %+v (%v)", s, err)
+							return fmt.Errorf("schedules %+v: %w", s, err)
 						}
 						if !strings.Contains(s[0].RecurrenceRule, "FREQ=MINUTELY;INTERVAL=5") || s[0].Replicate == nil || !s[0].Replicate.Value() {
 							return fmt.Errorf("schedule %+v", s[0])
@@ -68,12 +70,11 @@ func TestAccExampleDisasterRecovery(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{expectString(addr, "state", "failedOver")}},
 			{Config: failedOver, ConfigVariables: vars, ConfigPlanChecks: emptyPlan()},
 			{
-				PreConfig: func() { os.Setenv("TF_VAR_"+replicaVar, replica) },
-				Config:    reversed, ConfigVariables: vars, ConfigPlanChecks: inPlace,
+				Config: reversed, ConfigVariables: reversedVars, ConfigPlanChecks: inPlace,
 				ConfigStateChecks: []statecheck.StateCheck{expectString(addr, "state", "established")},
 				Check:             resource.TestCheckResourceAttrPtr(addr, "current_source_app_id", &replica),
 			},
-			{Config: reversed, ConfigVariables: vars, ConfigPlanChecks: emptyPlan()},
+			{Config: reversed, ConfigVariables: reversedVars, ConfigPlanChecks: emptyPlan()},
 		},
 	})
 }
