@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"os"
 	"fmt"
 	"testing"
 	"time"
@@ -43,6 +44,26 @@ resource "astra_app_mirror" "test" {
 `, source, destination, desired, body)
 }
 
+// envDRCluster names, against a real Astra Control Center, a second managed cluster on
+// ONTAP storage (peered with the first) the replication tests replicate to.
+const envDRCluster = "ASTRA_TEST_DR_CLUSTER_ID"
+
+// drClusterID is the managed cluster to replicate to: on the simulator a second one seeded
+// for the test; against a real Astra Control the one $ASTRA_TEST_DR_CLUSTER_ID names (the
+// test skips, saying so, without it: the harness's one kubeconfig is one cluster).
+func (a *accTarget) drClusterID() string {
+	a.t.Helper()
+	if a.sim == nil {
+		id := os.Getenv(envDRCluster)
+		if id == "" {
+			a.t.Skipf("needs a second managed cluster on ONTAP storage to replicate to: set %s to run it against a real "+
+				"Astra Control Center; skipped", envDRCluster)
+		}
+		return id
+	}
+	return onlyID(a.t, seedClusters(a, "dr", 1, true))
+}
+
 // laterString is a configuration variable whose value a step before the one that uses it
 // records (the replica's ID, known once the relationship is established).
 type laterString struct{ p *string }
@@ -70,8 +91,8 @@ func (a *accTarget) mirrorRequests(what string, c *countDelta, posts, puts int) 
 // relationship, and each converged configuration plans nothing.
 func TestAccAppMirror_cycleAndImport(t *testing.T) {
 	a := newAccTarget(t, withSim(mirrorDelays))
+	dest := a.drClusterID()
 	base := a.appRunBase("mirror")
-	dest := onlyID(t, seedClusters(a, "dr", 1, true))
 	reversedVar := "mirror_reversed_" + randomHex(4)
 	sourceCluster := "astra_managed_cluster.test.id"
 	forward := func(desired string) string {

@@ -20,6 +20,8 @@ import (
 // by setting reversed_source_app_id, each one in-place update, each converged plan empty.
 func TestAccExampleDisasterRecovery(t *testing.T) {
 	a := newAccTarget(t, withSim(mirrorDelays))
+	a.requireSim("two managed clusters of the simulator (against a real Astra Control, TestAccAppMirror_cycleAndImport " +
+		"replicates to $" + envDRCluster + ")")
 	clusters := seedClusters(a, "dr-example", 2, true)
 	prod, dr := clusters["dr-example-0"], clusters["dr-example-1"]
 	vars := config.Variables{"production_cluster_id": config.StringVariable(prod), "dr_cluster_id": config.StringVariable(dr),
