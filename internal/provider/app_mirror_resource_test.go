@@ -2,8 +2,8 @@ package provider
 
 import (
 	"encoding/json"
-	"os"
 	"fmt"
+	"os"
 	"testing"
 	"time"
 
