@@ -9,12 +9,13 @@ import (
 
 // The preconditions of an AppMirror POST, each with its problem (research notes §4.12
 // "Preconditions" and the catalogue, Appendix A):
-//   - stateDesired other than "established", or a destinationAppID: 400/9 naming it (the
-//     spec: the service makes the destination app);
+//   - stateDesired other than "established": 400/9 (a destinationAppID is outside the
+//     POST schema, 400/8: the service makes the destination app);
 //   - a sourceAppID naming no app: 400/117; on the app-scoped path, another app than the
-//     path's: 409/10; a source app not ready: 409/112;
+//     path's: 409/10;
 //   - an app already in a relationship (as source or destination): 409/150 "Replication
-//     not supported" (attached to the POST from 23.05; 22.11 answers 409/10);
+//     not supported" (attached to the POST from 23.05; 22.11 answers 409/10); a source app
+//     not ready: 409/112;
 //   - a destinationClusterID naming no managed cluster: 400/9; the source's own cluster
 //     only with appMirror 1.1 and role on every mapping item (same-cluster replication,
 //     from 23.07), else 400/9;
@@ -60,11 +61,6 @@ func (s *Sim) planMirror(q *request, b *body) (*mirrorPlan, *apiProblem) {
 	if v, _ := b.str("stateDesired"); v != "established" {
 		return nil, invalidFields(9, fieldReason{"stateDesired", "a relationship is created with stateDesired established"})
 	}
-	for _, f := range []string{"destinationAppID", "id"} {
-		if _, ok := b.fields[f]; ok {
-			return nil, invalidFields(9, fieldReason{f, "the service makes the destination app and the relationship's ID: leave " + f + " out"})
-		}
-	}
 	srcID, _ := b.str("sourceAppID")
 	if pathApp := q.params["app_id"]; pathApp != "" && pathApp != srcID {
 		return nil, invalidFields(10, fieldReason{"sourceAppID", "the sourceAppID differs from the app in the request URI"})
@@ -73,14 +69,11 @@ func (s *Sim) planMirror(q *request, b *body) (*mirrorPlan, *apiProblem) {
 	if src == nil {
 		return nil, invalidFields(117, fieldReason{"sourceAppID", "no app has this ID"})
 	}
-	if sc, ok := b.str("sourceClusterID"); ok && sc != src.ClusterID {
-		return nil, invalidFields(10, fieldReason{"sourceClusterID", "the source app is on another cluster"})
+	if m := s.st.mirrorOf(src.ID); m != nil {
+		return nil, s.notEligible("sourceAppID", "The app already takes part in the replication relationship "+m.ID+".")
 	}
 	if src.State != "ready" {
 		return nil, invalidFields(112, fieldReason{"sourceAppID", "the app is " + src.State + ": replication starts from a ready app"})
-	}
-	if m := s.st.mirrorOf(src.ID); m != nil {
-		return nil, s.notEligible("sourceAppID", "The app already takes part in the replication relationship "+m.ID+".")
 	}
 	dstID, _ := b.str("destinationClusterID")
 	dst := s.st.Clusters[dstID]

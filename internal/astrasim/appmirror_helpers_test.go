@@ -140,3 +140,18 @@ func (e *env) tourReplication(src, dst string) {
 		}
 	}
 }
+
+// lastReplicated is the snapshotID of the completed replication in a relationship's
+// stateDetails, or "".
+func (r *result) lastReplicated() string {
+	details, _ := r.body["stateDetails"].([]any)
+	for _, d := range details {
+		m, _ := d.(map[string]any)
+		if m["type"] == replicationCompleted {
+			add, _ := m["additionalDetails"].(map[string]any)
+			id, _ := add["snapshotID"].(string)
+			return id
+		}
+	}
+	return ""
+}

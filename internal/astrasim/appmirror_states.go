@@ -1,6 +1,7 @@
 package astrasim
 
 import (
+	"fmt"
 	"time"
 )
 
@@ -240,14 +241,16 @@ func swapRole(r string) string {
 }
 
 // startDelete begins the clean-up: gone Delays.Delete later, at once when zero.
+// A repeated delete changes nothing.
 func (s *Sim) startDelete(m *appMirror, now time.Time) {
-	if m.State != "deleting" {
-		m.Op = ""
-		if m.Transfer != nil && m.Transfer.End == nil {
-			m.Transfer = m.LastGood
-		}
-		m.DeletedFrom = m.State
+	if m.State == "deleting" {
+		return
 	}
+	m.Op = ""
+	if m.Transfer != nil && m.Transfer.End == nil {
+		m.Transfer = m.LastGood
+	}
+	m.DeletedFrom = m.State
 	m.State, m.StateDesired = "deleting", "deleted"
 	if s.opts.Delays.Delete <= 0 {
 		s.finishDelete(m)
@@ -274,14 +277,7 @@ func (s *Sim) finishDelete(m *appMirror) {
 	}
 	failedOver := m.DeletedFrom == "failedOver" || m.DeletedFrom == "failingOver"
 	if s.opts.MirrorDeleteRemovesDestination && !failedOver {
-		s.forgetAppData(da)
-		for _, sc := range s.st.schedulesOf(da.ID) {
-			delete(s.st.Schedules, sc.ID)
-		}
-		if c := s.st.Clusters[da.ClusterID]; c != nil {
-			c.AppIDs = withoutString(c.AppIDs, da.ID)
-		}
-		delete(s.st.Apps, da.ID)
+		s.removeApp(da)
 		return
 	}
 	if da.State != "ready" {
@@ -388,4 +384,21 @@ func (s *Sim) unreachable(clusterID string) string {
 		return "Managed cluster " + c.Name + " can't be reached: " + reason + "."
 	}
 	return ""
+}
+
+// RestoreCluster ends a disaster FailCluster began: a failed cluster is running again, so
+// a relationship held back by it (a resync, a reverse, a transfer) goes on.
+func (s *Sim) RestoreCluster(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.advance(s.opts.Now())
+	c := s.st.Clusters[id]
+	if c == nil {
+		return fmt.Errorf("no cluster %s", id)
+	}
+	if c.State != "failed" {
+		return fmt.Errorf("cluster %s is %s, not failed", c.Name, c.State)
+	}
+	c.State, c.StateUnready = "running", []string{}
+	return nil
 }

@@ -114,11 +114,11 @@ func (s *Sim) renderMirror(m *appMirror) map[string]any {
 		"destinationAppID": m.DestinationAppID, "destinationClusterID": m.DestinationClusterID,
 		"state": m.State, "stateDesired": m.StateDesired,
 		"stateAllowed": strs(mirrorStateAllowed[m.State]), "stateTransitions": renderTransitions(mirrorStateTransitions),
-		"stateDetails":  s.renderStateDetails(s.mirrorStateDetails(m)),
+		"stateDetails":  s.renderStateDetails(m.Version, s.mirrorStateDetails(m)),
 		"transferState": m.transferState(), "transferStateTransitions": renderTransitions(transferStateTransitions),
-		"transferStateDetails": s.renderStateDetails(m.transferDetails()),
+		"transferStateDetails": s.renderStateDetails(m.Version, m.transferDetails()),
 		"healthState":          health, "healthStateTransitions": renderTransitions(healthStateTransitions),
-		"healthStateDetails": s.renderStateDetails(healthDetails),
+		"healthStateDetails": s.renderStateDetails(m.Version, healthDetails),
 		"metadata":           renderMeta(m.Meta),
 	}
 	if len(ns) > 0 {

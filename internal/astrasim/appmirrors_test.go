@@ -153,11 +153,13 @@ func TestAppMirrorDelete(t *testing.T) {
 		d.del("/k8s/v2/apps/" + d.app).problem(119)
 		d.del("/k8s/v2/apps/" + dest).problem(119)
 		d.del("/k8s/v1/appMirrors/" + id).expect(204)
+		clock.advance(4 * time.Second)
+		d.del("/k8s/v1/appMirrors/" + id).expect(204) // a retried DELETE does not restart the clean-up
 		m := d.get("/k8s/v1/appMirrors/"+id).expectMirror("deleting", "normal", "idle")
 		if m.str("stateDesired") != "deleted" || !sameAny(m.body["stateAllowed"], "deleted") {
 			t.Fatalf("deleting: %s", m.raw)
 		}
-		clock.advance(5 * time.Second)
+		clock.advance(time.Second)
 		d.get("/k8s/v1/appMirrors/" + id).problem(2)
 		d.get("/k8s/v2/apps/" + d.app).expect(200)
 		if removes {

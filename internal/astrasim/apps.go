@@ -464,6 +464,12 @@ func (s *Sim) deleteApp(q *request) *reply {
 	if m := s.st.mirrorOf(a.ID); m != nil { // 119: an active replication relationship (catalogue)
 		return fail(invalidFields(119, fieldReason{"id", "the app takes part in the replication relationship " + m.ID + "; delete it first"}))
 	}
+	s.removeApp(a)
+	return noContent()
+}
+
+// removeApp forgets an app with its schedules and what unmanage.go says goes with it.
+func (s *Sim) removeApp(a *app) {
 	s.forgetAppData(a)
 	for _, sc := range s.st.schedulesOf(a.ID) {
 		delete(s.st.Schedules, sc.ID)
@@ -472,7 +478,6 @@ func (s *Sim) deleteApp(q *request) *reply {
 		c.AppIDs = withoutString(c.AppIDs, a.ID)
 	}
 	delete(s.st.Apps, a.ID)
-	return noContent()
 }
 
 func withoutString(list []string, v string) []string {

@@ -168,7 +168,8 @@
 //     through establishing (appmirror_states.go); the preconditions of a create and their
 //     problems (appmirror_checks.go); snapshot transfers on the schedule clock and healthState
 //     (replication.go): no failed state, trouble is healthState critical with details. A
-//     failover works with the source cluster unreachable. Deleting a relationship keeps both
+//     failover works with the source cluster unreachable (a credential under ".invalid",
+//     or FailCluster; Sim.RestoreCluster ends the latter). Deleting a relationship keeps both
 //     apps managed by default (the conservative reading where the spec and ACC-DOCS
 //     disagree); Options.MirrorDeleteRemovesDestination (-mirror-delete-removes-destination)
 //     removes a destination never failed over, as the spec says. Unmanaging an app in a

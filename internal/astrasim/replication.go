@@ -35,13 +35,14 @@ type richDetail struct {
 	Additional          map[string]any
 }
 
-// renderStateDetails answers details; additionalDetails only where the release's
-// type_astra_stateDetail has it (23.05's has not).
-func (s *Sim) renderStateDetails(ds []richDetail) []any {
-	doc, _ := apispec.Load(s.opts.Release)
+// renderStateDetails answers details; additionalDetails only where the schema of the
+// relationship's version has it (appMirror 1.0 as 22.11 and 23.05 publish it has not).
+func (s *Sim) renderStateDetails(version string, ds []richDetail) []any {
 	additional := false
-	if ref := doc.Components.Schemas["type_astra_stateDetail"]; ref != nil && ref.Value != nil {
-		_, additional = ref.Value.Properties["additionalDetails"]
+	if sc := s.responseSchema(apispec.AppMirror, version); sc != nil {
+		if p := sc.Properties["stateDetails"]; p != nil && p.Value != nil && p.Value.Items != nil && p.Value.Items.Value != nil {
+			_, additional = p.Value.Items.Value.Properties["additionalDetails"]
+		}
 	}
 	out := make([]any, 0, len(ds))
 	for _, d := range ds {

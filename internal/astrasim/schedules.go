@@ -61,8 +61,9 @@ var granularityFields = map[string][]string{
 
 var (
 	smallNumber = regexp.MustCompile(`^[0-9]{1,2}$`)
-	// recurrenceRule of a custom schedule: RFC 5545 limited to MINUTELY or HOURLY and INTERVAL.
-	recurrencePattern = regexp.MustCompile(`^(DTSTART:[0-9]{8}T[0-9]{6}Z\s+)?RRULE:FREQ=(MINUTELY|HOURLY);INTERVAL=[1-9][0-9]*$`)
+	// recurrenceRule of a custom schedule: RFC 5545 limited to MINUTELY or HOURLY and INTERVAL
+	// (the RRULE: prefix optional: a bare RECUR value, FREQ=MINUTELY;INTERVAL=N, is one too).
+	recurrencePattern = regexp.MustCompile(`^(DTSTART:[0-9]{8}T[0-9]{6}Z\s+)?(RRULE:)?FREQ=(MINUTELY|HOURLY);INTERVAL=[1-9][0-9]*$`)
 )
 
 // applyScheduleBody writes a POST or PUT body's fields into sc and checks the result per
@@ -86,7 +87,8 @@ func applyScheduleBody(sc *schedule, b *body) *apiProblem {
 		v, sent := b.str(f.name)
 		isUsed := containsString(used, f.name)
 		switch {
-		case !isUsed && sent && v != "*":
+		// actoolkit's replicating (custom) schedule sends minute and hour "0" (research notes §4.15).
+		case !isUsed && sent && v != "*" && (sc.Granularity != "custom" || v != "0"):
 			return invalidFields(9, fieldReason{f.name, fmt.Sprintf("a %s schedule doesn't use %s; leave it out or send \"*\"", sc.Granularity, f.name)})
 		case !isUsed:
 			*f.get(sc) = ""

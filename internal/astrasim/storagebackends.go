@@ -128,8 +128,9 @@ func (s *Sim) renderBackend(b *storageBackend) map[string]any {
 		m["ontap"] = map[string]any{"authenticationStyle": "basic", "backendManagementIP": ip, "managementIPs": strs([]string{ip})}
 	}
 	sc := s.responseSchema(apispec.StorageBackend, b.Version)
+	ontap, _ := m["ontap"].(map[string]any)
 	if ref := sc.Properties["ontap"]; ref != nil && ref.Value != nil {
-		fitToSchema(ref.Value, m["ontap"].(map[string]any)) // 1.2's ontap has no authenticationStyle
+		fitToSchema(ref.Value, ontap) // 1.2's ontap has no authenticationStyle
 	}
 	return fitToSchema(sc, m)
 }
