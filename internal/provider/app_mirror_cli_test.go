@@ -352,3 +352,32 @@ data "astra_storage_backends" "unknown" {
 `))
 	expectActionOutput(t, "an unknown cluster", h.plan(), true, "Unknown managed cluster", "cluster_id")
 }
+
+// TestAccAppMirror_establishTimeoutFault: a relationship that cannot establish (its
+// destination cluster down) has no failed state: the create waits until timeouts.create and
+// then fails with the health details Astra Control gives (the cluster it cannot reach);
+// the relationship stays in state, tainted, so nothing is orphaned (the next apply
+// replaces it).
+func TestAccAppMirror_establishTimeoutFault(t *testing.T) {
+	h := mirrorHarness(t, astrasim.Options{})
+	h.write(drHCL(h, "established", ""))
+	expectActionOutput(t, "the clusters", h.apply("-target=astra_app.web", "-target=astra_managed_cluster.dr"), false)
+	dr := h.stateIDOf("astra_managed_cluster", "dr")
+	if err := h.sim().FailCluster(dr, "the DR site lost power (injected)"); err != nil {
+		t.Fatal(err)
+	}
+	h.write(strings.Replace(drHCL(h, "established", ""), `desired_state          = "established"`,
+		`desired_state          = "established"
+  timeouts               = { create = "3s" }`, 1))
+	r := h.apply("-target=astra_app_mirror.dr")
+	expectActionOutput(t, "a create that cannot establish", r, true, "Replication not established", "Timed out after 3s",
+		"healthState critical", "Cluster unreachable: Managed cluster dr can't be reached")
+	for _, o := range h.state() {
+		if o.Type == "astra_app_mirror" && !o.Tainted {
+			t.Fatalf("the relationship is in state but not tainted")
+		}
+	}
+	if all, err := h.apiClient().ListAppMirrors(context.Background(), astra.ListOptions{}); err != nil || len(all) != 1 {
+		t.Fatalf("relationships after the timeout: %+v (%v)", all, err)
+	}
+}

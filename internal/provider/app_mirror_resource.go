@@ -250,7 +250,7 @@ func waitMirror(ctx context.Context, sched astra.Schedule, client *astra.Client,
 			"(nothing is sent twice).", id, state, lastSeen(timedOut.LastState)))
 	case errors.As(err, &timedOut):
 		diags.AddError(summary, fmt.Sprintf("Timed out after %s waiting for the relationship %s to be %s (%s). "+
-			"Replication has no failed state: a critical health and its details above say what is wrong. Astra Control "+
+			"Replication has no failed state: a critical healthState and its details, in parentheses, say what is wrong. Astra Control "+
 			"goes on; raise the timeout, or fix the cause and apply again.", timeout, id, state, lastSeen(timedOut.LastState)))
 	default:
 		addAPIError(diags, summary, err, nil)
