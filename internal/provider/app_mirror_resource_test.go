@@ -186,3 +186,36 @@ func (a *accTarget) checkMirrorsDestroyed(s *terraform.State) error {
 		return err
 	})
 }
+
+// TestAccAppMirror_planTime: what the plan refuses or replaces, each naming its attribute:
+// a new relationship that asks to be failed over; a reverse (the sides swapped) that would
+// end failed over; and another app as the source, the one change that replaces it.
+func TestAccAppMirror_planTime(t *testing.T) {
+	a := newAccTarget(t, withSim(mirrorDelays))
+	dest := a.drClusterID()
+	base := a.appRunBase("mirror-plan") + `
+resource "astra_app" "other" {
+  name                       = "other"
+  cluster_id                 = astra_managed_cluster.test.id
+  namespace_scoped_resources = [{ namespace = "kube-public" }]
+}
+`
+	reversedVar := "mirror_plan_reversed_" + randomHex(4)
+	var destApp string
+	reversedVars := config.Variables{reversedVar: laterString{&destApp}}
+	forward := func(source, desired string) string { return base + mirrorHCL(source, fmt.Sprintf("%q", dest), desired) }
+	a.test(resource.TestCase{
+		CheckDestroy: a.checkMirrorsDestroyed,
+		Steps: []resource.TestStep{
+			{Config: forward("astra_app.test.id", "failed_over"), ExpectError: errorPhrases("A new relationship starts established",
+				"desired_state")},
+			{Config: forward("astra_app.test.id", "established"),
+				Check: resource.TestCheckResourceAttrWith(mirrorAddr, "destination_app_id", func(v string) error { destApp = v; return nil })},
+			{ConfigVariables: reversedVars, Config: base + reversedVariable(reversedVar) +
+				mirrorHCL("var."+reversedVar, "astra_managed_cluster.test.id", "failed_over", "  depends_on = [astra_app.test]"),
+				PlanOnly: true, ExpectError: errorPhrases("A reverse ends established", "desired_state")},
+			{Config: forward("astra_app.other.id", "established"),
+				ConfigPlanChecks: prePlan(plancheck.ExpectResourceAction(mirrorAddr, plancheck.ResourceActionDestroyBeforeCreate))},
+		},
+	})
+}
