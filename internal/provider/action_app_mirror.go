@@ -145,36 +145,22 @@ func (a *appMirrorResyncAction) Invoke(ctx context.Context, req action.InvokeReq
 		})
 }
 
-// invokeMirrorStep reads the relationship, asks source for the app to replicate from ("" to
-// wait for what runs), runs that step (mirrorStepFor) and waits for established.
+// invokeMirrorStep starts the step source asks of the relationship as read (the app to
+// replicate from, "" to wait for what runs; startMirrorStep) and waits for established.
 func invokeMirrorStep(ctx context.Context, h *actionHolder, client *astra.Client, id string, timeout time.Duration, p *progress,
 	diags *diag.Diagnostics, source func(*astra.AppMirror) (string, diag.Diagnostics)) {
-	m, err := client.GetAppMirror(ctx, id)
-	if err != nil {
-		addAPIError(diags, "Cannot read the app mirror", err, nil)
-		return
-	}
-	want, problems := source(m)
-	diags.Append(problems...)
-	if diags.HasError() {
-		return
-	}
-	step := mirrorStepFor(m, want, mirrorWantEstablished)
-	diags.Append(step.refusal(m)...)
-	if diags.HasError() {
+	m, step := startMirrorStep(ctx, client, id, func(m *astra.AppMirror) (mirrorStep, diag.Diagnostics) {
+		want, problems := source(m)
+		if problems.HasError() {
+			return mirrorStep{}, problems
+		}
+		step := mirrorStepFor(m, want, mirrorWantEstablished)
+		return step, step.refusal(m)
+	}, diags)
+	if m == nil {
 		return
 	}
 	p.report(describeMirror(m))
-	if step.kind != mirrorNothing && step.kind != mirrorWait {
-		change := mirrorChange(m, step.kind)
-		if _, err := client.ChangeAppMirror(ctx, id, change); err != nil {
-			fresh, readErr := client.GetAppMirror(context.WithoutCancel(ctx), id)
-			if readErr != nil || !mirrorTook(fresh, change) {
-				addAPIError(diags, mirrorStepSummary(step.kind)+" not started", err, nil)
-				return
-			}
-		}
-	}
 	onward := fmt.Sprintf("Watch relationship %s with the astra_app_mirrors data source (or refresh its astra_app_mirror).", id)
 	fetch := func(ctx context.Context) (*astra.AppMirror, error) { return client.GetAppMirror(ctx, id) }
 	if got, ok := waitForAction(ctx, h.waitSchedule(), timeout, p, fetch, astra.AppMirrorIn(astra.MirrorEstablished),

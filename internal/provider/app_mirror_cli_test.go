@@ -151,8 +151,8 @@ action "astra_app_mirror_resync" "keep_prod" {
 }
 
 // TestAccAppMirror_routesFault: the new routes under faults. A lost answer to the POST is
-// adopted (one relationship); 502, 503 and 429 on the failover's PUT are retried and fail
-// over once; Ctrl-C during the failover wait leaves the relationship failing over in state,
+// adopted (one relationship); a concurrent write (412 on If-Match), 502, 503 and 429 on the
+// failover's PUT are retried and fail over once; Ctrl-C during the failover wait leaves the relationship failing over in state,
 // and the next apply only waits; a saved plan applied after another writer failed the
 // relationship over sends nothing. Nothing duplicated, orphaned or failed over twice.
 func TestAccAppMirror_routesFault(t *testing.T) {
@@ -170,13 +170,17 @@ func TestAccAppMirror_routesFault(t *testing.T) {
 		t.Fatalf("relationships after the lost answer: %+v (%v)", mirrors, err)
 	}
 
-	// 502, 503 and 429 on the failover's PUT: retried, one failover.
-	for _, kind := range []astrasim.FaultKind{astrasim.FaultBadGateway, astrasim.FaultUnavailable, astrasim.FaultTooManyRequests} {
+	// 502, 503 and 429 on the failover's PUT: retried, one failover. Another writer just
+	// before it: the PUT carries the If-Match of its read, is refused (412), and the step is
+	// decided again from a fresh read.
+	faults := []astrasim.FaultKind{astrasim.FaultConcurrentWrite, astrasim.FaultBadGateway, astrasim.FaultUnavailable,
+		astrasim.FaultTooManyRequests}
+	for _, kind := range faults {
 		sim.AddFault(astrasim.Fault{Method: http.MethodPut, Route: routeAppMirror, Kind: kind, Times: 1})
 	}
 	h.write(drHCL(h, "failed_over", ""))
-	expectActionOutput(t, "a failover through 502, 503 and 429", h.apply(), false)
-	for _, kind := range []astrasim.FaultKind{astrasim.FaultBadGateway, astrasim.FaultUnavailable, astrasim.FaultTooManyRequests} {
+	expectActionOutput(t, "a failover through a concurrent write, 502, 503 and 429", h.apply(), false)
+	for _, kind := range faults {
 		if n := sim.Fired(http.MethodPut, routeAppMirror, kind); n != 1 {
 			t.Fatalf("fault %s fired %d times", kind, n)
 		}

@@ -122,22 +122,15 @@ func (r *appMirrorResource) Update(ctx context.Context, req resource.UpdateReque
 	if !ok {
 		return
 	}
-	id := prior.ID.ValueString()
-	m, err := client.GetAppMirror(ctx, id)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot read the app mirror", err, nil)
-		return
-	}
-	wantSource := m.SourceAppID
-	if plan.SourceAppID.ValueString() != prior.SourceAppID.ValueString() { // the configuration swapped the sides
-		wantSource = plan.SourceAppID.ValueString()
-	}
-	step := mirrorStepFor(m, wantSource, plan.DesiredState.ValueString())
-	resp.Diagnostics.Append(step.refusal(m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m = runMirrorStep(ctx, r.waitSchedule(), client, m, step, timeout, &resp.Diagnostics)
+	swapped := plan.SourceAppID.ValueString() != prior.SourceAppID.ValueString() // the configuration swapped the sides
+	m := runMirrorStep(ctx, r.waitSchedule(), client, prior.ID.ValueString(), func(m *astra.AppMirror) (mirrorStep, diag.Diagnostics) {
+		wantSource := m.SourceAppID
+		if swapped {
+			wantSource = plan.SourceAppID.ValueString()
+		}
+		step := mirrorStepFor(m, wantSource, plan.DesiredState.ValueString())
+		return step, step.refusal(m)
+	}, timeout, &resp.Diagnostics)
 	if m != nil {
 		r.record(ctx, &plan, m, &resp.State, &resp.Diagnostics)
 	}

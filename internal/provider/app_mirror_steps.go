@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -78,32 +79,65 @@ func (s mirrorStep) refusal(m *astra.AppMirror) diag.Diagnostics {
 	return diags
 }
 
-// runMirrorStep sends the step's PUT (none for a wait) and waits for its end state. A PUT
-// whose answer was lost is checked by reading the relationship: it is sent again only if
-// the service shows nothing of it. Returns the last answer read (nil when none).
-func runMirrorStep(ctx context.Context, sched astra.Schedule, client *astra.Client, m *astra.AppMirror, s mirrorStep,
-	timeout time.Duration, diags *diag.Diagnostics) *astra.AppMirror {
-	if s.kind == mirrorNothing {
-		return m
-	}
-	if s.kind != mirrorWait {
-		change := mirrorChange(m, s.kind)
-		got, err := client.ChangeAppMirror(ctx, m.ID, change)
-		if err != nil {
-			fresh, readErr := client.GetAppMirror(context.WithoutCancel(ctx), m.ID)
-			if readErr != nil || !mirrorTook(fresh, change) {
-				addAPIError(diags, mirrorStepSummary(s.kind)+" not started", err, appMirrorAPIFields)
-				return fresh
+// mirrorDecision is what a caller asks of the relationship as just read: the step, or
+// diagnostics that refuse it.
+type mirrorDecision func(*astra.AppMirror) (mirrorStep, diag.Diagnostics)
+
+// startMirrorStep reads the relationship, decides the step from that copy and sends its
+// PUT (none for a wait) with If-Match on the read's ETag (astra.UpdateConditionally): a
+// writer that changes the relationship in between makes the service answer 412, and the
+// step is decided again from a fresh copy, so a reverse someone else made is never failed
+// over by mistake. A PUT whose answer was lost is checked by reading the relationship: it
+// is reported only if the service shows nothing of it. Returns the relationship as last
+// read and the step taken; nil when it added an error.
+func startMirrorStep(ctx context.Context, client *astra.Client, id string, decide mirrorDecision, diags *diag.Diagnostics) (*astra.AppMirror, mirrorStep) {
+	var (
+		step     mirrorStep
+		problems diag.Diagnostics
+		change   astra.AppMirrorChange
+	)
+	got, err := astra.UpdateConditionally(ctx, client, "app mirror "+id,
+		func(ctx context.Context) (*astra.AppMirror, error) { return client.GetAppMirror(ctx, id) },
+		func(m *astra.AppMirror) {
+			step, problems = decide(m)
+			change = mirrorChange(m, step.kind)
+		},
+		func(ctx context.Context, m *astra.AppMirror) (*astra.AppMirror, error) {
+			if problems.HasError() || step.kind == mirrorNothing || step.kind == mirrorWait {
+				return m, nil
 			}
-			got = fresh // the PUT acted though its answer was lost: wait, never send it again
-		}
-		m = got
+			return client.ChangeAppMirror(ctx, id, change)
+		})
+	diags.Append(problems...)
+	switch {
+	case problems.HasError():
+		return nil, step
+	case err == nil:
+		return got, step
 	}
-	got := waitMirror(ctx, sched, client, m.ID, s.until, timeout, mirrorStepSummary(s.kind)+" not finished", diags)
-	if got == nil {
+	var read *astra.ReadBeforeUpdateError
+	if !errors.As(err, &read) {
+		fresh, readErr := client.GetAppMirror(context.WithoutCancel(ctx), id)
+		if readErr == nil && mirrorTook(fresh, change) {
+			return fresh, step // the PUT acted though its answer was lost: wait, never send it again
+		}
+	}
+	addUpdateError(diags, "app mirror", err, appMirrorAPIFields)
+	return nil, step
+}
+
+// runMirrorStep starts the step (startMirrorStep) and waits for its end state within
+// timeout. Returns the last answer read (nil when none).
+func runMirrorStep(ctx context.Context, sched astra.Schedule, client *astra.Client, id string, decide mirrorDecision,
+	timeout time.Duration, diags *diag.Diagnostics) *astra.AppMirror {
+	m, step := startMirrorStep(ctx, client, id, decide, diags)
+	if m == nil || step.kind == mirrorNothing {
 		return m
 	}
-	return got
+	if got := waitMirror(ctx, sched, client, id, step.until, timeout, mirrorStepSummary(step.kind)+" not finished", diags); got != nil {
+		return got
+	}
+	return m
 }
 
 // mirrorChange is the PUT body of a step from m.
