@@ -58,6 +58,11 @@ type AppScheduleFields struct {
 	SnapshotRetention string `json:"snapshotRetention"`
 	BackupRetention   string `json:"backupRetention"`
 	BucketID          string `json:"bucketID,omitempty"`
+	// A custom schedule (replication, research notes §4.12): an RFC 5545 rule, FREQ=MINUTELY
+	// with an INTERVAL; replicate "true" makes each of its snapshots replicate. Left out
+	// unless set, so the bodies of other schedules stay as they were.
+	RecurrenceRule string `json:"recurrenceRule,omitempty"`
+	Replicate      *Bool  `json:"replicate,omitempty"`
 }
 
 type scheduleBody struct {

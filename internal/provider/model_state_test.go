@@ -35,6 +35,7 @@ var resourceModels = map[string]any{
 	"astra_execution_hook":             executionHookModel{},
 	"astra_app_snapshot":               appSnapshotModel{},
 	"astra_app_backup":                 appBackupModel{},
+	"astra_app_mirror":                 appMirrorModel{}, // replication (issue 46)
 }
 
 // modelledResource is a resource type, its schema and the model it writes into state.

@@ -84,7 +84,7 @@ func TestAccProtectionPoliciesDataSource(t *testing.T) {
 				"minute": knownvalue.Int64Exact(15), "hour": knownvalue.Null(), "day_of_week": knownvalue.Null(),
 				"day_of_month": knownvalue.Null(), "snapshot_retention": knownvalue.Int64Exact(24),
 				"backup_retention": knownvalue.Int64Exact(0), "bucket_id": knownvalue.Null(), "enabled": knownvalue.Bool(false),
-				"metadata": knownvalue.NotNull(),
+				"metadata": knownvalue.NotNull(), "interval_minutes": knownvalue.Null(), "replicate": knownvalue.Bool(false),
 			}),
 			knownvalue.ObjectExact(map[string]knownvalue.Check{
 				"id": knownvalue.StringRegexp(uuidRegexp), "app_id": knownvalue.StringRegexp(uuidRegexp),
@@ -92,7 +92,7 @@ func TestAccProtectionPoliciesDataSource(t *testing.T) {
 				"minute": knownvalue.Int64Exact(30), "hour": knownvalue.Int64Exact(2), "day_of_week": knownvalue.Null(),
 				"day_of_month": knownvalue.Null(), "snapshot_retention": knownvalue.Int64Exact(7),
 				"backup_retention": knownvalue.Int64Exact(3), "bucket_id": knownvalue.StringExact(bucket), "enabled": knownvalue.Bool(true),
-				"metadata": knownvalue.NotNull(),
+				"metadata": knownvalue.NotNull(), "interval_minutes": knownvalue.Null(), "replicate": knownvalue.Bool(false),
 			}),
 		})),
 		statecheck.CompareValuePairs(policiesAddr, tfjsonpath.New("app_id"), appAddr, tfjsonpath.New("id"), compare.ValuesSame()),

@@ -26,6 +26,8 @@ type protectionPolicyModel struct {
 	BackupRetention   types.Int64  `tfsdk:"backup_retention"`
 	BucketID          types.String `tfsdk:"bucket_id"`
 	Enabled           types.Bool   `tfsdk:"enabled"`
+	IntervalMinutes   types.Int64  `tfsdk:"interval_minutes"`
+	Replicate         types.Bool   `tfsdk:"replicate"`
 	Metadata          types.Object `tfsdk:"metadata"`
 }
 
@@ -33,7 +35,7 @@ type protectionPolicyModel struct {
 var protectionPolicyAPIFields = map[string]string{
 	"name": "name", "granularity": "granularity", "minute": "minute", "hour": "hour", "dayOfWeek": "day_of_week",
 	"dayOfMonth": "day_of_month", "snapshotRetention": "snapshot_retention", "backupRetention": "backup_retention",
-	"bucketID": "bucket_id", "enabled": "enabled",
+	"bucketID": "bucket_id", "enabled": "enabled", "recurrenceRule": "interval_minutes", "replicate": "replicate",
 }
 
 // granularityUses says which of hour, day_of_week and day_of_month a granularity uses
@@ -43,6 +45,7 @@ var granularityUses = map[string][]string{
 	"daily":   {"hour"},
 	"weekly":  {"hour", "day_of_week"},
 	"monthly": {"hour", "day_of_month"},
+	"custom":  nil, // every interval_minutes (customProblems)
 }
 
 // granularityProblem is one plan-time error of the granularity rules.
@@ -93,6 +96,8 @@ func granularityWhen(g string) string {
 		return "it runs every day at hour:minute"
 	case "weekly":
 		return "it runs on day_of_week at hour:minute"
+	case "custom":
+		return "it runs every interval_minutes"
 	}
 	return "it runs on day_of_month at hour:minute"
 }
@@ -136,15 +141,82 @@ func protectionPolicyRequest(plan protectionPolicyModel) astra.AppScheduleFields
 		return number(v)
 	}
 	minute := number(plan.Minute)
-	if minute == "" {
+	switch {
+	case g == "custom":
+		minute = "" // a custom schedule runs by its rule: minute goes into its DTSTART
+	case minute == "":
 		minute = "0"
 	}
-	return astra.AppScheduleFields{
+	out := astra.AppScheduleFields{
 		Name: plan.Name.ValueString(), Enabled: attrs.APIBool(plan.Enabled), Granularity: g, Minute: minute,
 		Hour: only("hour", plan.Hour), DayOfWeek: only("day_of_week", plan.DayOfWeek), DayOfMonth: only("day_of_month", plan.DayOfMonth),
 		SnapshotRetention: number(plan.SnapshotRetention), BackupRetention: number(plan.BackupRetention),
-		BucketID: attrs.StringOrEmpty(plan.BucketID),
+		BucketID: attrs.StringOrEmpty(plan.BucketID), RecurrenceRule: recurrenceRule(plan.Minute, plan.IntervalMinutes),
 	}
+	if plan.Replicate.ValueBool() {
+		out.Replicate = attrs.APIBool(plan.Replicate)
+	}
+	return out
+}
+
+// recurrenceRule is interval_minutes as the spec's rule (schedule 1.3 recurrenceRule: a UTC
+// DTSTART in the past, FREQ MINUTELY and INTERVAL only), starting at minute past midnight
+// on 2022-01-01 as NetApp's toolkit sends it; "" without an interval.
+func recurrenceRule(minute, interval types.Int64) string {
+	if interval.IsNull() || interval.IsUnknown() {
+		return ""
+	}
+	m := int64(0)
+	if !minute.IsNull() && !minute.IsUnknown() {
+		m = minute.ValueInt64()
+	}
+	return fmt.Sprintf("DTSTART:20220101T00%02d00Z\nRRULE:FREQ=MINUTELY;INTERVAL=%d", m, interval.ValueInt64())
+}
+
+// intervalOf reads interval_minutes back from a rule (FREQ=MINUTELY, or HOURLY as older
+// toolkits sent); null when there is none.
+func intervalOf(rule string) types.Int64 {
+	var freq string
+	interval := int64(1)
+	found := false
+	for _, line := range strings.Split(rule, "\n") {
+		line = strings.TrimPrefix(strings.TrimSpace(line), "RRULE:")
+		for _, part := range strings.Split(line, ";") {
+			k, v, ok := strings.Cut(part, "=")
+			switch {
+			case !ok:
+			case strings.EqualFold(k, "FREQ"):
+				freq, found = strings.ToUpper(v), true
+			case strings.EqualFold(k, "INTERVAL"):
+				if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+					interval = n
+				}
+			}
+		}
+	}
+	switch {
+	case !found:
+		return types.Int64Null()
+	case freq == "HOURLY":
+		return types.Int64Value(interval * 60)
+	case freq == "MINUTELY":
+		return types.Int64Value(interval)
+	}
+	return types.Int64Null()
+}
+
+// customProblems: a custom policy needs interval_minutes, and only a custom one takes it.
+func customProblems(granularity string, interval types.Int64) []granularityProblem {
+	switch {
+	case granularity == "custom" && interval.IsNull():
+		return []granularityProblem{{"interval_minutes", "Missing interval_minutes",
+			"A custom policy runs every interval_minutes minutes: set interval_minutes (5 for a replication schedule every 5 minutes)."}}
+	case granularity != "custom" && !interval.IsNull() && !interval.IsUnknown():
+		return []granularityProblem{{"interval_minutes", "Argument not used by " + article(granularity) + " " + granularity + " policy",
+			fmt.Sprintf("interval_minutes is used only by a custom policy (%s). Remove interval_minutes, or set granularity = \"custom\".",
+				granularityWhen(granularity))}}
+	}
+	return nil
 }
 
 // applyProtectionPolicyPlan sets, on the schedule as just read, what the plan changes
@@ -169,6 +241,15 @@ func applyProtectionPolicyPlan(current *astra.AppSchedule, plan protectionPolicy
 	setNumber(&current.SnapshotRetention, plan.SnapshotRetention)
 	setNumber(&current.BackupRetention, plan.BackupRetention)
 	setString(&current.BucketID, plan.BucketID)
+	if !plan.IntervalMinutes.IsUnknown() && !plan.IntervalMinutes.IsNull() {
+		current.RecurrenceRule = recurrenceRule(plan.Minute, plan.IntervalMinutes)
+	}
+	if strings.EqualFold(current.Granularity, "custom") {
+		current.Minute = "" // in the rule's DTSTART (protectionPolicyRequest)
+	}
+	if !plan.Replicate.IsUnknown() && !plan.Replicate.IsNull() {
+		current.Replicate = attrs.APIBool(plan.Replicate)
+	}
 	if !plan.Enabled.IsUnknown() {
 		current.Enabled = attrs.APIBool(plan.Enabled)
 	}
@@ -192,7 +273,11 @@ func protectionPolicyFrom(appID string, s *astra.AppSchedule) protectionPolicyMo
 		DayOfWeek: apiNumber(s.DayOfWeek), DayOfMonth: apiNumber(s.DayOfMonth),
 		SnapshotRetention: apiNumber(s.SnapshotRetention), BackupRetention: apiNumber(s.BackupRetention),
 		BucketID: attrs.OptionalString(s.BucketID), Enabled: types.BoolValue(s.Enabled == nil || s.Enabled.Value()),
+		IntervalMinutes: types.Int64Null(), Replicate: types.BoolValue(s.Replicate != nil && s.Replicate.Value()),
 		Metadata: attrs.MetadataValue(s.Metadata),
+	}
+	if strings.EqualFold(s.Granularity, "custom") {
+		m.IntervalMinutes = intervalOf(s.RecurrenceRule)
 	}
 	if m.Minute.IsNull() {
 		m.Minute = types.Int64Value(0)

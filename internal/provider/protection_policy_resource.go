@@ -74,6 +74,7 @@ func (r *protectionPolicyResource) ValidateConfig(ctx context.Context, req resou
 		}
 	}
 	addGranularityProblems(granularityProblems(m.Granularity.ValueString(), m.timeValues()), resp.Diagnostics.AddAttributeError)
+	addGranularityProblems(customProblems(m.Granularity.ValueString(), m.IntervalMinutes), resp.Diagnostics.AddAttributeError)
 }
 
 // CheckPlan (the resource's ModifyPlan, see knownanswers.PlanChecker) checks, when bucket_id is known
@@ -86,6 +87,9 @@ func (r *protectionPolicyResource) CheckPlan(ctx context.Context, req knownanswe
 	}
 	var plan protectionPolicyModel
 	diags.Append(planGet(ctx, req.Plan, &plan)...)
+	if !diags.HasError() {
+		diags.Append(checkReplicatePlan(ctx, client, req, plan)...)
+	}
 	if diags.HasError() || !isSet(plan.BucketID) {
 		return diags
 	}

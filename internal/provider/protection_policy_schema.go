@@ -19,7 +19,7 @@ const protectionPolicySchemaVersion = 0
 // protectionPolicyPutArgs: every argument but app_id and granularity is updated in place,
 // with one PUT.
 var protectionPolicyPutArgs = []string{"name", "minute", "hour", "day_of_week", "day_of_month",
-	"snapshot_retention", "backup_retention", "bucket_id", "enabled"}
+	"snapshot_retention", "backup_retention", "bucket_id", "enabled", "interval_minutes", "replicate"}
 
 func optionalNumber(desc string, lowest, highest int64) schema.Int64Attribute {
 	return schema.Int64Attribute{
@@ -55,11 +55,12 @@ func protectionPolicyAttributes() map[string]schema.Attribute {
 		"granularity": schema.StringAttribute{
 			Required: true,
 			MarkdownDescription: "How often the policy runs: `hourly` (at `minute`), `daily` (at `hour`:`minute`), " +
-				"`weekly` (on `day_of_week` at `hour`:`minute`) or `monthly` (on `day_of_month` at `hour`:`minute`). Times " +
+				"`weekly` (on `day_of_week` at `hour`:`minute`), `monthly` (on `day_of_month` at `hour`:`minute`) or `custom` " +
+				"(every `interval_minutes`, the replication schedule of an `astra_app_mirror`). Times " +
 				"are UTC. Changing it replaces the policy (the schedule is deleted, then a new one made): no source shows " +
 				"Astra Control changing a schedule's granularity in place (NetApp's toolkit always sends the existing one), " +
 				"so the provider does not ask it to." + forcesReplacement,
-			Validators:    []validator.String{stringvalidator.OneOf("hourly", "daily", "weekly", "monthly")},
+			Validators:    []validator.String{stringvalidator.OneOf("hourly", "daily", "weekly", "monthly", "custom")},
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		},
 		"minute": schema.Int64Attribute{
@@ -88,6 +89,22 @@ func protectionPolicyAttributes() map[string]schema.Attribute {
 			Default:  booldefault.StaticBool(true),
 			MarkdownDescription: "Whether the policy runs. Defaults to `true`; a disabled policy does not count toward " +
 				"the app's `protection_state`." + updatedInPlace,
+		},
+		"interval_minutes": schema.Int64Attribute{
+			Optional: true,
+			MarkdownDescription: "Minutes between two runs of a `custom` policy (required by `custom`, refused by every " +
+				"other granularity), sent as the rule `FREQ=MINUTELY;INTERVAL=<n>`; NetApp's toolkit offers 5 to 1440. " +
+				"The first run is at `minute` past midnight UTC." + updatedInPlace,
+			Validators: []validator.Int64{int64validator.Between(1, 1440)},
+		},
+		"replicate": schema.BoolAttribute{
+			Optional: true,
+			Computed: true,
+			MarkdownDescription: "Whether each snapshot the policy takes is replicated to the app's `astra_app_mirror` " +
+				"destination (`replicate: \"true\"`). Default `false`; `true` only on an app that has a mirror (checked " +
+				"at plan time when the app is known). Usually a `custom` policy every few minutes, with " +
+				"`snapshot_retention` of 0 or more and `backup_retention = 0`." + updatedInPlace + keepsServiceValue,
+			PlanModifiers: []planmodifier.Bool{attrs.KeepUnlessChanged()},
 		},
 		"metadata": attrs.MetadataSchema(protectionPolicyPutArgs...),
 	}

@@ -152,6 +152,8 @@ func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource 
 		identifiedByID(newExecutionHookResource),
 		newAppSnapshotResource, // its own identity: { app_id, id }
 		newAppBackupResource,   // its own identity: { app_id, id }
+		// Replication (issue 46)
+		identifiedByID(newAppMirrorResource),
 	}
 }
 
@@ -172,6 +174,9 @@ func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataS
 		newExecutionHooksDataSource,
 		newAppSnapshotsDataSource,
 		newAppBackupsDataSource,
+		// Replication (issue 46)
+		newAppMirrorsDataSource,
+		newStorageBackendsDataSource,
 	}
 }
 
@@ -192,5 +197,8 @@ func (p *astraProvider) Actions(_ context.Context) []func() action.Action {
 		newAppSnapshotAction,
 		newAppBackupAction,
 		newAppRestoreAction,
+		// Replication (issue 46)
+		newAppMirrorReverseAction,
+		newAppMirrorResyncAction,
 	}
 }

@@ -180,6 +180,16 @@ func seedAppOn(a *accTarget, clusterID, name string) string {
 
 // identityImportCases has one row per resource type.
 var identityImportCases = []identityImportCase{
+	// Replication (issue 46): a relationship to a second managed cluster.
+	{typ: "astra_app_mirror", seed: byID(func(a *accTarget) string {
+		_, app := seedApp(a, "by-identity-mirror")
+		dest := onlyID(a.t, seedClusters(a, "by-identity-dr", 1, true))
+		m, err := a.client.CreateAppMirror(testContext(), astra.AppMirrorCreate{SourceAppID: app, DestinationClusterID: dest})
+		if err != nil {
+			a.t.Fatalf("seeding an app mirror: %v", err)
+		}
+		return m.ID
+	})},
 	{typ: "astra_kubeconfig_credential", seed: byID(func(a *accTarget) string {
 		return a.kubeconfigCredential("by-identity", "by-identity")
 	})},

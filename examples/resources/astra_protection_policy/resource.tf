@@ -32,3 +32,18 @@ resource "astra_protection_policy" "shop_weekly" {
   snapshot_retention = 1
   backup_retention   = 4
 }
+
+# Replication every 5 minutes (sent as FREQ=MINUTELY;INTERVAL=5): each snapshot is
+# replicated to the app's astra_app_mirror destination. replicate = true is refused at plan
+# time on an app without a relationship, hence depends_on.
+resource "astra_protection_policy" "shop_replication" {
+  app_id             = astra_app.shop.id
+  name               = "replication"
+  granularity        = "custom"
+  interval_minutes   = 5
+  replicate          = true
+  snapshot_retention = 2
+  backup_retention   = 0
+
+  depends_on = [astra_app_mirror.shop]
+}
