@@ -70,6 +70,9 @@ func routeTable() []*route {
 		{"/core/v1/executionHooks/{executionHook_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getHook, http.MethodPut: (*Sim).putHook, http.MethodDelete: (*Sim).deleteHook}},
 		{"/core/v1/hookSources", map[string]handlerFunc{http.MethodGet: (*Sim).listHookSources, http.MethodPost: (*Sim).postHookSource}},
 		{"/core/v1/hookSources/{hookSource_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getHookSource, http.MethodPut: (*Sim).putHookSource, http.MethodDelete: (*Sim).deleteHookSource}},
+		// toolkit (issue 43): the account-wide namespaces NetApp's client lists (accountnamespaces.go)
+		{namespacesRoute, map[string]handlerFunc{http.MethodGet: (*Sim).listAccountNamespaces}},
+		{namespaceRoute, map[string]handlerFunc{http.MethodGet: (*Sim).getAccountNamespace}},
 	}
 	out := make([]*route, 0, len(table))
 	for _, t := range table {
