@@ -135,7 +135,11 @@
 //     filter, a kind no modelled asset has, or a set-based label selector is 400/9 naming
 //     it. Names follow the schema's type_dns_1123 (no dots, 63 at most) though Kubernetes
 //     names may have dots (actoolkit's asset list shows some): the schema wins. Problem 155
-//     is never answered (nothing documents when an app is not eligible).
+//     is never answered (nothing documents when an app is not eligible). A restore into a
+//     new app (a clone POST naming a snapshot or backup) takes restoreFilter too
+//     (clonefilter.go: the app 2.2 POST schema has it, astraSDK's cloneApp sends it), matched
+//     against the source's assets; a live clone with one is 400/9 (the prose speaks of
+//     restores only).
 //   - Hook runs (hookruns.go): pre-backup, pre-snapshot, post-snapshot, post-backup; a
 //     backup taking its own snapshot runs the snapshot hooks too; a failing hook (its source
 //     in Options.FailHookSources) leaves the run completing with hookState "failed".
@@ -151,8 +155,12 @@
 //   - GET /k8s/v1/apps/{app_id}/appAssets (appassets.go) is in no published document, yet
 //     astraSDK's getAppAssets calls it and actoolkit's clone and restore call that first:
 //     it answers what that client reads (items with assetName, assetType, namespace, labels
-//     and GVK; a metadata object), the app's modelled assets. It is the one route besides
-//     the account probe outside the documents: not in Sim.Routes, answers unchecked.
+//     and GVK; a metadata object), the app's modelled assets. It is outside the documents,
+//     like the account probe: not in Sim.Routes, answers unchecked.
+//   - GET /topology/v1/namespaces[/{namespace_id}] (accountnamespaces.go) is in NetApp's
+//     published documents but not the trimmed ones the routes are checked against; astraSDK's
+//     getNamespaces reads it (actoolkit list namespaces, manage app), so it is served outside
+//     them: every managed cluster's namespaces, fitted to the namespace schema.
 //   - Policies fire on a schedule clock Options.ScheduleSpeed times faster than real time
 //     (scheduleclock.go, schedulerun.go), in UTC, taking a snapshot (snapshotRetention > 0)
 //     and a backup from it (backupRetention > 0), named "<policy>-xxxxx" and created by the
