@@ -41,10 +41,11 @@ if [ -z "$sim" ]; then
 fi
 
 step "starting astra-sim (TLS, with delays so the toolkit's waits poll)"
-# A backup is pending for its first half (4s), then running: long enough to see both.
-"$sim" -addr 127.0.0.1:0 -tls -ca-out "$work/ca.pem" -ready-file "$work/ready" -release 24.02 \
+# A backup is pending for its first half (8s), then running: long enough to see both
+# even on a loaded machine, where each actoolkit run takes a few seconds.
+"$sim" -addr 127.0.0.1:0 -tls -ca-out "$work/ca.pem" -ready-file "$work/ready" -release 24.02 -kubeconfig-out "$work/kubeconfig" \
   -namespace wordpress -namespace mysql \
-  -delay app=1s -delay snapshot=2s -delay backup=8s -delay restore=2s -delay delete=1s \
+  -delay app=1s -delay snapshot=2s -delay backup=16s -delay restore=2s -delay delete=1s \
   >"$work/sim.log" 2>&1 &
 sim_pid=$!
 for _ in $(seq 100); do [ -s "$work/ready" ] && break; sleep 0.1; done
@@ -128,6 +129,9 @@ check "the bucket is available" has available
 tk ok "manage namespace wordpress as app wp" -- manage app wp wordpress "$cluster"
 check "app wp becomes ready" wait_app wp
 app="$(id_of apps wp)"
+tk ok "manage namespace mysql as app db" -- manage app db mysql "$cluster"
+check "app db becomes ready" wait_app db
+db="$(id_of apps db)"
 tk ok "apps" -- list apps
 tk ok "the app's assets (appAssets)" -- list assets "$app"
 check "a StatefulSet among the assets" has StatefulSet
@@ -144,6 +148,10 @@ tk ok "a pre-snapshot hook, no arguments" -- create hook "$app" tk-pre "$script"
 tk ok "a post-restore hook with arguments and matching criteria" -- create hook "$app" tk-post "$script" -o post-restore -a one two -n wordpress
 tk ok "hooks" -- list hooks
 check "both hooks are listed" eval 'has tk-pre && has tk-post'
+tk ok "copy the app's hooks to app db (same names, another app)" -- copy hooks "$app" "$db"
+tk ok "hooks" -- -o json list hooks
+check "app db has both hooks" eval "[ \"\$(json \"sorted(h['name'] for h in d['items'] if h['appID']=='$db')\")\" = \"['tk-post', 'tk-pre']\" ]"
+tk ok "copy the app's protection policies to app db" -- copy protections "$app" "$db"
 tk ok "a snapshot, waited for" -- create snapshot "$app" snap1 -t 1
 check "the snapshot completed" has 'complete!'
 tk ok "a backup, waited for" -- create backup "$app" bak1 -t 1
@@ -152,6 +160,28 @@ snap="$(id_of snapshots snap1)"
 backup="$(id_of backups bak1)"
 tk ok "snapshots" -- list snapshots
 tk ok "backups" -- list backups
+
+step "updates"
+tk ok "the policy's minute and retention" -- update protection "$(id_of protections 'hourly schedule')" -m 10 -b 2
+tk ok "protection policies" -- -o json list protections
+check "the policy fires at minute 10, keeps 2 backups" eval "[ \"\$(json \"[(p['minute'], p['backupRetention']) for p in d['items'] if p['appID']=='$app']\")\" = \"[('10', '2')]\" ]"
+printf '#!/bin/sh\necho quiesced again\n' >"$work/hook2.sh"
+tk ok "the script's source" -- update script "$script" "$work/hook2.sh"
+bucket="$(id_of buckets tk-bucket)"
+tk ok "the bucket's credential, a new one" -- update bucket "$bucket" --accessKey AKIAEXAMPLE2 --accessSecret secret-example-2
+private="$(id_of clouds private)"
+tk ok "the private cloud's default bucket" -- update cloud "$private" -b "$bucket"
+tk ok "clouds" -- -o json list clouds
+check "the private cloud's default bucket is set" eval "[ \"\$(json \"[c.get('defaultBucketID') for c in d['items'] if c['id']=='$private']\")\" = \"['$bucket']\" ]"
+tk fail "a cluster's default bucket without the neptuneV1 capability (400/171)" -- update cluster "$cluster" -b "$bucket"
+check "problem 171 refused it" has 'problems/171'
+
+step "a private cluster from a kubeconfig"
+tk ok "add it to the private cloud" -- create cluster "$work/kubeconfig" -c "$private"
+kcluster="$(id_of clusters sim-cluster)"
+tk ok "manage it" -- manage cluster "$kcluster"
+tk ok "unmanage it (actoolkit then deletes the cluster and its credential)" -- unmanage cluster "$kcluster"
+check "the cluster and its credential are gone" eval "has 'Cluster unmanaged' && has destroyed && has 'Credential deleted'"
 
 step "clones and restores"
 tk ok "a live clone without a namespace mapping" -- clone "$app" wpclone "$cluster" -t 1
@@ -180,9 +210,13 @@ done
 tk ok "destroying the running backup cancels it" -- destroy backup "$app" "$cancel"
 
 step "day two: tear down"
-tk ok "the pre-snapshot hook" -- destroy hook "$app" "$(id_of hooks tk-pre)"
-tk fail "the script while a hook uses it (403/72)" -- destroy script "$script"
-tk ok "the post-restore hook" -- destroy hook "$app" "$(id_of hooks tk-post)"
+tk fail "the script while hooks use it (403/72)" -- destroy script "$script"
+check "problem 72 refused it" has 'problems/72'
+tk ok "hooks" -- -o json list hooks
+hooks="$(json "' '.join(h['appID']+'/'+h['id'] for h in d['items'])")"
+for h in $hooks; do
+  tk ok "a hook" -- destroy hook "${h%/*}" "${h#*/}"
+done
 tk ok "the script" -- destroy script "$script"
 tk ok "the backup" -- destroy backup "$app" "$backup"
 tk ok "the snapshot" -- destroy snapshot "$app" "$snap"
@@ -190,11 +224,17 @@ sleep 1.5 # the delete delay: deleting, then gone
 tk ok "backups after the delete" -- -o json list backups
 check "bak1 is gone" eval "! has '\"bak1\"'"
 tk ok "the protection policy" -- destroy protection "$app" "$(id_of protections 'hourly schedule')"
-for a in wp wpclone wpclone2 wprest wpsel; do
+tk ok "app db's copied policy" -- destroy protection "$db" "$(id_of protections 'hourly schedule')"
+for a in wp db wpclone wpclone2 wprest wpsel; do
   tk ok "unmanage app $a" -- unmanage app "$(id_of apps "$a")"
 done
 tk ok "apps after unmanaging" -- -o json list apps
 check "no app is left" eval "[ \"\$(json 'len(d[\"items\"])')\" = 0 ]"
+tk fail "the bucket while it is the cloud's default (409/84)" -- unmanage bucket "$bucket"
+check "problem 84 refused it" has 'problems/84'
+tk ok "unmanage the GKE cluster" -- unmanage cluster "$cluster"
+tk ok "clusters" -- -o json list clusters
+check "the GKE cluster is unmanaged" eval "[ \"\$(json \"[c['managedState'] for c in d['items'] if c['id']=='$cluster']\")\" = \"['unmanaged']\" ]"
 
 step "replication and access (served once the simulator has them)"
 tk optional "replication policies (appMirrors)" -- list replications

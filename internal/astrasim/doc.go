@@ -117,7 +117,9 @@
 //     source a hook uses is 403/72, the problem the spec lists.
 //   - Hook sources' and hooks' PUTs replace, as apps' and schedules' do (replaceOnPut): what
 //     the object cannot do without is kept when left out, the rest left out goes.
-//   - Execution hooks: a "netapp" hook is 403/73; a name taken 409/10; a PUT may change
+//   - Execution hooks: a "netapp" hook is 403/73; a name the app's hooks have 409/10 (per
+//     app, as NetApp's captured "copy hooks" answers show; the schema's prose says across
+//     all hooks: executionhooks.go); a PUT may change
 //     everything but appID and hookType (409/10); restore and failover hooks are post only;
 //     failover needs executionHook 1.3; "arguments": null (what actoolkit sends for a hook
 //     without arguments, outside the schema) is taken as none. matchingContainers come from a modelled set of
