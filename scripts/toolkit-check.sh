@@ -9,7 +9,8 @@
 #
 # PYTHON (default python3) must import requests, yaml, kubernetes, tabulate and jinja2
 # (Debian: python3-requests python3-yaml python3-kubernetes python3-tabulate python3-jinja2).
-# ASTRA_SIM names an astra-sim binary to test instead of building this tree's. The toolkit's
+# ASTRA_SIM names an astra-sim binary to test instead of building this tree's;
+# ASTRA_SIM_FLAGS adds flags (e.g. -in-flight-ready, -unmanage-deletes-backups, -put-returns-body). The toolkit's
 # config.yaml, the simulator's certificate and every output go to a temporary directory
 # (KEEP=1 keeps it); the toolkit is pointed at the simulator's self-signed certificate
 # (verifySSL stays on: REQUESTS_CA_BUNDLE). Exit status 0 when every command behaves.
@@ -41,12 +42,13 @@ if [ -z "$sim" ]; then
 fi
 
 step "starting astra-sim (TLS, with delays so the toolkit's waits poll)"
-# A backup is pending for its first half (8s), then running: long enough to see both
-# even on a loaded machine, where each actoolkit run takes a few seconds.
+# A backup is pending for its first half (20s), then running: long enough to see both
+# even on a loaded machine, where one actoolkit run can take 8 seconds (it lists what its
+# arguments may name before it acts).
 "$sim" -addr 127.0.0.1:0 -tls -ca-out "$work/ca.pem" -ready-file "$work/ready" -release 24.02 -kubeconfig-out "$work/kubeconfig" \
   -namespace wordpress -namespace mysql \
-  -delay app=1s -delay snapshot=2s -delay backup=16s -delay restore=2s -delay delete=1s \
-  >"$work/sim.log" 2>&1 &
+  -delay app=1s -delay snapshot=2s -delay backup=40s -delay restore=2s -delay delete=1s \
+  ${ASTRA_SIM_FLAGS:-} >"$work/sim.log" 2>&1 &
 sim_pid=$!
 for _ in $(seq 100); do [ -s "$work/ready" ] && break; sleep 0.1; done
 [ -s "$work/ready" ] || { cat "$work/sim.log" >&2; die "astra-sim did not start"; }
@@ -199,10 +201,11 @@ check "app wp is ready after the selective restore" wait_app wp
 
 step "cancelling a backup"
 tk ok "a backup in the background" -- create backup "$app" bak-cancel -b
-cancel="$(id_of backups bak-cancel)"
+# The POST answer's ID (the first line): no extra actoolkit run while the backup is pending.
+cancel="$("$py" -c "import json,sys; print(json.loads(sys.stdin.readline())['id'])" <<<"$out" 2>/dev/null || true)"
 tk fail "destroying the pending backup is refused (409/128)" -- destroy backup "$app" "$cancel"
 check "problem 128 named the pending backup" has 'problems/128'
-for _ in $(seq 40); do
+for _ in $(seq 60); do
   tk ok "backups" -- -o json list backups >/dev/null
   [ "$(json "next(i['state'] for i in d['items'] if i['id']=='$cancel')")" = running ] && break
   sleep 0.25
