@@ -21,7 +21,7 @@ import (
 const appAssetsRoute = "/k8s/v1/apps/{app_id}/appAssets"
 
 // offSpecRoutes are the routes served outside the published documents.
-var offSpecRoutes = []string{probeRoute, appAssetsRoute}
+var offSpecRoutes = []string{probeRoute, appAssetsRoute, namespacesRoute, namespaceRoute}
 
 func isOffSpec(route string) bool { return slices.Contains(offSpecRoutes, route) }
 

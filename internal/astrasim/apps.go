@@ -224,12 +224,9 @@ func (s *Sim) postApp(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
-	if _, ok := b.fields["restoreFilter"]; ok {
-		return fail(invalidFields(9, fieldReason{"restoreFilter", "selective restores are not modelled by the simulator"}))
-	}
 	clone := isClone(b)
 	if !clone {
-		for _, f := range []string{"sourceClusterID", "namespaceMapping", "storageClassMapping"} {
+		for _, f := range []string{"sourceClusterID", "namespaceMapping", "storageClassMapping", "restoreFilter"} {
 			if _, ok := b.fields[f]; ok {
 				return fail(invalidFields(9, fieldReason{f, "only a clone (sourceAppID, snapshotID or backupID) takes " + f}))
 			}

@@ -162,6 +162,10 @@ func (s *Sim) postClone(q *request, b *body, c *cluster, name string) *reply {
 	if p != nil {
 		return fail(p)
 	}
+	restored, p := cloneRestoreFilter(b, src, ns, sn != nil || bk != nil)
+	if p != nil {
+		return fail(p)
+	}
 	scMap := mappings(b, "storageClassMapping")
 	for i, m := range scMap {
 		if s.storageClassNamed(c.ID, m.Destination) == nil {
@@ -172,7 +176,7 @@ func (s *Sim) postClone(q *request, b *body, c *cluster, name string) *reply {
 		Seq: s.st.nextSeq(), Version: b.version, Name: name, ClusterID: c.ID, NamespaceScope: ns,
 		ClusterScope: append([]gvkScope(nil), src.ClusterScope...), State: "provisioning",
 		SourceAppID: src.ID, SourceClusterID: src.ClusterID, NamespaceMapping: mappings(b, "namespaceMapping"), StorageClassMapping: scMap,
-		Meta: meta{Labels: []label{}, Created: q.now, Modified: q.now, CreatedBy: q.user.userID},
+		Meta: meta{Labels: []label{}, Created: q.now, Modified: q.now, CreatedBy: q.user.userID}, Restored: restored,
 	}
 	if sn != nil {
 		a.SnapshotID = sn.ID

@@ -118,7 +118,9 @@
 //     source a hook uses is 403/72, the problem the spec lists.
 //   - Hook sources' and hooks' PUTs replace, as apps' and schedules' do (replaceOnPut): what
 //     the object cannot do without is kept when left out, the rest left out goes.
-//   - Execution hooks: a "netapp" hook is 403/73; a name taken 409/10; a PUT may change
+//   - Execution hooks: a "netapp" hook is 403/73; a name the app's hooks have 409/10 (per
+//     app, as NetApp's captured "copy hooks" answers show; the schema's prose says across
+//     all hooks: executionhooks.go); a PUT may change
 //     everything but appID and hookType (409/10); restore and failover hooks are post only;
 //     failover needs executionHook 1.3; "arguments": null (what actoolkit sends for a hook
 //     without arguments, outside the schema) is taken as none. matchingContainers come from a modelled set of
@@ -136,7 +138,11 @@
 //     filter, a kind no modelled asset has, or a set-based label selector is 400/9 naming
 //     it. Names follow the schema's type_dns_1123 (no dots, 63 at most) though Kubernetes
 //     names may have dots (actoolkit's asset list shows some): the schema wins. Problem 155
-//     is never answered (nothing documents when an app is not eligible).
+//     is never answered (nothing documents when an app is not eligible). A restore into a
+//     new app (a clone POST naming a snapshot or backup) takes restoreFilter too
+//     (clonefilter.go: the app 2.2 POST schema has it, astraSDK's cloneApp sends it), matched
+//     against the source's assets; a live clone with one is 400/9 (the prose speaks of
+//     restores only).
 //   - Hook runs (hookruns.go): pre-backup, pre-snapshot, post-snapshot, post-backup; a
 //     backup taking its own snapshot runs the snapshot hooks too; a failing hook (its source
 //     in Options.FailHookSources) leaves the run completing with hookState "failed".
@@ -152,8 +158,12 @@
 //   - GET /k8s/v1/apps/{app_id}/appAssets (appassets.go) is in no published document, yet
 //     astraSDK's getAppAssets calls it and actoolkit's clone and restore call that first:
 //     it answers what that client reads (items with assetName, assetType, namespace, labels
-//     and GVK; a metadata object), the app's modelled assets. It is the one route besides
-//     the account probe outside the documents: not in Sim.Routes, answers unchecked.
+//     and GVK; a metadata object), the app's modelled assets. It is outside the documents,
+//     like the account probe: not in Sim.Routes, answers unchecked.
+//   - GET /topology/v1/namespaces[/{namespace_id}] (accountnamespaces.go) is in NetApp's
+//     published documents but not the trimmed ones the routes are checked against; astraSDK's
+//     getNamespaces reads it (actoolkit list namespaces, manage app), so it is served outside
+//     them: every managed cluster's namespaces, fitted to the namespace schema.
 //   - Policies fire on a schedule clock Options.ScheduleSpeed times faster than real time
 //     (scheduleclock.go, schedulerun.go), in UTC, taking a snapshot (snapshotRetention > 0)
 //     and a backup from it (backupRetention > 0), named "<policy>-xxxxx" and created by the

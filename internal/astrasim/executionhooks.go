@@ -191,9 +191,13 @@ func (s *Sim) deleteHook(q *request) *reply {
 // applyHookBody writes a POST or PUT body's members into h and checks the result against
 // the rules the schema states in prose: restore and failover hooks run post only; at most
 // 16 arguments; each criterion a type and a valid RE2 regular expression; a hook source of
-// the account; a name no other hook has (409 problem 10: "Name must be unique across all
-// execution hook resources"); failover only at a version whose action enum has it (1.3,
-// releases 23.07 and later; a 1.2 body cannot even name it).
+// the account; a name no other hook of the app has (409 problem 10); failover only at a
+// version whose action enum has it (1.3, releases 23.07 and later; a 1.2 body cannot even
+// name it). The schema's prose says "Name must be unique across all execution hook
+// resources", yet NetApp's captured answers show two apps with hooks of the same names:
+// actoolkit's "copy hooks" (docs/toolkit/copy) creates the source app's hooks, names
+// unchanged, on another app, and the service answers 201 with new IDs. The capture wins: a
+// name is unique among the app's hooks (the collection the client posts to).
 func (s *Sim) applyHookBody(h *execHook, b *body) *apiProblem {
 	for _, f := range []struct {
 		name string
@@ -225,8 +229,8 @@ func (s *Sim) applyHookBody(h *execHook, b *body) *apiProblem {
 		return invalidFields(9, fieldReason{"hookSourceID", "no hook source has this ID"})
 	}
 	for _, other := range s.st.Hooks {
-		if other.ID != h.ID && other.Name == h.Name {
-			return invalidFields(10, fieldReason{"name", "an execution hook named " + h.Name + " already exists"})
+		if other.ID != h.ID && other.AppID == h.AppID && other.Name == h.Name {
+			return invalidFields(10, fieldReason{"name", "the app already has an execution hook named " + h.Name})
 		}
 	}
 	return nil

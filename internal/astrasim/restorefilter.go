@@ -175,21 +175,30 @@ func (f gvknFilter) matches(x asset) bool {
 // (include) or matching none (exclude).
 func selectAssets(all []asset, criteria string, filters []gvknFilter) []string {
 	var out []string
+	for _, x := range filterAssets(all, criteria, filters) {
+		out = append(out, x.String())
+	}
+	return out
+}
+
+// filterAssets is selectAssets' assets themselves (a clone renames their namespaces).
+func filterAssets(all []asset, criteria string, filters []gvknFilter) []asset {
+	var out []asset
 	for _, x := range all {
 		hit := false
 		for _, f := range filters {
 			hit = hit || f.matches(x)
 		}
 		if hit == (criteria == "include") {
-			out = append(out, x.String())
+			out = append(out, x)
 		}
 	}
 	return out
 }
 
-// Restored is what the app's last in-place restore put back ("Kind namespace/name", in the
-// order of its modelled assets): every asset, or what its restoreFilter selected; nil
-// before any restore. Tests check a selective restore's filter with it.
+// Restored is what the app's last in-place restore, or the clone that made it, put back
+// ("Kind namespace/name", in the order of its modelled assets): every asset, or what a
+// restoreFilter selected; nil before either. Tests check a selective restore's filter with it.
 func (s *Sim) Restored(appID string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

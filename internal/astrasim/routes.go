@@ -96,6 +96,9 @@ func routeTable() []*route {
 		{"/k8s/v1/apps/{app_id}/appMirrors/{appMirror_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getMirror, http.MethodPut: (*Sim).putMirror, http.MethodDelete: (*Sim).deleteMirror}},
 		{"/topology/v1/storageBackends", map[string]handlerFunc{http.MethodGet: (*Sim).listStorageBackends, http.MethodPost: (*Sim).postStorageBackend}},
 		{"/topology/v1/storageBackends/{storageBackend_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getStorageBackend, http.MethodPut: (*Sim).putStorageBackend, http.MethodDelete: (*Sim).deleteStorageBackend}},
+		// toolkit (issue 43): the account-wide namespaces NetApp's client lists (accountnamespaces.go)
+		{namespacesRoute, map[string]handlerFunc{http.MethodGet: (*Sim).listAccountNamespaces}},
+		{namespaceRoute, map[string]handlerFunc{http.MethodGet: (*Sim).getAccountNamespace}},
 	}
 	out := make([]*route, 0, len(table))
 	for _, t := range table {

@@ -115,7 +115,7 @@ func (r *executionHookResource) Create(ctx context.Context, req resource.CreateR
 	sent := time.Now()
 	h, err := client.CreateExecutionHook(ctx, body)
 	if nameRefused(err) {
-		if found := executionHookNamed(ctx, client, body.Name); found != nil {
+		if found := executionHookNamed(ctx, client, body.AppID, body.Name); found != nil {
 			addExists(&resp.Diagnostics, "Execution hook already exists", "astra_execution_hook",
 				&existing{what: fmt.Sprintf("the execution hook %q (app %s)", found.Name, found.AppID), id: found.ID}, "", err)
 			return
@@ -210,19 +210,25 @@ func (r *executionHookResource) ReadAnswer(ctx context.Context, ids map[string]s
 	}, nil)
 }
 
-// executionHookNamed is the account's hook named name (names are unique across every
-// app), nil if none or the listing fails.
-func executionHookNamed(ctx context.Context, client *astra.Client, name string) *astra.ExecutionHook {
+// executionHookNamed is the hook named name that refused a create: the app's own first
+// (NetApp's captured answers show names unique per app), else any app's (the schema's prose
+// says unique across all hooks); nil if none or the listing fails.
+func executionHookNamed(ctx context.Context, client *astra.Client, appID, name string) *astra.ExecutionHook {
 	hooks, err := client.ListExecutionHooks(ctx, astra.ListOptions{})
 	if err != nil {
 		return nil
 	}
+	var other *astra.ExecutionHook
 	for i := range hooks {
-		if hooks[i].Name == name {
+		switch {
+		case hooks[i].Name != name:
+		case hooks[i].AppID == appID:
 			return &hooks[i]
+		case other == nil:
+			other = &hooks[i]
 		}
 	}
-	return nil
+	return other
 }
 
 func executionHookStamp(h *astra.ExecutionHook) objectStamp {
