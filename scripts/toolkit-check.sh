@@ -7,7 +7,7 @@
 #
 #   ACTOOLKIT_SRC=/path/to/netapp-astra-toolkits scripts/toolkit-check.sh
 #
-# PYTHON (default python3) must import requests, yaml, kubernetes, tabulate and jinja2
+# PYTHON (default python3, else /usr/bin/python3) must import requests, yaml, kubernetes, tabulate and jinja2
 # (Debian: python3-requests python3-yaml python3-kubernetes python3-tabulate python3-jinja2).
 # ASTRA_SIM names an astra-sim binary to test instead of building this tree's;
 # ASTRA_SIM_FLAGS adds flags (e.g. -in-flight-ready, -unmanage-deletes-backups, -put-returns-body). The toolkit's
@@ -22,7 +22,12 @@ src="${ACTOOLKIT_SRC:-}"
 [ -n "$src" ] || die "set ACTOOLKIT_SRC to a checkout of github.com/NetApp/netapp-astra-toolkits (the directory holding toolkit.py)"
 [ -f "$src/toolkit.py" ] || die "ACTOOLKIT_SRC=$src has no toolkit.py: point it at the toolkit's top directory"
 src="$(cd "$src" && pwd)"
+# The first python3 on PATH may be another installation (pyenv) than Debian's, whose
+# packages the check needs: take Debian's when the first cannot import them.
 py="${PYTHON:-python3}"
+if [ -z "${PYTHON:-}" ] && ! "$py" -c 'import requests, yaml, kubernetes, tabulate, jinja2' 2>/dev/null; then
+  py=/usr/bin/python3
+fi
 "$py" -c 'import requests, yaml, kubernetes, tabulate, jinja2' 2>/dev/null ||
   die "$py cannot import requests, yaml, kubernetes, tabulate and jinja2 (Debian: apt-get install python3-requests python3-yaml python3-kubernetes python3-tabulate python3-jinja2)"
 
