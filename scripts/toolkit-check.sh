@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs NetApp's own client, actoolkit (with its astraSDK), unmodified, against astra-sim:
 # the day-one and day-two commands a user of Astra Control runs, each checked for its exit
-# status and output (issue 43). Opt-in (`make toolkit-check`), never part of `make test`:
+# status and output (issue 43), then replication between two managed clusters (create,
+# failover, resync, reverse, destroy) and identity and access (local and LDAP users, LDAP
+# groups, constrained role bindings, the LDAP setting). Opt-in (`make toolkit-check`), never part of `make test`:
 # the toolkit cannot be committed here nor downloaded in CI, so point ACTOOLKIT_SRC at a
 # checkout of github.com/NetApp/netapp-astra-toolkits (the directory with toolkit.py).
 #
@@ -53,6 +55,7 @@ step "starting astra-sim (TLS, with delays so the toolkit's waits poll)"
 "$sim" -addr 127.0.0.1:0 -tls -ca-out "$work/ca.pem" -ready-file "$work/ready" -release 24.02 -kubeconfig-out "$work/kubeconfig" \
   -namespace wordpress -namespace mysql \
   -delay app=1s -delay snapshot=2s -delay backup=40s -delay restore=2s -delay delete=1s \
+  -delay mirror=2s -delay failover=1s \
   ${ASTRA_SIM_FLAGS:-} >"$work/sim.log" 2>&1 &
 sim_pid=$!
 for _ in $(seq 100); do [ -s "$work/ready" ] && break; sleep 0.1; done
@@ -244,12 +247,128 @@ tk ok "unmanage the GKE cluster" -- unmanage cluster "$cluster"
 tk ok "clusters" -- -o json list clusters
 check "the GKE cluster is unmanaged" eval "[ \"\$(json \"[c['managedState'] for c in d['items'] if c['id']=='$cluster']\")\" = \"['unmanaged']\" ]"
 
-step "replication and access (served once the simulator has them)"
-tk optional "replication policies (appMirrors)" -- list replications
-tk optional "storage backends" -- list storagebackends
-tk optional "users" -- list users
-tk optional "role bindings" -- list rolebindings
-tk optional "groups" -- list groups
+step "replication: two managed clusters, app wp replicated from aks-prod to eks-prod"
+# The GKE cluster is unmanaged by now: the source and destination are the AKS and EKS
+# clusters, each with an ONTAP storage class (a replicated volume lives on ONTAP).
+src_cluster="$(id_of clusters aks-prod)"
+dst_cluster="$(id_of clusters eks-prod)"
+tk ok "manage the source cluster" -- manage cluster "$src_cluster"
+tk ok "manage the destination cluster" -- manage cluster "$dst_cluster"
+tk ok "storage backends of the managed clusters" -- list storagebackends
+check "an ONTAP backend is listed" has ontap
+tk ok "manage namespace wordpress on the source as app wp" -- manage app wp wordpress "$src_cluster"
+check "app wp becomes ready" wait_app wp
+app="$(id_of apps wp)"
+tk fail "a destination storage class not on ONTAP (400/118)" -- create replication "$app" -c "$dst_cluster" -n wp-dr -s gp2 -f 5m
+check "problem 118 named the storage class" has 'problems/118'
+tk ok "replicate app wp to the destination every 5 minutes (appMirror, then its schedule)" -- create replication "$app" -c "$dst_cluster" -n wp-dr -s fsx-netapp-file -f 5m -o 10
+check "the schedule replicates at offset 00:10" eval "has '\"replicate\": \"true\"' && has 'DTSTART:20220101T001000Z'"
+tk fail "the same app again (409: it already replicates)" -- create replication "$app" -c "$dst_cluster" -n wp-dr2 -f 5m
+mirror_json() { # mirror_json EXPR: EXPR over the one relationship `m` in `list replications -o json`
+  "$py" "$src/toolkit.py" -o json list replications 2>/dev/null |
+    "$py" -c "import json,sys; m=json.load(sys.stdin)['items'][0]; print($1)" 2>/dev/null || true
+}
+wait_mirror() { # wait_mirror STATE: until the relationship is in STATE
+  for _ in $(seq 40); do
+    [ "$(mirror_json "m['state']")" = "$1" ] && return 0
+    sleep 0.5
+  done
+  return 1
+}
+tk ok "replication policies" -- list replications
+check "wordpress replicates to wp-dr" eval 'has wordpress && has wp-dr'
+check "the relationship is established" wait_mirror established
+mirror="$(mirror_json "m['id']")"
+dst_app="$(mirror_json "m['destinationAppID']")"
+tk ok "fail over to the destination (PUT answered with the relationship)" -- update replication "$mirror" failover
+check "failover initiated" has 'Replication failover initiated'
+check "the relationship is failed over" wait_mirror failedOver
+tk ok "apps after the failover" -- -o json list apps
+check "the destination app runs on the destination cluster" eval "[ \"\$(json \"[(a['clusterID'], a['state']) for a in d['items'] if a['id']=='$dst_app']\")\" = \"[('$dst_cluster', 'ready')]\" ]"
+tk fail "a resync without --dataSource is refused" -- update replication "$mirror" resync
+tk ok "resync from the destination app (it becomes the source)" -- update replication "$mirror" resync -s "$dst_app"
+check "the relationship is established again" wait_mirror established
+check "the destination app is now the source" eval "[ \"\$(mirror_json \"m['sourceAppID']\")\" = '$dst_app' ]"
+tk ok "reverse back to the original source" -- update replication "$mirror" reverse
+check "reverse initiated" has 'Replication reverse initiated'
+check "the relationship is established after the reverse" wait_mirror established
+check "app wp is the source again" eval "[ \"\$(mirror_json \"m['sourceAppID']\")\" = '$app' ]"
+tk ok "fail over again" -- update replication "$mirror" failover
+check "the relationship is failed over again" wait_mirror failedOver
+tk ok "resync from the original source cluster" -- update replication "$mirror" resync -s "$src_cluster"
+check "established from the original source" eval "wait_mirror established && [ \"\$(mirror_json \"m['sourceAppID']\")\" = '$app' ]"
+tk ok "destroy the replication (and its replicating schedules)" -- destroy replication "$mirror"
+check "the relationship and its schedule are destroyed" eval "has 'Replication policy $mirror destroyed' && has 'Underlying replication schedule'"
+sleep 1.5 # the delete delay
+tk ok "replication policies after the destroy" -- -o json list replications
+check "no relationship is left" eval "[ \"\$(json 'len(d[\"items\"])')\" = 0 ]"
+
+step "identity and access: local users, LDAP, groups, role bindings"
+tk ok "users" -- list users
+check "the account owner is listed" has owner0@astra-sim.example
+tk ok "role bindings" -- -o json list rolebindings
+check "the owner's binding is unconstrained" eval "[ \"\$(json \"[b['roleConstraints'] for b in d['items'] if b['role']=='owner']\")\" = \"[['*']]\" ]"
+ns="$(tk ok "namespaces" -- -o json list namespaces >/dev/null; json "next(n['id'] for n in d['items'] if n['name']=='wordpress' and n['clusterID']=='$src_cluster')")"
+tk ok "a local user with a temporary password, member of one namespace (by ID)" -- create user alice@example.com member -f Alice -l Smith -p 'Temp-Passw0rd!' -n "$ns"
+check "the binding holds the namespace constraint" has "namespaces:id='$ns'.\\*"
+tk ok "a local viewer constrained by a namespace label" -- create user dave@example.com viewer -p 'Temp-Passw0rd!' -a kubernetes.io/metadata.name=wordpress
+check "the binding holds the label constraint" has "namespaces:kubernetesLabels='kubernetes.io/metadata.name=wordpress'"
+tk ok "users matching alice" -- list users -f alice
+check "Alice Smith is local and active" eval "has 'Alice Smith' && has local && has active"
+alice="$(tk ok "users" -- -o json list users >/dev/null; json "next(u['id'] for u in d['items'] if u['email']=='alice@example.com')")"
+tk ok "role bindings of Alice" -- list rolebindings -i "$alice"
+check "Alice is a member" has member
+tk ok "LDAP settings before configuring" -- list ldapsettings
+check "LDAP is disabled" has false
+tk ok "LDAP with a wrong service-account password (the setting shows the bind error)" -- create ldap ldap.example.com 389 -u astra-bind@example.com -p wrong --userBaseDN ou=users,dc=example,dc=com --groupBaseDN ou=groups,dc=example,dc=com
+check "the bind failed (LDAP result 49)" has 'Invalid Credentials'
+tk ok "LDAP against the simulated directory" -- create ldap ldap.example.com 389 -u astra-bind@example.com -p sim-bind-password --userBaseDN ou=users,dc=example,dc=com --groupBaseDN ou=groups,dc=example,dc=com
+check "the setting is valid" has '"state": "valid"'
+tk ok "LDAP settings" -- list ldapsettings
+check "LDAP is enabled on ldap.example.com" eval "has true && has ldap.example.com"
+tk ok "LDAP users" -- list ldapusers
+check "the directory's people are listed" eval "has bob@example.com && has carol@example.com"
+tk ok "LDAP users by a partial email (filter email in 'bob')" -- list ldapusers -e bob
+check "only Bob matches" eval "has bob@example.com && ! has carol@example.com"
+tk ok "LDAP groups by exact common name" -- list ldapgroups --cnFilter payments --matchType exact
+check "the payments group is listed" has 'cn=payments,ou=groups,dc=example,dc=com'
+tk ok "an LDAP user (names from the directory)" -- create user carol@example.com viewer --ldap
+check "Carol is an LDAP user" eval "has '\"authProvider\": \"ldap\"' && has Carol"
+tk fail "an LDAP user the directory lacks" -- create user nobody@example.com viewer --ldap
+tk ok "an LDAP group, member of namespaces labelled wordpress (found by dn in '<dn>')" -- create group cn=payments,ou=groups,dc=example,dc=com member -a kubernetes.io/metadata.name=wordpress
+check "the group binding has the nil user ID" eval "has '\"principalType\": \"group\"' && has '\"userID\": \"00000000-0000-0000-0000-000000000000\"'"
+tk ok "groups" -- list groups
+check "the payments group is an LDAP group" eval "has payments && has ldap"
+tk ok "disable LDAP (unmanage ldap)" -- unmanage ldap
+tk ok "LDAP settings" -- -o json list ldapsettings
+check "LDAP is disabled" eval "[ \"\$(json \"d['items'][0]['currentConfig']['isEnabled']\")\" = false ]"
+tk ok "enable LDAP again (manage ldap)" -- manage ldap
+tk ok "LDAP settings" -- -o json list ldapsettings
+check "LDAP is enabled" eval "[ \"\$(json \"d['items'][0]['currentConfig']['isEnabled']\")\" = true ]"
+tk ok "groups" -- -o json list groups
+group="$(json "next(g['id'] for g in d['items'] if g['name']=='payments')")"
+tk ok "destroy the group (its binding first)" -- destroy group "$group"
+check "binding and group destroyed" eval "has 'RoleBinding' && has 'Group $group destroyed'"
+for u in 'Alice Smith' Carol; do
+  id="$(tk ok "users" -- -o json list users >/dev/null; json "next(u['id'] for u in d['items'] if (u['firstName']+' '+u['lastName']).startswith('$u'))")"
+  tk ok "destroy user $u (its binding first)" -- destroy user "$id"
+  check "user $u destroyed" has "User $id destroyed"
+done
+tk ok "destroy the LDAP configuration and its credential" -- destroy ldap
+check "the bind credential is destroyed" has 'Credential .* destroyed'
+tk ok "users after the destroys" -- -o json list users
+check "the owner and dave are left" eval "[ \"\$(json 'sorted(u[\"email\"] for u in d[\"items\"])')\" = \"['dave@example.com', 'owner0@astra-sim.example']\" ]"
+tk ok "role bindings after the destroys" -- -o json list rolebindings
+check "two bindings are left" eval "[ \"\$(json 'len(d[\"items\"])')\" = 2 ]"
+
+step "replication and access tear down"
+tk ok "unmanage app wp" -- unmanage app "$app"
+tk ok "apps" -- -o json list apps
+for a in $(json "' '.join(a['id'] for a in d['items'])"); do
+  tk ok "unmanage the replication's destination app" -- unmanage app "$a"
+done
+tk ok "unmanage the source cluster" -- unmanage cluster "$src_cluster"
+tk ok "unmanage the destination cluster" -- unmanage cluster "$dst_cluster"
 
 step "summary"
 printf '%s\n' "${results[@]}"

@@ -243,7 +243,13 @@ func (s *Sim) putMirror(q *request) *reply {
 	if s.st.Replication.Mirrors[m.ID] == nil {
 		return noContent() // gone at once (stateDesired deleted without a delete delay)
 	}
-	return s.updated(q, apispec.AppMirror, m.Version, s.renderMirror(m))
+	if s.opts.PutEcho {
+		return s.updated(q, apispec.AppMirror, m.Version, s.renderMirror(m))
+	}
+	// 200 with the relationship whatever PutReturnsBody says: the spec documents 204, but
+	// NetApp's actoolkit (astraSDK updateReplicationpolicy) fails on an empty answer and its
+	// docs print 200 bodies for failover, reverse and resync (research notes §4.12, §4.15).
+	return answer(http.StatusOK, apispec.AppMirror, apispec.GetResponse, m.Version, s.renderMirror(m))
 }
 
 // deleteMirror answers 204 and cleans up asynchronously: "deleting" until Delays.Delete

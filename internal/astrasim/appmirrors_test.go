@@ -45,9 +45,9 @@ func TestAppMirrorCycle(t *testing.T) {
 
 	// Failover: failingOver, then failedOver; the destination app is ready; a repeated
 	// failover changes nothing.
-	d.put(path, mirrorPut("1.1", "failedOver", nil, false)).expect(204)
+	d.put(path, mirrorPut("1.1", "failedOver", nil, false)).expect(200)
 	d.get(path).expectMirror("failingOver", "warning", "idle")
-	d.put(path, mirrorPut("1.1", "failedOver", nil, false)).expect(204)
+	d.put(path, mirrorPut("1.1", "failedOver", nil, false)).expect(200)
 	clock.advance(30 * time.Second)
 	m = d.get(path).expectMirror("failedOver", "warning", "idle")
 	if !sameAny(m.body["stateAllowed"], "established", "deleted") {
@@ -61,7 +61,7 @@ func TestAppMirrorCycle(t *testing.T) {
 	}
 
 	// Reverse resync: the failed-over copy becomes the source; the old source stops.
-	d.put(path, mirrorPut("1.1", "established", m, true)).expect(204)
+	d.put(path, mirrorPut("1.1", "established", m, true)).expect(200)
 	m = d.get(path).expectMirror("establishing", "normal", "idle")
 	if m.str("sourceAppID") != destApp || m.str("destinationAppID") != d.app || m.str("sourceClusterID") != d.dst || m.str("destinationClusterID") != d.src {
 		t.Fatalf("IDs after a reverse resync: %s", m.raw)
@@ -73,13 +73,13 @@ func TestAppMirrorCycle(t *testing.T) {
 	d.get(path).expectMirror("established", "normal", "idle")
 
 	// Fail back: failover to the original app, then resync keeping its data.
-	d.put(path, mirrorPut("1.1", "failedOver", nil, false)).expect(204)
+	d.put(path, mirrorPut("1.1", "failedOver", nil, false)).expect(200)
 	clock.advance(30 * time.Second)
 	m = d.get(path).expectMirror("failedOver", "warning", "idle")
 	if got := d.get("/k8s/v2/apps/" + d.app).str("state"); got != "ready" {
 		t.Fatalf("the original app after failing back: %s", got)
 	}
-	d.put(path, mirrorPut("1.1", "established", m, false)).expect(204)
+	d.put(path, mirrorPut("1.1", "established", m, false)).expect(200)
 	d.get(path).expectMirror("establishing", "normal", "idle")
 	if got := d.get("/k8s/v2/apps/" + d.app).str("state"); got != "unavailable" {
 		t.Fatalf("a resync keeping the source's data stops the destination: %s", got)
@@ -132,7 +132,7 @@ func TestAppMirrorRefusedTransitions(t *testing.T) {
 	bad["sourceAppID"] = d.dst // a cluster's ID, not an app of the relationship
 	d.put(path, bad).problem(10)
 	d.put(path, map[string]any{"type": "application/astra-appMirror", "version": "1.1", "stateDesired": "bogus"}).problem(8)
-	d.put(path, mirrorPut("1.1", "failedOver", nil, false)).expect(204)
+	d.put(path, mirrorPut("1.1", "failedOver", nil, false)).expect(200)
 	if f := d.put(path, mirrorPut("1.1", "established", nil, false)).problem(10).field("invalidFields", "stateDesired"); !strings.Contains(f, "failingOver") {
 		t.Fatalf("resync while failing over: %s", f)
 	}

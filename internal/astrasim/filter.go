@@ -149,6 +149,9 @@ func compare(have, op, want string) bool {
 	if op == "eq" || op == "in" {
 		return have == want
 	}
+	if op == opContains {
+		return containsFold(have, want)
+	}
 	cmp := strings.Compare(have, want)
 	if a, errA := strconv.ParseFloat(have, 64); errA == nil {
 		if b, errB := strconv.ParseFloat(want, 64); errB == nil {

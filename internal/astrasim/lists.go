@@ -13,6 +13,9 @@ func (s *Sim) list(q *request, resource string, items []map[string]any) *reply {
 	if p != nil {
 		return fail(p)
 	}
+	if resource == resLDAPUser || resource == resLDAPGroup {
+		lq.partialIn() // directory_filter.go
+	}
 	paged := s.queryParams[q.r.Method+" "+q.route.template]["continue"]
 	body := lq.apply(s.scopeItems(q, items), paged) // role constraints (authorization.go)
 	// As in every published example: the collection's media type and the release's newest

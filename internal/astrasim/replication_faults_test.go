@@ -40,7 +40,7 @@ func TestReplicationRoutesTakeFaults(t *testing.T) {
 	d.doURL(http.MethodPut, d.url("/k8s/v1/appMirrors/"+id), mirrorPut("1.1", "failedOver", nil, false), http.Header{"If-Match": {etag}}).problem(38)
 	d.get("/k8s/v1/appMirrors/"+id).expectMirror("established", "normal", "idle")
 	etag = d.get("/k8s/v1/appMirrors/" + id).header.Get("ETag") // read again: the writer's label is in it
-	d.doURL(http.MethodPut, d.url("/k8s/v1/appMirrors/"+id), mirrorPut("1.1", "failedOver", nil, false), http.Header{"If-Match": {etag}}).expect(204)
+	d.doURL(http.MethodPut, d.url("/k8s/v1/appMirrors/"+id), mirrorPut("1.1", "failedOver", nil, false), http.Header{"If-Match": {etag}}).expect(200)
 	d.get("/k8s/v1/appMirrors/"+id).expectMirror("failedOver", "warning", "idle")
 	d.sim.AddFault(Fault{Method: http.MethodGet, Route: "/topology/v1/storageBackends", Kind: FaultInternal, Times: 1})
 	d.get("/topology/v1/storageBackends").problem(34)
@@ -53,7 +53,7 @@ func TestReplicationRoutesTakeFaults(t *testing.T) {
 func TestReplicationPersists(t *testing.T) {
 	d := newDR(t, Options{})
 	id := d.establish("1.1")
-	d.put("/k8s/v1/appMirrors/"+id, mirrorPut("1.1", "failedOver", nil, false)).expect(204)
+	d.put("/k8s/v1/appMirrors/"+id, mirrorPut("1.1", "failedOver", nil, false)).expect(200)
 	before := d.get("/k8s/v1/appMirrors/"+id).expectMirror("failedOver", "warning", "idle")
 	file := filepath.Join(t.TempDir(), "state.json")
 	if err := d.sim.SaveState(file); err != nil {

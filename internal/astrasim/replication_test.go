@@ -126,7 +126,7 @@ func TestFailoverWithSourceUnreachable(t *testing.T) {
 	if !strings.Contains(string(m.raw), "Managed cluster prod can't be reached") {
 		t.Fatalf("health: %s", m.raw)
 	}
-	d.put(path, mirrorPut("1.1", "failedOver", nil, false)).expect(204)
+	d.put(path, mirrorPut("1.1", "failedOver", nil, false)).expect(200)
 	clock.advance(30 * time.Second)
 	m = d.get(path).expectMirror("failedOver", "warning", "idle")
 	if !strings.Contains(string(m.raw), `"title":"Source cluster unreachable"`) {
@@ -135,7 +135,7 @@ func TestFailoverWithSourceUnreachable(t *testing.T) {
 	if got := d.get("/k8s/v2/apps/" + m.str("destinationAppID")).str("state"); got != "ready" {
 		t.Fatalf("destination app: %s", got)
 	}
-	d.put(path, mirrorPut("1.1", "established", m, false)).expect(204)
+	d.put(path, mirrorPut("1.1", "established", m, false)).expect(200)
 	clock.advance(5 * time.Minute)
 	d.get(path).expectMirror("establishing", "critical", "idle")
 	d.unreach(d.src, false)
@@ -148,7 +148,7 @@ func TestFailoverWithDestinationUnreachable(t *testing.T) {
 	id := d.establish("1.1")
 	d.get("/k8s/v1/appMirrors/"+id).expectMirror("established", "normal", "idle")
 	d.unreach(d.dst, true)
-	d.put("/k8s/v1/appMirrors/"+id, mirrorPut("1.1", "failedOver", nil, false)).expect(204)
+	d.put("/k8s/v1/appMirrors/"+id, mirrorPut("1.1", "failedOver", nil, false)).expect(200)
 	d.get("/k8s/v1/appMirrors/"+id).expectMirror("failingOver", "critical", "idle")
 	d.unreach(d.dst, false)
 	d.get("/k8s/v1/appMirrors/"+id).expectMirror("failedOver", "warning", "idle")
@@ -163,14 +163,14 @@ func TestFailoverWithSourceFailed(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.get(path).expectMirror("established", "critical", "idle")
-	d.put(path, mirrorPut("1.1", "failedOver", nil, false)).expect(204)
+	d.put(path, mirrorPut("1.1", "failedOver", nil, false)).expect(200)
 	m := d.get(path).expectMirror("failedOver", "warning", "idle")
-	d.put(path, mirrorPut("1.1", "failedOver", nil, false)).expect(204)
+	d.put(path, mirrorPut("1.1", "failedOver", nil, false)).expect(200)
 	dest := m.str("destinationAppID")
 	if items := d.get("/k8s/v1/apps/" + dest + "/schedules").items(); len(items) != 1 || itemField(items, 0, "replicate") != "true" {
 		t.Fatalf("schedules copied to the destination: %v", items)
 	}
-	d.put(path, mirrorPut("1.1", "established", m, true)).expect(204)
+	d.put(path, mirrorPut("1.1", "established", m, true)).expect(200)
 	d.get(path).expectMirror("establishing", "critical", "idle")
 	if err := d.sim.RestoreCluster(d.src); err != nil {
 		t.Fatal(err)
