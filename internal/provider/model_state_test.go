@@ -35,6 +35,10 @@ var resourceModels = map[string]any{
 	"astra_execution_hook":             executionHookModel{},
 	"astra_app_snapshot":               appSnapshotModel{},
 	"astra_app_backup":                 appBackupModel{},
+	// Identity and access (issue 47).
+	"astra_user":         userModel{},
+	"astra_group":        groupModel{},
+	"astra_role_binding": roleBindingModel{},
 }
 
 // modelledResource is a resource type, its schema and the model it writes into state.

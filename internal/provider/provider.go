@@ -116,6 +116,7 @@ func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	resp.DataSourceData = data
 	resp.ListResourceData = data
 	resp.ActionData = data
+	resp.EphemeralResourceData = data // astra_api_token (issue 47)
 }
 
 // ResourceData is what Configure last handed to resources (knownanswers.Provider).
@@ -147,6 +148,10 @@ func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource 
 		identifiedByID(newExecutionHookResource),
 		newAppSnapshotResource, // its own identity: { app_id, id }
 		newAppBackupResource,   // its own identity: { app_id, id }
+		// Identity and access (issue 47).
+		identifiedByID(newUserResource),
+		identifiedByID(newGroupResource),
+		identifiedByID(newRoleBindingResource),
 	}
 }
 
