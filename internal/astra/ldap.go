@@ -200,3 +200,23 @@ func (c *Client) FindLDAPGroup(ctx context.Context, dn string) (*LDAPGroup, erro
 	}
 	return nil, nil
 }
+
+// Describe names the setting and its state for wait errors (Describer).
+func (s *Setting) Describe() (string, string) { return "the LDAP setting", s.State }
+
+// LDAPApplied is the ready test of a wait after a PUT of the LDAP setting: valid with the
+// desired host and switch applied is done; error is terminal, with the service's reasons;
+// pending waits.
+func LDAPApplied(s *Setting) (bool, error) {
+	switch s.State {
+	case SettingError:
+		return false, &TerminalStateError{What: "the LDAP setting", State: s.State, Reasons: s.StateUnready}
+	case SettingValid:
+		if len(s.DesiredConfig) == 0 {
+			return true, nil
+		}
+		want, got := LDAPConfigOf(s.DesiredConfig), LDAPConfigOf(s.CurrentConfig)
+		return want.ConnectionHost == got.ConnectionHost && want.Enabled == got.Enabled, nil
+	}
+	return false, nil
+}

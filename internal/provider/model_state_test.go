@@ -39,6 +39,7 @@ var resourceModels = map[string]any{
 	"astra_user":         userModel{},
 	"astra_group":        groupModel{},
 	"astra_role_binding": roleBindingModel{},
+	"astra_ldap":         ldapModel{},
 }
 
 // modelledResource is a resource type, its schema and the model it writes into state.

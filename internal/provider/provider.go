@@ -152,6 +152,7 @@ func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource 
 		identifiedByID(newUserResource),
 		identifiedByID(newGroupResource),
 		identifiedByID(newRoleBindingResource),
+		identifiedByID(newLDAPResource),
 	}
 }
 
@@ -172,6 +173,12 @@ func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataS
 		newExecutionHooksDataSource,
 		newAppSnapshotsDataSource,
 		newAppBackupsDataSource,
+		// Identity and access (issue 47).
+		newUsersDataSource,
+		newGroupsDataSource,
+		newRoleBindingsDataSource,
+		newLDAPUsersDataSource,
+		newLDAPGroupsDataSource,
 	}
 }
 
