@@ -13,10 +13,9 @@ func (s *Sim) authenticate(r *http.Request) (principal, *apiProblem) {
 		return principal{}, problem(3)
 	}
 	user, ok := s.users[strings.TrimSpace(token)]
-	if !ok {
-		return principal{}, problem(4)
-	}
-	return user, nil
+	// A configured token, or an API token a user created (tokens.go); either way the role
+	// is the user's role bindings' (authorization.go). A revoked token is unknown: 4.
+	return s.effective(user.userID, ok, strings.TrimSpace(token))
 }
 
 // checkAccount refuses an account other than the simulator's. The real gateway answers
@@ -26,7 +25,9 @@ func (s *Sim) checkAccount(account string) *apiProblem {
 		return problem(33)
 	}
 	if account != s.opts.AccountID {
-		return problem(14)
+		p := problem(14)
+		p.Detail = wrongAccountDetail
+		return p
 	}
 	return nil
 }
@@ -41,8 +42,13 @@ func authorize(user principal, method, template string) *apiProblem {
 	if strings.HasPrefix(template, "/topology/v1/clouds") && !strings.Contains(template, "/clusters") {
 		need = RoleAdmin
 	}
+	need = identityRole(method, template, need) // users, groups, bindings, tokens, settings (authorization.go)
 	if rank(user.role) < rank(need) {
-		return problem(11)
+		return forbidden(need, user.role)
 	}
 	return nil
 }
+
+// wrongAccountDetail is problem 14 as the real gateway words it for another account
+// (the documents' detail, "The user isn't enabled.", is for a disabled user).
+const wrongAccountDetail = "The account in the request URI (x-pcloud-accountid) isn't accessible with this bearer token."

@@ -179,9 +179,15 @@ func (s *Sim) postCredential(q *request) *reply {
 		}
 	}
 	name, _ := b.str("name")
+	if p := s.checkPasswordCredential(q, b, keyType, name, ""); p != nil { // a local user's password (passwords.go)
+		return fail(p)
+	}
 	labels, _ := labelsOf(b)
 	if labels == nil {
 		labels = []label{}
+	}
+	if keyType == keyTypePasswordHash {
+		labels = setLabel(labels, labelCredType, keyTypePasswordHash)
 	}
 	c := &credential{
 		Seq: s.st.nextSeq(), ID: s.newID(), Version: b.version, Name: name, KeyType: keyType, Valid: "true",
@@ -190,6 +196,7 @@ func (s *Sim) postCredential(q *request) *reply {
 	if v, ok := b.str("valid"); ok {
 		c.Valid = v
 	}
+	c.PasswordChange = passwordChange(b, keyType)
 	c.ValidFrom, _ = b.str("validFromTimestamp")
 	c.ValidUntil, _ = b.str("validUntilTimestamp")
 	c.Unknown = b.unknown
@@ -225,6 +232,15 @@ func (s *Sim) putCredential(q *request) *reply {
 	if p != nil {
 		return fail(p)
 	}
+	if keyType == keyTypePasswordHash { // a password change (passwords.go): the name stays
+		if name, _ := b.str("name"); name != c.Name {
+			return fail(invalidFields(10, fieldReason{"name", "a passwordHash credential's name can't change"}))
+		}
+		if p := s.checkPasswordCredential(q, b, keyType, c.Name, c.ID); p != nil {
+			return fail(p)
+		}
+		c.PasswordChange = passwordChange(b, keyType)
+	}
 	c.KeyType, c.Kube, c.KeyDigest = keyType, kube, keyDigestOf(b)
 	c.Name, _ = b.str("name")
 	if v, ok := b.str("valid"); ok {
@@ -258,6 +274,9 @@ func (s *Sim) deleteCredential(q *request) *reply {
 		return fail(p)
 	}
 	if p := s.checkIfMatch(q.r, s.renderCredential(c)); p != nil {
+		return fail(p)
+	}
+	if p := s.passwordInUse(c); p != nil {
 		return fail(p)
 	}
 	delete(s.st.Credentials, c.ID)

@@ -14,7 +14,7 @@ func (s *Sim) list(q *request, resource string, items []map[string]any) *reply {
 		return fail(p)
 	}
 	paged := s.queryParams[q.r.Method+" "+q.route.template]["continue"]
-	body := lq.apply(items, paged)
+	body := lq.apply(s.scopeItems(q, items), paged) // role constraints (authorization.go)
 	// As in every published example: the collection's media type and the release's newest
 	// version of the resource, the one way a client can learn what the service speaks.
 	body["type"], body["version"] = "application/astra-"+resource+"s", s.newest[resource]

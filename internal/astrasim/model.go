@@ -27,6 +27,8 @@ type state struct {
 	Clock           scheduleClock        `json:"scheduleClock"`
 	ScheduleCursors map[string]time.Time `json:"scheduleCursors"`
 	Seeds           Seeds                `json:"seeds"`
+	// Identity is the account's users, groups, role bindings, tokens and LDAP (users.go).
+	Identity *identity `json:"identity,omitempty"`
 }
 
 type label struct {
@@ -131,9 +133,11 @@ type credential struct {
 	Kube       *kubeInfo `json:"kubeconfig,omitempty"` // parsed facts only, never the content
 	// KeyDigest tells key stores apart without holding them (KeyStoreDigest): tests see
 	// which one a create or a rotation sent.
-	KeyDigest string  `json:"keyDigest,omitempty"`
-	Meta      meta    `json:"metadata"`
-	Unknown   members `json:"unknown,omitempty"` // lenient: members no published release has
+	KeyDigest string `json:"keyDigest,omitempty"`
+	// PasswordChange: a passwordHash credential's change flag (passwords.go).
+	PasswordChange bool    `json:"passwordChange,omitempty"`
+	Meta           meta    `json:"metadata"`
+	Unknown        members `json:"unknown,omitempty"` // lenient: members no published release has
 }
 
 // bucket is an object-store bucket backups go to (application/astra-bucket). Params holds

@@ -88,6 +88,9 @@ type Options struct {
 	// FailNext makes the next snapshot or backup of an app fail (failnext.go); Sim.FailNext
 	// adds more while it runs.
 	FailNext []FailNext
+	// Directory adds people and groups to the simulated LDAP directory (SeededDirectory;
+	// directory.go); Sim.AddDirectoryEntry adds more while it runs.
+	Directory []DirectoryEntry
 
 	// OnResponseViolation, when set, checks every response body against the release's
 	// published response schema and reports each violation. Tests set it to fail;
@@ -110,6 +113,7 @@ type Delays struct {
 	Backup    time.Duration // a backup: pending -> running (half way) -> completed or failed
 	Delete    time.Duration // DELETE of a snapshot or backup: deleting -> gone (zero: gone at once)
 	Restore   time.Duration // a clone: provisioning -> discovering (half way) -> ready; an in-place restore: restoring -> discovering -> ready (or failed)
+	LDAP      time.Duration // a PUT of the LDAP setting: pending -> valid or error (ldap.go)
 }
 
 // SetDelay sets one delay by its program name.
@@ -140,8 +144,10 @@ func (d *Delays) SetDelay(name string, v time.Duration) error {
 		d.Restore = v
 	case "delete":
 		d.Delete = v
+	case "ldap":
+		d.LDAP = v
 	default:
-		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect, bucket, app, snapshot, backup, restore, delete", name)
+		return fmt.Errorf("unknown delay %q; known: discover, manage, unmanage, remove, recollect, bucket, app, snapshot, backup, restore, delete, ldap", name)
 	}
 	return nil
 }
@@ -187,6 +193,11 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.ScheduleSpeed == 0 {
 		o.ScheduleSpeed = 1
+	}
+	for _, e := range o.Directory {
+		if _, err := e.validate(); err != nil {
+			return o, err
+		}
 	}
 	for _, f := range o.FailNext {
 		if err := f.validate(); err != nil {

@@ -123,6 +123,10 @@ func (s *Sim) LoadState(path string) error {
 		st.Schedules = map[string]*schedule{}
 	}
 	st.initDayTwo(s.opts.Now())
+	if st.Identity == nil {
+		s.seedIdentity(st) // a state file from before issue 47
+	}
+	st.Identity.fill()
 	if st.Seeds.StorageClasses == nil {
 		st.Seeds.StorageClasses = map[string][]string{}
 	}

@@ -30,12 +30,12 @@ var catalogue = map[int]problemDef{
 	10:  {409, "JSON resource conflict", "The request body JSON contains a field that conflicts with an idempotent value."},
 	11:  {403, "Operation not permitted", "The requested operation isn't permitted."},
 	12:  {400, "Invalid headers", "The request headers are invalid."},
-	14:  {403, "Unauthorized access", "The account in the request URI (x-pcloud-accountid) isn't accessible with this bearer token."},
+	14:  {403, "Unauthorized access", "The user isn't enabled."}, // a wrong account's gateway wording: auth.go
 	24:  {503, "Service unavailable", "The service is temporarily unavailable. Retry the request later."},
 	32:  {406, "Unsupported content type", "The response can't be returned in the requested format."},
 	33:  {400, "Invalid account ID", "The account ID (x-pcloud-accountid) in the request URI isn't valid."},
 	34:  {500, "Internal server error", "The server was unable to process this request."},
-	35:  {400, "Invalid resource ID", "A resource ID in the request URI isn't a valid identifier."},
+	35:  {400, "Invalid resource ID", "The resource ID isn't in the appropriate format."},
 	38:  {412, "Precondition not met", "The conditional headers aren't satisfied."},
 	39:  {409, "Credential exists", "A credential of this type already exists."},
 	40:  {502, "Communication failed", "Communication wasn't made with downstream services."},
@@ -122,6 +122,10 @@ type apiProblem struct {
 	InvalidFields           []fieldReason `json:"invalidFields,omitempty"`
 	InvalidParams           []fieldReason `json:"invalidParams,omitempty"`
 	SchemaValidationFailure string        `json:"schemaValidationFailure,omitempty"`
+	// RequiredRole and Role name, on a 403 problem 11, the role the operation needs and the
+	// caller's (authorization.go): members beside the detail the documents pin.
+	RequiredRole string `json:"requiredRole,omitempty"`
+	Role         string `json:"role,omitempty"`
 }
 
 // StatusCode is the HTTP status the problem is sent with.

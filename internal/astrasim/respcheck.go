@@ -138,6 +138,7 @@ func (s *Sim) checkProblem(method, route string, status int, v any) error {
 	typ, _ := m["type"].(string)
 	n := problemNumber(typ)
 	name := "astra_problem_detail_" + strconv.Itoa(n)
+	m = withDocumentedDetail(n, m)
 	doc, _ := apispec.Load(s.opts.Release)
 	if item := doc.Paths.Find(accountPrefix + route); item != nil {
 		if op := item.GetOperation(method); op != nil {
@@ -203,4 +204,26 @@ func checkProblemShape(n, status int, m map[string]any) error {
 		return fmt.Errorf("problem %d: status %d title %q, catalogue says %d %q", n, status, m["title"], def.status, def.title)
 	}
 	return nil
+}
+
+// deliberateDetails are problems whose detail the simulator words on purpose otherwise
+// than the documents' enum: 14, as the real gateway answers a wrong account (naming
+// x-pcloud-accountid, which actoolkit keys on; auth.go), and 35, naming the malformed
+// path parameter. They are checked with the documented detail in its place.
+var deliberateDetails = map[int]string{
+	14: "The user isn't enabled.",
+	35: "The resource ID isn't in the appropriate format.",
+}
+
+func withDocumentedDetail(n int, m map[string]any) map[string]any {
+	d, ok := deliberateDetails[n]
+	if !ok {
+		return m
+	}
+	m = copyMap(m)
+	m["detail"] = d
+	if _, has := m["description"]; has {
+		m["description"] = d
+	}
+	return m
 }

@@ -70,6 +70,25 @@ func routeTable() []*route {
 		{"/core/v1/executionHooks/{executionHook_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getHook, http.MethodPut: (*Sim).putHook, http.MethodDelete: (*Sim).deleteHook}},
 		{"/core/v1/hookSources", map[string]handlerFunc{http.MethodGet: (*Sim).listHookSources, http.MethodPost: (*Sim).postHookSource}},
 		{"/core/v1/hookSources/{hookSource_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getHookSource, http.MethodPut: (*Sim).putHookSource, http.MethodDelete: (*Sim).deleteHookSource}},
+		// Identity and access (issue 47): users, groups, role bindings, tokens, settings, LDAP directory.
+		{"/core/v1/users", map[string]handlerFunc{http.MethodGet: (*Sim).listUsers, http.MethodPost: (*Sim).postUser}},
+		{"/core/v1/users/{user_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getUser, http.MethodPut: (*Sim).putUser, http.MethodDelete: (*Sim).deleteUser}},
+		{"/core/v1/users/{user_id}/roleBindings", map[string]handlerFunc{http.MethodGet: (*Sim).listBindings, http.MethodPost: (*Sim).postBinding}},
+		{"/core/v1/users/{user_id}/roleBindings/{roleBinding_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getBinding, http.MethodPut: (*Sim).putBinding, http.MethodDelete: (*Sim).deleteBinding}},
+		{"/core/v1/users/{user_id}/tokens", map[string]handlerFunc{http.MethodGet: (*Sim).listTokens, http.MethodPost: (*Sim).postToken}},
+		{"/core/v1/users/{user_id}/tokens/{token_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getToken, http.MethodPut: (*Sim).putToken, http.MethodDelete: (*Sim).deleteToken}},
+		{"/core/v1/groups", map[string]handlerFunc{http.MethodGet: (*Sim).listGroups, http.MethodPost: (*Sim).postGroup}},
+		{"/core/v1/groups/{group_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getGroup, http.MethodPut: (*Sim).putGroup, http.MethodDelete: (*Sim).deleteGroup}},
+		{"/core/v1/groups/{group_id}/roleBindings", map[string]handlerFunc{http.MethodGet: (*Sim).listBindings, http.MethodPost: (*Sim).postBinding}},
+		{"/core/v1/groups/{group_id}/roleBindings/{roleBinding_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getBinding, http.MethodPut: (*Sim).putBinding, http.MethodDelete: (*Sim).deleteBinding}},
+		{"/core/v1/roleBindings", map[string]handlerFunc{http.MethodGet: (*Sim).listBindings, http.MethodPost: (*Sim).postBinding}},
+		{"/core/v1/roleBindings/{roleBinding_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getBinding, http.MethodPut: (*Sim).putBinding, http.MethodDelete: (*Sim).deleteBinding}},
+		{"/core/v1/settings", map[string]handlerFunc{http.MethodGet: (*Sim).listSettings}},
+		{"/core/v1/settings/{setting_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getSetting, http.MethodPut: (*Sim).putSetting}},
+		{"/core/v1/ldapUsers", map[string]handlerFunc{http.MethodGet: (*Sim).listLDAPUsers}},
+		{"/core/v1/ldapUsers/{ldapUser_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getLDAPUser}},
+		{"/core/v1/ldapGroups", map[string]handlerFunc{http.MethodGet: (*Sim).listLDAPGroups}},
+		{"/core/v1/ldapGroups/{ldapGroup_id}", map[string]handlerFunc{http.MethodGet: (*Sim).getLDAPGroup}},
 	}
 	out := make([]*route, 0, len(table))
 	for _, t := range table {

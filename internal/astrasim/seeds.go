@@ -123,6 +123,7 @@ func (s *Sim) seed() *state {
 			st.Seeds.AWS = pc
 		}
 	}
+	s.seedIdentity(st) // users of the configured tokens, LDAP (issue 47)
 	return st
 }
 

@@ -39,6 +39,9 @@ type Sim struct {
 type principal struct {
 	role   Role
 	userID string
+	// constraints are the role constraints of the binding the role comes from (nil: every
+	// namespace; authorization.go).
+	constraints []string
 }
 
 // New builds a simulator with its seeds: a private cloud, three public clouds with
@@ -66,6 +69,9 @@ func New(opts Options) (*Sim, error) {
 			return nil, err
 		}
 		s.newest[res] = v
+	}
+	if err := s.identityVersions(); err != nil { // identity and access (issue 47)
+		return nil, err
 	}
 	for _, rt := range s.routes {
 		for m := range rt.methods {
@@ -197,7 +203,11 @@ func (s *Sim) handle(r *http.Request, rt *route, params map[string]string, accou
 	defer s.mu.Unlock()
 	now := s.opts.Now()
 	s.advance(now)
-	return h(s, &request{r: r, route: rt, params: params, user: user, now: now})
+	q := &request{r: r, route: rt, params: params, user: user, now: now}
+	if prob := s.checkScope(q); prob != nil { // namespace role constraints (authorization.go)
+		return fail(prob)
+	}
+	return h(s, q)
 }
 
 // checkQuery refuses query parameters the spec does not declare for the operation.
