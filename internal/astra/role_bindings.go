@@ -140,7 +140,12 @@ func (c *Client) UpdateRoleBinding(ctx context.Context, b *RoleBinding) (*RoleBi
 	if body.RoleConstraints == nil {
 		body.RoleConstraints = []string{} // "no scope": never left to mean "keep"
 	}
-	return update(ctx, c, path, roleBindingResource, body, func(ctx context.Context) (*RoleBinding, error) { return c.GetRoleBinding(ctx, b.ID) })
+	m, err := members(body)
+	if err != nil {
+		return nil, err
+	}
+	keepOnly(m, "type", "version", "id", "userID", "groupID", "accountID", "role", "roleConstraints", "metadata")
+	return update(ctx, c, path, roleBindingResource, m, func(ctx context.Context) (*RoleBinding, error) { return c.GetRoleBinding(ctx, b.ID) })
 }
 
 // DeleteRoleBinding deletes a binding. The last binding of a local or Cloud Central user

@@ -101,8 +101,9 @@ func (c *Client) CreateUser(ctx context.Context, in UserCreate) (*User, error) {
 	return create(ctx, c, usersPath, userResource, body, c.GetUser)
 }
 
-// UpdateUser PUTs the user back as read, with type and version set. The timestamps the
-// service keeps are left out (the PUT schema has them, but they are not the caller's).
+// UpdateUser PUTs the user back as read, with type and version set, less what the PUT
+// schema does not take (members this client does not model, the timestamps the service
+// keeps, empty strings where it wants an object or a value).
 func (c *Client) UpdateUser(ctx context.Context, u *User) (*User, error) {
 	if u == nil {
 		return nil, errors.New("astra: no user to update")
@@ -117,8 +118,17 @@ func (c *Client) UpdateUser(ctx context.Context, u *User) (*User, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range []string{"enableTimestamp", "lastActTimestamp"} {
-		delete(m, k)
+	// The PUT schema allows no other members (additionalProperties false), and refuses the
+	// empty companyName and postalAddress strings real answers carry (research notes §4.14).
+	keepOnly(m, "type", "version", "id", "state", "isEnabled", "authID", "authProvider", "firstName", "lastName",
+		"companyName", "email", "phone", "postalAddress", "sendWelcomeEmail", "metadata")
+	for _, k := range []string{"companyName", "phone"} {
+		if string(m[k]) == `""` {
+			delete(m, k)
+		}
+	}
+	if len(m["postalAddress"]) > 0 && m["postalAddress"][0] != '{' {
+		delete(m, "postalAddress")
 	}
 	return update(ctx, c, path, userResource, m, func(ctx context.Context) (*User, error) { return c.GetUser(ctx, u.ID) })
 }
@@ -178,4 +188,18 @@ func (c *Client) SetUserPassword(ctx context.Context, userID, password string, m
 	}
 	_, err = c.UpdateCredential(ctx, existing.ID, body)
 	return err
+}
+
+// keepOnly removes from m every member not in allowed: for a PUT whose schema allows no
+// others, so a member a newer service answers is not sent back to be refused.
+func keepOnly(m map[string]json.RawMessage, allowed ...string) {
+	keep := map[string]bool{}
+	for _, a := range allowed {
+		keep[a] = true
+	}
+	for k := range m {
+		if !keep[k] {
+			delete(m, k)
+		}
+	}
 }
