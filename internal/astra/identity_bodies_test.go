@@ -191,7 +191,7 @@ func TestIdentityBodiesContent(t *testing.T) {
 		t.Errorf("PUT setting: %s", setting)
 	}
 	putUser := string(bodies["PUT user"])
-	if !strings.Contains(putUser, `"firstName":"Jane"`) || strings.Contains(putUser, "lastActTimestamp") || strings.Contains(putUser, "isInviteAccepted")  {
+	if !strings.Contains(putUser, `"firstName":"Jane"`) || strings.Contains(putUser, "lastActTimestamp") || strings.Contains(putUser, "isInviteAccepted") {
 		t.Errorf("PUT user must carry the change, without what the PUT schema refuses: %s", putUser)
 	}
 }

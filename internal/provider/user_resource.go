@@ -153,6 +153,9 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 		return
 	}
 	id := plan.ID.ValueString()
+	// Asked before inPlace, which records the plan over a state that shares req.State's values.
+	rotated, d := attrsChanged(ctx, req, userPassword.woVersion)
+	resp.Diagnostics.Append(d...)
 	inPlace(ctx, req, resp, userPutArgs, func(change userModel) bool {
 		u := updateFromFreshCopy(ctx, &resp.Diagnostics, client, "user", id, userAPIFields,
 			func(ctx context.Context) (*astra.User, error) { return client.GetUser(ctx, id) },
@@ -166,8 +169,6 @@ func (r *userResource) Update(ctx context.Context, req resource.UpdateRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	rotated, d := attrsChanged(ctx, req, userPassword.woVersion)
-	resp.Diagnostics.Append(d...)
 	if rotated {
 		r.setPassword(ctx, client, id, req.Config, plan, &resp.Diagnostics)
 	}
