@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -190,4 +191,18 @@ func CheckLabelConstraint(label string) error {
 		return fmt.Errorf("%q is not a Kubernetes label selector of the form key=value (for example team=payments)", label)
 	}
 	return nil
+}
+
+// FindRoleBinding finds the binding a create of in made (a lost POST's answer): the one of
+// the same principal, role and constraints; nil when there is none.
+func (c *Client) FindRoleBinding(ctx context.Context, in RoleBindingCreate) (*RoleBinding, error) {
+	want := in.Constraints
+	if want == nil {
+		want = []string{EveryNamespace}
+	}
+	listFn := func(opts ListOptions) ([]RoleBinding, error) { return c.ListRoleBindings(ctx, opts) }
+	return findOne(listFn, nil, func(b *RoleBinding) bool {
+		return strings.EqualFold(b.User(), in.UserID) && strings.EqualFold(b.Group(), in.GroupID) && b.Role == in.Role &&
+			slices.Equal(slices.Sorted(slices.Values(b.RoleConstraints)), slices.Sorted(slices.Values(want)))
+	}, "role binding")
 }

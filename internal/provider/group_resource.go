@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -93,6 +94,7 @@ func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, 
 		return
 	}
 	dn := plan.AuthID.ValueString()
+	sent := time.Now()
 	g, err := client.CreateGroup(ctx, plan.Name.ValueString(), dn)
 	if astra.IsConflict(err) {
 		if found, _ := client.FindGroup(ctx, dn); found != nil {
@@ -101,8 +103,10 @@ func (r *groupResource) Create(ctx context.Context, req resource.CreateRequest, 
 			return
 		}
 	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot create the group", err, groupAPIFields)
+	g = createdOrAdopted(ctx, &resp.Diagnostics, "group "+dn, "Cannot create the group", groupAPIFields, g, err,
+		lostCreate[astra.Group]{sent: sent, claims: r.claims(), stamp: groupStamp, settle: client.RequestTimeout(),
+			find: func(ctx context.Context) (*astra.Group, error) { return client.FindGroup(ctx, dn) }})
+	if g == nil {
 		return
 	}
 	r.record(ctx, plan, g, &resp.State, &resp.Diagnostics)
@@ -158,4 +162,8 @@ func (r *groupResource) ImportState(ctx context.Context, req resource.ImportStat
 
 func (r *groupResource) record(ctx context.Context, prior groupModel, g *astra.Group, state *tfsdk.State, diags *diag.Diagnostics) {
 	diags.Append(setState(ctx, state, groupFrom(g, prior))...)
+}
+
+func groupStamp(g *astra.Group) objectStamp {
+	return objectStamp{Kind: "group", ID: g.ID, Created: g.Metadata.CreationTimestamp}
 }

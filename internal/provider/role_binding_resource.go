@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -111,10 +112,14 @@ func (r *roleBindingResource) Create(ctx context.Context, req resource.CreateReq
 	if !ok {
 		return
 	}
-	b, err := client.CreateRoleBinding(ctx, astra.RoleBindingCreate{UserID: plan.UserID.ValueString(), GroupID: plan.GroupID.ValueString(),
-		Role: plan.Role.ValueString(), Constraints: constraintsToAPI(plan.NamespaceConstraints)})
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot create the role binding", err, roleBindingAPIFields)
+	body := astra.RoleBindingCreate{UserID: plan.UserID.ValueString(), GroupID: plan.GroupID.ValueString(),
+		Role: plan.Role.ValueString(), Constraints: constraintsToAPI(plan.NamespaceConstraints)}
+	sent := time.Now()
+	b, err := client.CreateRoleBinding(ctx, body)
+	b = createdOrAdopted(ctx, &resp.Diagnostics, "role binding of "+body.UserID+body.GroupID, "Cannot create the role binding", roleBindingAPIFields, b, err,
+		lostCreate[astra.RoleBinding]{sent: sent, claims: r.claims(), stamp: roleBindingStamp, settle: client.RequestTimeout(),
+			find: func(ctx context.Context) (*astra.RoleBinding, error) { return client.FindRoleBinding(ctx, body) }})
+	if b == nil {
 		return
 	}
 	r.record(ctx, plan, b, &resp.State, &resp.Diagnostics)
@@ -180,4 +185,8 @@ func (r *roleBindingResource) record(ctx context.Context, prior roleBindingModel
 				b.ID, strings.Join(unknown, ", ")))
 	}
 	diags.Append(setState(ctx, state, m)...)
+}
+
+func roleBindingStamp(b *astra.RoleBinding) objectStamp {
+	return objectStamp{Kind: "role binding", ID: b.ID, Created: b.Metadata.CreationTimestamp}
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -102,6 +103,7 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 	}
 	body := astra.UserCreate{Email: plan.Email.ValueString(), FirstName: plan.FirstName.ValueString(), LastName: plan.LastName.ValueString(),
 		AuthProvider: plan.AuthProvider.ValueString(), AuthID: plan.AuthID.ValueString()}
+	sent := time.Now()
 	u, err := client.CreateUser(ctx, body)
 	if astra.IsConflict(err) {
 		if found, _ := client.FindUser(ctx, body.Email); found != nil {
@@ -110,8 +112,10 @@ func (r *userResource) Create(ctx context.Context, req resource.CreateRequest, r
 			return
 		}
 	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Cannot create the user", err, userAPIFields)
+	u = createdOrAdopted(ctx, &resp.Diagnostics, "user "+body.Email, "Cannot create the user", userAPIFields, u, err,
+		lostCreate[astra.User]{sent: sent, claims: r.claims(), stamp: userStamp, settle: client.RequestTimeout(),
+			find: func(ctx context.Context) (*astra.User, error) { return client.FindUser(ctx, body.Email) }})
+	if u == nil {
 		return
 	}
 	// The user exists from here: state holds it even when setting the password fails, so a
@@ -199,4 +203,8 @@ func attrsChanged(ctx context.Context, req resource.UpdateRequest, name string) 
 	diags := req.Plan.GetAttribute(ctx, path.Root(name), &planned)
 	diags.Append(req.State.GetAttribute(ctx, path.Root(name), &prior)...)
 	return !planned.Equal(prior), diags
+}
+
+func userStamp(u *astra.User) objectStamp {
+	return objectStamp{Kind: "user", ID: u.ID, Created: u.Metadata.CreationTimestamp}
 }
