@@ -114,7 +114,7 @@ func TestAccAccess_writeOnlySecrets(t *testing.T) {
 				Check: resource.ComposeAggregateTestCheckFunc(recordID(userAddr, &userID), func(*terraform.State) error {
 					c, err := a.client.FindCredential(testContext(), userID)
 					if err != nil || c == nil || c.KeyType != astra.KeyTypePasswordHash {
-						return fmt.Errorf("the user's password credential: %+v, %v", c, err)
+						return fmt.Errorf("the user's password credential: %+v: %w", c, err)
 					}
 					return nil
 				}),

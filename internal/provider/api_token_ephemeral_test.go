@@ -82,7 +82,7 @@ data "astra_clouds" "via_ci" {
 					}
 					left, err := a.client.ListTokens(testContext(), owner, astra.ListOptions{})
 					if err != nil || len(left) != 0 {
-						return fmt.Errorf("tokens left: %v (%v)", left, err)
+						return fmt.Errorf("tokens left: %v: %w", left, err)
 					}
 					return nil
 				}),

@@ -41,8 +41,11 @@ func (a *accTarget) bindLDAP() {
 	}
 }
 
-func groupHCL(dn, name string) string {
-	n := ""
+// groupDN is the test group's DN, spelled unlike the service answers it (capitals, a space).
+const groupDN = "CN=Ops, OU=Groups,DC=example,DC=com"
+
+func groupHCL(name string) string {
+	dn, n := groupDN, ""
 	if name != "" {
 		n = fmt.Sprintf("  name    = %q\n", name)
 	}
@@ -56,7 +59,7 @@ func TestAccGroup_lifecycleImportAndPlanTime(t *testing.T) {
 	a := newAccTarget(t, centerRelease())
 	a.requireSim("binds to the simulator's directory")
 	a.bindLDAP()
-	dn := "CN=Ops, OU=Groups,DC=example,DC=com"
+	dn := groupDN
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	var counts countDelta
 	var id string
@@ -66,15 +69,15 @@ func TestAccGroup_lifecycleImportAndPlanTime(t *testing.T) {
 		},
 		Steps: []resource.TestStep{
 			{
-				Config: a.config(groupHCL(dn, "")),
+				Config: a.config(groupHCL("")),
 				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(groupAddr, tfjsonpath.New("id")),
 					expectString(groupAddr, "auth_id", dn), expectString(groupAddr, "name", "Ops")},
 				Check: recordID(groupAddr, &id),
 			},
-			{Config: a.config(groupHCL(dn, "")), ConfigPlanChecks: emptyPlan()},
+			{Config: a.config(groupHCL("")), ConfigPlanChecks: emptyPlan()},
 			{
 				PreConfig:         func() { a.markCounts(&counts) },
-				Config:            a.config(groupHCL(dn, "Operations")),
+				Config:            a.config(groupHCL("Operations")),
 				ConfigPlanChecks:  planned(groupAddr, plancheck.ResourceActionUpdate),
 				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(groupAddr, tfjsonpath.New("id")), expectString(groupAddr, "name", "Operations")},
 				Check: a.simCheck("one PUT", func(sim *astrasim.Sim) error {
@@ -82,19 +85,19 @@ func TestAccGroup_lifecycleImportAndPlanTime(t *testing.T) {
 				}),
 			},
 			{
-				Config: requiredProvidersHCL() + a.config(groupHCL(dn, "Operations")), ResourceName: groupAddr, ImportState: true,
+				Config: requiredProvidersHCL() + a.config(groupHCL("Operations")), ResourceName: groupAddr, ImportState: true,
 				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: func(*terraform.State) (string, error) { return id, nil },
 				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
-				Config:   a.config(groupHCL(dn, "Operations") + "resource \"astra_group\" \"nobody\" {\n  auth_id = \"cn=nobody,ou=groups,dc=example,dc=com\"\n}\n"),
+				Config:   a.config(groupHCL("Operations") + "resource \"astra_group\" \"nobody\" {\n  auth_id = \"cn=nobody,ou=groups,dc=example,dc=com\"\n}\n"),
 				PlanOnly: true,
 				ExpectError: errorPhrases("No such group in the directory", `has no group with the DN "cn=nobody,ou=groups,dc=example,dc=com"`,
 					"astra_ldap_groups data source"),
 			},
 			{
 				// The data sources read the same: the group Astra Control holds, the directory's groups.
-				Config: a.config(groupHCL(dn, "Operations") + "data \"astra_groups\" \"all\" {}\ndata \"astra_ldap_groups\" \"ops\" {\n  cn = \"OPS\"\n}\n"),
+				Config: a.config(groupHCL("Operations") + "data \"astra_groups\" \"all\" {}\ndata \"astra_ldap_groups\" \"ops\" {\n  cn = \"OPS\"\n}\n"),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr("data.astra_groups.all", "groups.#", "1"),
 					resource.TestCheckResourceAttr("data.astra_groups.all", "groups.0.name", "Operations"),

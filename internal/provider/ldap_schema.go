@@ -24,10 +24,6 @@ const ldapSchemaVersion = 0
 // and searches); disabling is one PUT.
 var ldapTimeouts = attrs.TimeoutDefaults{Create: 10 * time.Minute, Update: 10 * time.Minute, Delete: 5 * time.Minute}
 
-// ldapPutArgs are sent with the setting's PUT (the password with its credential).
-var ldapPutArgs = []string{"url", "port", "secure", "bind_dn", "bind_password_wo_version", "user_search_base",
-	"user_search_filter", "group_search_base", "group_search_filter", "enabled"}
-
 // ldapBindPassword is the bind account's write-only password.
 var ldapBindPassword = struct{ wo, woVersion string }{"bind_password_wo", "bind_password_wo_version"}
 

@@ -29,12 +29,6 @@ var constraintAttrTypes = map[string]attr.Type{"namespace_id": types.StringType,
 
 var constraintType = types.ObjectType{AttrTypes: constraintAttrTypes}
 
-// namespaceConstraint is one namespace constraint: exactly one of the two.
-type namespaceConstraint struct {
-	NamespaceID      types.String `tfsdk:"namespace_id"`
-	KubernetesLabels types.String `tfsdk:"kubernetes_labels"`
-}
-
 // constraintsToAPI is the roleConstraints of a set of constraints: ["*"] (every
 // namespace) for none, else one entry per namespace, sorted so that the same set is the
 // same body.

@@ -23,10 +23,6 @@ var emailForm = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
 // userPutArgs are sent with one PUT of the user; the password goes to its own credential.
 var userPutArgs = []string{"first_name", "last_name"}
 
-// userReplacedBy are the arguments whose change replaces the user (and so loses its role
-// bindings, which Astra Control deletes with it).
-var userReplacedBy = []string{"email", "auth_provider", "auth_id"}
-
 // userPassword is a local user's write-only password.
 var userPassword = struct{ wo, woVersion string }{"password_wo", "password_wo_version"}
 
