@@ -42,7 +42,7 @@ func authorize(user principal, method, template string) *apiProblem {
 	if strings.HasPrefix(template, "/topology/v1/clouds") && !strings.Contains(template, "/clusters") {
 		need = RoleAdmin
 	}
-	need = identityRole(method, template, need) // users, groups, bindings, tokens, settings (authorization.go)
+	need = identityRole(template, need) // users, groups, bindings, tokens, settings (authorization.go)
 	if rank(user.role) < rank(need) {
 		return forbidden(need, user.role)
 	}

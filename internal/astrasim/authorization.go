@@ -31,7 +31,7 @@ func forbidden(need, have Role) *apiProblem {
 // identityRole is the role a write to an identity route needs: admin for users, groups,
 // role bindings and settings; any role for a user's own tokens (tokenOwner checks whose);
 // other routes keep need.
-func identityRole(method, template string, need Role) Role {
+func identityRole(template string, need Role) Role {
 	switch {
 	case strings.HasPrefix(template, "/core/v1/users/{user_id}/tokens"):
 		return RoleViewer
@@ -235,8 +235,8 @@ func (s *Sim) checkNewApp(q *request) *apiProblem {
 	return nil
 }
 
-// scopeItems drops from a list what the caller's constraints leave out: apps, and objects
-// of an app (their appID).
+// scopeItems drops from a list what the caller's constraints leave out: apps, objects of
+// an app (their appID) and namespace objects.
 func (s *Sim) scopeItems(q *request, items []map[string]any) []map[string]any {
 	cs := q.user.constraints
 	if cs == nil {
@@ -250,6 +250,13 @@ func (s *Sim) scopeItems(q *request, items []map[string]any) []map[string]any {
 		}
 		if a := s.st.Apps[id]; a != nil && !s.appGranted(cs, a) {
 			continue
+		}
+		if typ, _ := item["type"].(string); typ == "application/astra-namespace" {
+			clusterID, _ := item["clusterID"].(string)
+			name, _ := item["name"].(string)
+			if !s.grants(cs, s.st.Clusters[clusterID], name, false) {
+				continue
+			}
 		}
 		out = append(out, item)
 	}

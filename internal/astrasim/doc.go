@@ -14,7 +14,8 @@
 //     access") whose detail names x-pcloud-accountid, as actoolkit expects; a malformed one
 //     answers 400 problem 33. A malformed resource ID in the path answers 400 problem 35.
 //   - Roles: viewer reads only; member writes clusters, managedClusters and credentials;
-//     admin and owner also write clouds. A refused write is 403 problem 11.
+//     admin and owner also write clouds. A refused write is 403 problem 11, with
+//     requiredRole and role beside the detail the documents pin (authorization.go).
 //   - Kubeconfig credentials: keyStore must hold exactly one key, "base64", with a
 //     base64-encoded JSON kubeconfig of exactly one cluster and one context; anything else
 //     is 400 problem 9 (extended validation, the problem the spec lists for credentials)
@@ -162,6 +163,26 @@
 //   - protectionState (protectionstate.go): atRisk, else protected with an enabled backup
 //     policy and a completed backup less than 7 days old (schedule clock), else partial with
 //     an enabled backup or snapshot policy or any completed snapshot or backup, else none.
+//
+// Identity and access (issue 47; users.go, rolebindings.go, groups.go, tokens.go,
+// passwords.go, ldap.go, directory.go, authorization.go; research notes §4.14, §4.15):
+//   - 23.07 is Astra Control Service (its document's title says "(ACS)"): Cloud Central
+//     users only, answered pending, no LDAP groups or LDAP setting, only the owner removes
+//     users. The other releases are Astra Control Center: local and LDAP users, active.
+//   - Every configured token is a user with a binding of its role; the first owner's is
+//     the account owner, whose binding can be neither removed nor demoted (403/11). API
+//     tokens users create authenticate as their user until deleted (then 401/4). A role
+//     is the most privileged of the user's binding and its LDAP groups' bindings.
+//   - Deleting the last binding of a local or Cloud Central user deletes the user, its
+//     tokens and password; a second binding for a principal is 409/10; a malformed role
+//     constraint 400/9 naming roleConstraints[i]; group DNs are stored lower-cased.
+//   - Role constraints apply to apps and what hangs on them (403/11, lists filtered) and
+//     to namespace objects; constrained users may still manage clusters (ACC-DOCS).
+//   - A local user's password is a passwordHash credential (8 characters at least, the
+//     simulator's reading of an undocumented policy); only a digest is kept.
+//   - The LDAP setting goes pending on a PUT and, Delays.LDAP later, valid or error against
+//     the modelled directory (DirectoryHost, DirectoryBindPassword, SeededDirectory), whose
+//     people and groups ldapUsers and ldapGroups list while LDAP is valid and enabled.
 //
 // Transitions (discover, manage, unmanage, remove, recollect, snapshots, backups, policy
 // firings) happen at once unless a delay is configured; delayed transitions are applied

@@ -2,6 +2,7 @@ package astrasim
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -87,4 +88,51 @@ func (s *Sim) APITokens() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.st.Identity.Tokens)
+}
+
+// namespaceLabelList renders labels as kubernetesLabels, sorted by name.
+func namespaceLabelList(labels map[string]string) []any {
+	names := make([]string, 0, len(labels))
+	for k := range labels {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := make([]any, 0, len(names))
+	for _, k := range names {
+		out = append(out, map[string]any{"name": k, "value": labels[k]})
+	}
+	return out
+}
+
+// stripIdentityBookkeeping leaves out of a Snapshot what changes without a lasting
+// change: modification timestamps and modifiers of the identity objects, as Snapshot does
+// for the others.
+func stripIdentityBookkeeping(view map[string]any) {
+	ident, _ := view["identity"].(map[string]any)
+	var objs []any
+	for _, family := range []string{"users", "groups", "roleBindings", "tokens"} {
+		m, _ := ident[family].(map[string]any)
+		for _, o := range m {
+			objs = append(objs, o)
+		}
+	}
+	objs = append(objs, ident["ldap"], ident["smtp"])
+	for _, o := range objs {
+		obj, _ := o.(map[string]any)
+		if m, ok := obj["metadata"].(map[string]any); ok {
+			delete(m, "modificationTimestamp")
+			delete(m, "modifiedBy")
+		}
+	}
+}
+
+// Role is the role and role constraints a token (configured or created) acts with, as
+// "role constraint..." ("" for a token refused): what a test or the command line can check.
+func (s *Sim) Role(token string) string {
+	p, configured := s.users[token]
+	who, prob := s.effective(p.userID, configured, token)
+	if prob != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(who.role) + " " + strings.Join(who.constraints, " "))
 }

@@ -32,10 +32,10 @@ func tokenBody(name string) map[string]any {
 }
 
 // newUser creates a user with a binding of role and returns the user's and binding's IDs.
-func (e *env) newUser(email, role string, constraints ...string) (string, string) {
+func (e *env) newUser(email, role string) (string, string) {
 	e.t.Helper()
 	uid := e.post("/core/v1/users", userBody(email, nil)).expect(201).str("id")
-	bid := e.post("/core/v1/roleBindings", e.bindingBody("userID", uid, role, constraints...)).expect(201).str("id")
+	bid := e.post("/core/v1/roleBindings", e.bindingBody("userID", uid, role)).expect(201).str("id")
 	return uid, bid
 }
 

@@ -198,9 +198,11 @@ func (s *Sim) putSetting(q *request) *reply {
 func checkConfig(sc, cfg map[string]any) []fieldReason {
 	props, _ := sc["properties"].(map[string]any)
 	var bad []fieldReason
-	for _, r := range sc["required"].([]any) {
-		if _, ok := cfg[r.(string)]; !ok {
-			bad = append(bad, fieldReason{"desiredConfig." + r.(string), "required"})
+	required, _ := sc["required"].([]any)
+	for _, r := range required {
+		name := toString(r)
+		if _, ok := cfg[name]; !ok {
+			bad = append(bad, fieldReason{"desiredConfig." + name, "required"})
 		}
 	}
 	for k, v := range cfg {
@@ -234,7 +236,7 @@ func joinAny(vs []any) string {
 		if i > 0 {
 			out += ", "
 		}
-		out += strconv.Quote(v.(string))
+		out += strconv.Quote(toString(v))
 	}
 	return out
 }
@@ -247,6 +249,11 @@ func (s *Sim) settleLDAP(now time.Time) {
 	}
 	l.ApplyAt, l.Attempted = nil, true
 	if reasons := s.ldapProblems(l.Desired); len(reasons) > 0 {
+		for i, r := range reasons {
+			if len(r) > 127 { // type_unready's limit
+				reasons[i] = r[:124] + "..."
+			}
+		}
 		l.State, l.Unready = "error", reasons
 		return
 	}
@@ -277,7 +284,7 @@ func (s *Sim) ldapProblems(cfg map[string]any) []string {
 	if host != DirectoryHost {
 		return []string{"Unable to connect to the LDAP server " + addr + ": no such host"}
 	}
-	if want := map[string]int{"LDAPS": 636, "LDAP": 389}[cfg["secureMode"].(string)]; port != want {
+	if want := map[string]int{"LDAPS": 636, "LDAP": 389}[toString(cfg["secureMode"])]; port != want {
 		return []string{"Unable to connect to the LDAP server " + addr + ": connection refused"}
 	}
 	credID, _ := cfg["credentialId"].(string)
@@ -286,7 +293,7 @@ func (s *Sim) ldapProblems(cfg map[string]any) []string {
 		return []string{"The LDAP bind credential " + credID + " doesn't exist"}
 	}
 	if !containsString(s.st.Identity.Directory.BindDigests, cred.KeyDigest) {
-		return []string{"Unable to bind to the LDAP server " + addr + " with credential " + credID + `: LDAP Result Code 49 "Invalid Credentials"`}
+		return []string{"Unable to bind to the LDAP server " + addr + `: LDAP Result Code 49 "Invalid Credentials"`}
 	}
 	var out []string
 	for _, key := range []string{"userBaseDN", "groupBaseDN"} {

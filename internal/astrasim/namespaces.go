@@ -30,6 +30,9 @@ func (s *Sim) renderNamespace(c *cluster, name string) map[string]any {
 		"kubernetesUID":    uuid5(c.ID + "/uid/" + name), "clusterID": c.ID,
 		"metadata": renderMeta(meta{Labels: []label{}, Created: c.Meta.Created, Modified: c.Meta.Created}),
 	}
+	if extra := s.st.Identity.NamespaceLabels[name]; len(extra) > 0 { // SetNamespaceLabels (identity_api.go)
+		m["kubernetesLabels"] = namespaceLabelList(s.st.Identity.namespaceLabels(name))
+	}
 	putIf(m, "systemType", systemType(name))
 	return fitToSchema(s.responseSchema(apispec.Namespace, s.newest[apispec.Namespace]), m)
 }

@@ -91,6 +91,12 @@ type Options struct {
 	// Directory adds people and groups to the simulated LDAP directory (SeededDirectory;
 	// directory.go); Sim.AddDirectoryEntry adds more while it runs.
 	Directory []DirectoryEntry
+	// NamespaceLabels are Kubernetes labels of namespaces by name (on every cluster), for
+	// kubernetesLabels role constraints; Sim.SetNamespaceLabels sets more while it runs.
+	NamespaceLabels map[string]map[string]string
+	// TokenConstraints are role constraints of the bindings of configured tokens' users
+	// (by token; none: ["*"]), e.g. namespaces:kubernetesLabels='team=payments'.*
+	TokenConstraints map[string][]string
 
 	// OnResponseViolation, when set, checks every response body against the release's
 	// published response schema and reports each violation. Tests set it to fail;
@@ -193,6 +199,16 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.ScheduleSpeed == 0 {
 		o.ScheduleSpeed = 1
+	}
+	for tok, cs := range o.TokenConstraints {
+		if _, ok := o.Tokens[tok]; !ok {
+			return o, fmt.Errorf("role constraints are given for a token that is not configured")
+		}
+		for _, c := range cs {
+			if reason := checkConstraint(c); reason != "" {
+				return o, fmt.Errorf("role constraint %q: %s", c, reason)
+			}
+		}
 	}
 	for _, e := range o.Directory {
 		if _, err := e.validate(); err != nil {

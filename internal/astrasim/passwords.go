@@ -42,8 +42,8 @@ func (s *Sim) checkPasswordCredential(q *request, b *body, keyType, name, self s
 	if len(store) != 2 || store["cleartext"] == nil || store["change"] == nil {
 		return invalidFields(9, fieldReason{"keyStore", "a passwordHash credential's keyStore holds exactly cleartext and change"})
 	}
-	clear, err := base64.StdEncoding.DecodeString(toString(store["cleartext"]))
-	if err != nil || len(clear) < minPasswordLength {
+	password, err := base64.StdEncoding.DecodeString(toString(store["cleartext"]))
+	if err != nil || len(password) < minPasswordLength {
 		return invalidFields(9, fieldReason{"keyStore.cleartext", "the password must be base64 and at least 8 characters (the account's password policy)"})
 	}
 	change, err := base64.StdEncoding.DecodeString(toString(store["change"]))

@@ -47,6 +47,7 @@ func (s *Sim) Snapshot() ([]byte, error) {
 			}
 		}
 	}
+	stripIdentityBookkeeping(view) // identity.go's families (issue 47)
 	return json.MarshalIndent(view, "", "  ")
 }
 

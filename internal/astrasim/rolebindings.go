@@ -300,11 +300,17 @@ func (s *Sim) deleteBinding(q *request) *reply {
 	if rank(Role(rb.Role)) > rank(q.user.role) {
 		return fail(forbidden(Role(rb.Role), q.user.role))
 	}
-	delete(ident.Bindings, rb.ID)
-	if u := ident.Users[rb.UserID]; u != nil && u.AuthProvider != authLDAP {
-		if len(ident.sortedBindings(func(b *roleBinding) bool { return b.UserID == u.ID })) == 0 {
-			s.removeUser(u.ID)
+	u := ident.Users[rb.UserID]
+	last := u != nil && u.AuthProvider != authLDAP &&
+		len(ident.sortedBindings(func(b *roleBinding) bool { return b.UserID == u.ID && b.ID != rb.ID })) == 0
+	if last {
+		if p := s.serviceRemoval(q); p != nil {
+			return fail(p)
 		}
+	}
+	delete(ident.Bindings, rb.ID)
+	if last {
+		s.removeUser(u.ID)
 	}
 	return noContent()
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"sort"
+	"strings"
 
 	"github.com/astra-control/terraform-provider-astra/internal/apispec"
 )
@@ -30,12 +31,21 @@ func tokenDigest(bearer string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// newBearer is 32 random bytes in base64, the token's type_base64_data: 44 characters, as
-// the UI's tokens are. The bearer string is the token value as answered.
-func newBearer() string {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b)
-	return base64.StdEncoding.EncodeToString(b)
+// newBearer is a new token as the POST answers it: type_base64_data holding a JWT, as the
+// spec's example does (it decodes to "A JWT Token would go here."). The JWT's claims name
+// the user (sub, userID) and a random jti; its signature is random bytes (nobody but the
+// simulator checks it, by digest). The bearer string may be the member as answered or the
+// JWT it holds: which one the service takes is unknown (research notes §4.14), both work.
+func newBearer(userID string) string {
+	b64url := base64.RawURLEncoding.EncodeToString
+	random := func() string {
+		b := make([]byte, 32)
+		_, _ = rand.Read(b)
+		return b64url(b)
+	}
+	header := b64url([]byte(`{"alg":"HS256","typ":"JWT"}`))
+	payload := b64url([]byte(`{"sub":"` + userID + `","userID":"` + userID + `","iss":"astra-sim","jti":"` + random()[:22] + `"}`))
+	return base64.StdEncoding.EncodeToString([]byte(header + "." + payload + "." + random()))
 }
 
 func (id *identity) sortedTokens(userID string) []*apiToken {
@@ -135,7 +145,7 @@ func (s *Sim) addToken(userID, name, version string, labels []label, by string, 
 	if q != nil {
 		now = q.now
 	}
-	bearer := newBearer()
+	bearer := newBearer(userID)
 	t := &apiToken{Seq: s.st.nextSeq(), ID: s.newID(), Version: version, Name: name, UserID: userID, Digest: tokenDigest(bearer),
 		Meta: meta{Labels: labels, Created: now, Modified: now, CreatedBy: by}}
 	s.st.Identity.Tokens[t.ID] = t
@@ -183,11 +193,15 @@ func (s *Sim) deleteToken(q *request) *reply {
 	return noContent()
 }
 
-// tokenUser is the user an API token belongs to, "" for none (unknown or revoked).
+// tokenUser is the user an API token belongs to, "" for none (unknown or revoked). The
+// bearer string is the token as answered, or the JWT it holds (newBearer).
 func (id *identity) tokenUser(bearer string) string {
-	d := tokenDigest(bearer)
+	digests := []string{tokenDigest(bearer)}
+	if strings.Count(bearer, ".") == 2 {
+		digests = append(digests, tokenDigest(base64.StdEncoding.EncodeToString([]byte(bearer))))
+	}
 	for _, t := range id.Tokens {
-		if t.Digest == d {
+		if containsString(digests, t.Digest) {
 			return t.UserID
 		}
 	}

@@ -92,14 +92,6 @@ func (s *Sim) service() bool {
 	return err == nil && doc.Info != nil && strings.Contains(doc.Info.Title, "(ACS)")
 }
 
-// product names the simulated product in reasons.
-func (s *Sim) product() string {
-	if s.service() {
-		return "Astra Control Service"
-	}
-	return "Astra Control Center"
-}
-
 // seedIdentity creates a user with a role binding for each configured API token. The
 // first owner's (tokens in sorted order) is the account owner. On Astra Control Service
 // they are Cloud Central users, on Center local users.
@@ -119,12 +111,22 @@ func (s *Sim) seedIdentity(st *state) {
 			FirstName: "Simulated", LastName: strings.ToUpper(string(role[:1])) + string(role[1:]), Email: email,
 			SendWelcomeEmail: "false", State: "active", IsEnabled: "true", EnableTimestamp: seedTime, Meta: sysMeta}
 		id.Users[u.ID] = u
+		constraints := []string{"*"}
+		if cs, ok := s.opts.TokenConstraints[tok]; ok && role != RoleOwner {
+			constraints = append([]string{}, cs...)
+		}
 		b := &roleBinding{Seq: i + 1, ID: s.seedID("roleBinding/" + itoa(i)), Version: s.newest[resRoleBinding],
-			UserID: u.ID, Role: string(role), Constraints: []string{"*"}, Meta: sysMeta}
+			UserID: u.ID, Role: string(role), Constraints: constraints, Meta: sysMeta}
 		id.Bindings[b.ID] = b
 		if id.OwnerID == "" && role == RoleOwner {
 			id.OwnerID = u.ID
 		}
+	}
+	for name, labels := range s.opts.NamespaceLabels {
+		if id.NamespaceLabels == nil {
+			id.NamespaceLabels = map[string]map[string]string{}
+		}
+		id.NamespaceLabels[name] = labels
 	}
 	if !s.service() {
 		id.LDAP = s.defaultLDAP()
@@ -323,7 +325,10 @@ func (s *Sim) putUser(q *request) *reply {
 		return fail(p)
 	}
 	if v, ok := b.str("authID"); ok && !strings.EqualFold(v, u.AuthID) && !(u.AuthProvider != authLDAP && strings.EqualFold(v, next.Email)) {
-		return fail(invalidFields(10, fieldReason{"authID", "a user's authID can't change; delete the user and create it again"}))
+		if u.AuthProvider != authLDAP || u.AuthID != "" {
+			return fail(invalidFields(10, fieldReason{"authID", "a user's authID can't change; delete the user and create it again"}))
+		}
+		next.AuthID = strings.ToLower(v) // an LDAP user created without its DN (as NetApp's toolkit does) gets it once
 	}
 	if p := s.checkUserEmail(&next); p != nil {
 		return fail(p)
@@ -363,6 +368,9 @@ func (s *Sim) deleteUser(q *request) *reply {
 	if p := s.protectOwner(q, u.ID, "deleted"); p != nil {
 		return fail(p)
 	}
+	if p := s.serviceRemoval(q); p != nil {
+		return fail(p)
+	}
 	s.removeUser(u.ID)
 	return noContent()
 }
@@ -386,6 +394,17 @@ func (s *Sim) removeUser(id string) {
 			delete(s.st.Credentials, cid)
 		}
 	}
+}
+
+// serviceRemoval: on Astra Control Service only the owner removes users (research notes
+// §4.14 "ACS vs ACC"; ACS-DOCS use/manage-users.adoc).
+func (s *Sim) serviceRemoval(q *request) *apiProblem {
+	if s.service() && q.user.role != RoleOwner {
+		p := forbidden(RoleOwner, q.user.role)
+		p.InvalidFields = []fieldReason{{"user", "on Astra Control Service only the owner removes users"}}
+		return p
+	}
+	return nil
 }
 
 // protectOwner refuses to change or delete the account owner's user unless the caller is

@@ -24,6 +24,7 @@ type config struct {
 	tokens    []tokenRole // in the order given; the first owner's is printed
 	opts      astrasim.Options
 	faults    []astrasim.Fault
+	identity  identityFlags // issue 47 (identity_flags.go)
 }
 
 type tokenRole struct {
@@ -39,7 +40,8 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 const usageHeader = `astra-sim runs a simulated NetApp Astra Control (the REST API of clouds, clusters,
 managedClusters, credentials, storageClasses, buckets, apps, their protection policies,
-snapshots and backups, execution hooks and hook sources) for demos and CI.
+snapshots and backups, execution hooks and hook sources, users, groups, role bindings,
+API tokens and LDAP) for demos and CI.
 
 Usage: astra-sim [flags]
 
@@ -67,6 +69,7 @@ const usageFooter = `
   restore    a clone: provisioning -> discovering (half way) -> ready; an in-place
              restore: restoring -> discovering -> ready
   delete     DELETE of a snapshot or backup: deleting -> gone (its name and bucket held)
+  ldap       a PUT of the LDAP setting: pending -> valid or error
 
 Protection policies fire on a schedule clock (UTC) that -schedule-speed N runs N times
 faster than real time: at 3600 an hourly policy fires every second, a daily one every 24
@@ -82,6 +85,17 @@ one longer than -hook-timeout (25m, Astra Control Center's limit) fails, and so 
 snapshot or backup it ran for. Post-restore hooks run after clones and in-place restores.
 -fail-next-restore APP[=REASON] (repeatable) makes the next in-place restore of APP, or the
 clone that creates an app named APP, end with the app failed and REASON in its stateDetails.
+
+Identity and access: every -token is a user with a role binding of its role (the first
+owner's is the account owner). API tokens users create with POST /core/v1/users/ID/tokens
+authenticate too, until deleted. On Astra Control Center releases (22.11, 23.05, 23.10,
+24.02) the LDAP setting binds to a simulated directory at ldap.example.com (636 LDAPS,
+389 LDAP), service account astra-bind@example.com or cn=astra-bind,ou=service,dc=example,
+dc=com, password sim-bind-password; people under ou=users,dc=example,dc=com, groups
+ops, payments and auditors under ou=groups,dc=example,dc=com. -ldap-user and -ldap-group
+add entries; -namespace-label gives namespaces labels for role constraints such as
+namespaces:kubernetesLabels='team=payments'.*, which -token-constraint puts on a -token's
+binding: -token ci:member -token-constraint "ci=namespaces:kubernetesLabels='team=payments'.*"
 
 -fault SPEC (repeatable) injects failures: METHOD:ROUTE:KIND[:OPTION...]
   METHOD   GET, POST, PUT, DELETE or *
@@ -141,6 +155,7 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 	fs.BoolVar(&cfg.opts.InFlightReady, "in-flight-ready", false, "answer state \"ready\" for a snapshot or backup still being taken, as NetApp's toolkit docs show the service answering (outside the spec's enum; \"ready\" is not \"completed\")")
 	fs.BoolVar(&cfg.opts.ETagNeverMatches, "etag-never-matches", false, "refuse every If-Match but \"*\" with 412, as a service or proxy that issues tags it never matches")
 	fs.Int64Var(&cfg.opts.Seed, "seed", 0, "`seed` of generated IDs and fault probabilities")
+	cfg.identity.register(fs) // identity and access (issue 47)
 	// A bad flag is returned (main prints it once, on stderr), not followed by the usage.
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
@@ -243,6 +258,9 @@ func parseFlags(args []string, out io.Writer) (*config, error) {
 			}
 			cfg.opts.FailNext = append(cfg.opts.FailNext, fn)
 		}
+	}
+	if err := cfg.identity.apply(&cfg.opts); err != nil {
+		return nil, err
 	}
 	for _, spec := range faults {
 		f, err := astrasim.ParseFault(spec)
