@@ -148,3 +148,31 @@ resource "astra_role_binding" "dev" {
 		t.Fatalf("the next plan (exit %d) should show the user gone, to be created again:\n%s", code, out)
 	}
 }
+
+// TestAccUser_replacementWarnsPlanTime: a new email replaces the user, and the plan warns
+// that Astra Control deletes the user's bindings with it (the binding that refers to the
+// user is replaced too).
+func TestAccUser_replacementWarnsPlanTime(t *testing.T) {
+	requireTFAcc(t)
+	a := newAccTarget(t, centerRelease())
+	a.requireSim("drives the CLI against the simulator")
+	hcl := func(email string) string {
+		return fmt.Sprintf("resource \"astra_user\" \"dev\" {\n  email         = %q\n  auth_provider = \"local\"\n}\n"+
+			"resource \"astra_role_binding\" \"dev\" {\n  user_id = astra_user.dev.id\n  role    = \"viewer\"\n}\n", email)
+	}
+	first := "mover-" + randomHex(4) + "@example.com"
+	w := a.newCLIWork().rootModule(map[string]string{"main.tf": hcl(first)})
+	w.cmd("apply", "-auto-approve", "-input=false", "-no-color")
+	if err := os.WriteFile(filepath.Join(w.dir, "main.tf"), []byte(hcl("moved-"+first)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, code := w.run([]int{2}, "plan", "-input=false", "-no-color", "-detailed-exitcode")
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{"Warning: Replacing the user removes its role bindings", "A change of [email] replaces the user " + first,
+		"every role binding that names it", "astra_user.dev must be replaced", "astra_role_binding.dev must be replaced"} {
+		if !strings.Contains(flat, want) {
+			t.Fatalf("the plan (exit %d) lacks %q:\n%s", code, want, out)
+		}
+	}
+	w.cmd("destroy", "-auto-approve", "-input=false", "-no-color")
+}
