@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/astrasim"
 )
 
@@ -43,5 +44,34 @@ func TestAccAccess_viewerToken403(t *testing.T) {
 	})
 	if n := a.sim.Count("POST", routeUsers) + a.sim.Count("POST", routeHookSources); n != 2 {
 		t.Errorf("%d refused POSTs, want 2", n)
+	}
+}
+
+// TestAccAccess_constrainedMemberPlanTime: a member whose binding covers only the
+// namespaces labelled team=payments is shown only those, so an app in another namespace is
+// refused at plan, saying the namespace may lie outside the token's scope; nothing is managed.
+func TestAccAccess_constrainedMemberPlanTime(t *testing.T) {
+	member := "astra-sim-member-" + randomHex(8)
+	a := newAccTarget(t, centerRelease(), withSim(func(o *astrasim.Options) {
+		o.Tokens = map[string]astrasim.Role{astrasim.DefaultToken: astrasim.RoleOwner, member: astrasim.RoleMember}
+		o.TokenConstraints = map[string][]string{member: {astra.NamespaceLabelConstraint("team=payments")}}
+	}))
+	a.requireSim("runs with a constrained member's token")
+	clusterID := onlyID(t, seedClusters(a, "constrained", 1, true))
+	a.providerHCL = strings.Replace(a.providerHCL, astrasim.DefaultToken, member, 1)
+	a.test(resource.TestCase{
+		Steps: []resource.TestStep{{
+			Config: a.config(fmt.Sprintf(`resource "astra_app" "other_team" {
+  name                       = "not-payments"
+  cluster_id                 = %q
+  namespace_scoped_resources = [{ namespace = "default" }]
+}`, clusterID)),
+			ExpectError: errorPhrases("Unknown namespace", `has no namespace "default"`,
+				"Astra Control lists only the namespaces the provider's token may see", "limited to some namespaces (role constraints)"),
+		}},
+	})
+	apps, err := a.client.ListApps(testContext(), astra.ListOptions{})
+	if err != nil || len(apps) != 0 {
+		t.Errorf("the refused app was managed: %v (%v)", apps, err)
 	}
 }
