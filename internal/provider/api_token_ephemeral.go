@@ -78,6 +78,7 @@ func (e *apiTokenEphemeral) Schema(_ context.Context, _ ephemeral.SchemaRequest,
 			},
 			"user_id": schema.StringAttribute{
 				Optional: true,
+				Computed: true, // the own user's ID when left out
 				MarkdownDescription: "The user the token belongs to and acts as. Left out: the user of the provider's own " +
 					"API token, when its token names it (a JWT); otherwise set it. Another user's token needs the admin role.",
 				Validators: []validator.String{validate.UUID()},
