@@ -104,6 +104,8 @@ mapfile -t acc_pkgs < <(grep -rl --include='*_test.go' '^func TestAcc[A-Z_]' int
 # runs with 20 clusters, under OpenTofu only (make soak runs all 200 under each).
 export SOAK_SECONDS="${SOAK_SECONDS:-20}" ASTRA_TEST_CONCURRENCY_CLUSTERS="${ASTRA_TEST_CONCURRENCY_CLUSTERS:-20}"
 oldest_cli_tests='^TestAcc[A-Za-z0-9_]*([Qq]uietPlans|[Pp]lanTime|[Ii]mport|[Aa]dopt|State|RoundTrip|Fault|[Ll]ostAnswer|[Ff]ailed|Harness|[Vv]alid|Example|Identity|[Ww]riteOnly|[Qq]uery|Action|[Cc]lone|KnownAnswers)'
+# Identity and access (issue 47): ephemeral resources, which 1.5.7 lacks (they prove they skip with their reason).
+oldest_cli_tests="${oldest_cli_tests%)}|[Ee]phemeral)"
 
 # acc_pass CLI: the TestAcc* tests under CLI, verbosely, headed by the CLI's name and version.
 acc_pass() {

@@ -150,6 +150,11 @@ func checkAppNamespaces(clusterID string, namespaces []astra.Namespace, scope ty
 		}
 	}
 	sort.Strings(names)
+	// A token whose role bindings are limited to some namespaces is shown only those
+	// (issue 47): the namespace may exist outside them.
+	scopeHint := " Astra Control lists only the namespaces the provider's token may see: if its user's role binding is " +
+		"limited to some namespaces (role constraints), a namespace outside them is not listed, and an admin must widen " +
+		"the binding (astra_role_binding's namespace_constraints) first."
 	for _, o := range setObjects(scope) {
 		ns, ok := o.Attributes()["namespace"].(types.String)
 		if !ok || !isSet(ns) || have[ns.ValueString()] {
@@ -157,7 +162,7 @@ func checkAppNamespaces(clusterID string, namespaces []astra.Namespace, scope ty
 		}
 		diags.AddAttributeError(path.Root("namespace_scoped_resources").AtSetValue(o).AtName("namespace"), "Unknown namespace",
 			fmt.Sprintf("Managed cluster %s has no namespace %q; its namespaces are: %s. Set namespace to one of them "+
-				"(create the namespace on the cluster first if it is new).", clusterID, ns.ValueString(), strings.Join(names, ", ")))
+				"(create the namespace on the cluster first if it is new).%s", clusterID, ns.ValueString(), strings.Join(names, ", "), scopeHint))
 	}
 }
 

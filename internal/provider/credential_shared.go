@@ -105,10 +105,8 @@ func (a secretArgument) validateWriteOnly(ctx context.Context, req resource.Vali
 		return
 	}
 	if !req.ClientCapabilities.WriteOnlyAttributesAllowed {
-		resp.Diagnostics.AddAttributeError(path.Root(a.wo), "Write-only arguments need a newer CLI",
-			a.wo+" is a write-only argument, which needs Terraform 1.11 or later or OpenTofu 1.11 or later. "+
-				"This CLI does not support them: set `"+a.plain+"` instead (it is marked "+
-				"sensitive, so it never shows in plans or logs, but it is stored in state), or upgrade the CLI.")
+		writeOnlyNeedsNewerCLI(&resp.Diagnostics, a.wo, "set `"+a.plain+"` instead (it is marked "+
+			"sensitive, so it never shows in plans or logs, but it is stored in state), or upgrade the CLI.")
 		return
 	}
 	if wo.IsUnknown() || check == nil {
@@ -462,4 +460,12 @@ func (r *credentialResource[M]) ReadAnswer(ctx context.Context, ids map[string]s
 
 func credentialStamp(c *astra.Credential) objectStamp {
 	return objectStamp{Kind: "credential", ID: c.ID, Created: c.Metadata.CreationTimestamp}
+}
+
+// writeOnlyNeedsNewerCLI is the error of a write-only argument set under a CLI that cannot
+// send one (Terraform before 1.11); instead says what to do.
+func writeOnlyNeedsNewerCLI(diags *diag.Diagnostics, wo, instead string) {
+	diags.AddAttributeError(path.Root(wo), "Write-only arguments need a newer CLI",
+		wo+" is a write-only argument, which needs Terraform 1.11 or later or OpenTofu 1.11 or later. "+
+			"This CLI does not support them: "+instead)
 }

@@ -243,6 +243,11 @@ func accessDetail(e *astra.APIError) string {
 			"API access) if needed, and check that account_id (or ASTRA_ACCOUNT_ID) is the account the token " +
 			"belongs to.\n\n" + e.Error()
 	}
+	if e.Problem == astra.ProblemForbidden || e.Problem == 0 {
+		if role := astra.RoleNeeded(e.Method, e.Path); role != astra.RoleViewer {
+			return lacksRole(e, role)
+		}
+	}
 	return "Astra Control accepted the API token but refused this request (403): the token's user may not do it in this " +
 		"account, or the token belongs to another account. Check that account_id (or ASTRA_ACCOUNT_ID) is the account " +
 		"the token of api_token (or ASTRA_API_TOKEN) was created in, and that its user's role (Owner, Admin or Member) " +

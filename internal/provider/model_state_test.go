@@ -36,6 +36,11 @@ var resourceModels = map[string]any{
 	"astra_app_snapshot":               appSnapshotModel{},
 	"astra_app_backup":                 appBackupModel{},
 	"astra_app_mirror":                 appMirrorModel{}, // replication (issue 46)
+	// Identity and access (issue 47).
+	"astra_user":         userModel{},
+	"astra_group":        groupModel{},
+	"astra_role_binding": roleBindingModel{},
+	"astra_ldap":         ldapModel{},
 }
 
 // modelledResource is a resource type, its schema and the model it writes into state.

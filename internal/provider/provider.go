@@ -121,6 +121,7 @@ func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	resp.DataSourceData = data
 	resp.ListResourceData = data
 	resp.ActionData = data
+	resp.EphemeralResourceData = data // astra_api_token (issue 47)
 }
 
 // ResourceData is what Configure last handed to resources (knownanswers.Provider).
@@ -154,6 +155,11 @@ func (p *astraProvider) Resources(_ context.Context) []func() resource.Resource 
 		newAppBackupResource,   // its own identity: { app_id, id }
 		// Replication (issue 46)
 		identifiedByID(newAppMirrorResource),
+		// Identity and access (issue 47).
+		identifiedByID(newUserResource),
+		identifiedByID(newGroupResource),
+		identifiedByID(newRoleBindingResource),
+		identifiedByID(newLDAPResource),
 	}
 }
 
@@ -177,6 +183,12 @@ func (p *astraProvider) DataSources(_ context.Context) []func() datasource.DataS
 		// Replication (issue 46)
 		newAppMirrorsDataSource,
 		newStorageBackendsDataSource,
+		// Identity and access (issue 47).
+		newUsersDataSource,
+		newGroupsDataSource,
+		newRoleBindingsDataSource,
+		newLDAPUsersDataSource,
+		newLDAPGroupsDataSource,
 	}
 }
 

@@ -249,6 +249,41 @@ var identityImportCases = []identityImportCase{
 		}
 		return h.ID
 	})},
+	// Identity and access (issue 47): Astra Control Center's (TestAccIdentity_generatedConfig runs 24.02).
+	{typ: "astra_user", seed: byID(func(a *accTarget) string { return a.seedUser("by-identity-user").ID })},
+	{typ: "astra_role_binding", seed: byID(func(a *accTarget) string {
+		b, err := a.client.CreateRoleBinding(testContext(), astra.RoleBindingCreate{UserID: a.seedUser("by-identity-bound").ID, Role: astra.RoleViewer,
+			Constraints: []string{astra.NamespaceLabelConstraint("team=payments")}})
+		if err != nil {
+			a.t.Fatalf("seeding a role binding: %v", err)
+		}
+		return b.ID
+	})},
+	{typ: "astra_group", seed: byID(func(a *accTarget) string {
+		g, err := a.client.CreateGroup(testContext(), "", "cn=auditors,ou=groups,dc=example,dc=com")
+		if err != nil {
+			a.t.Fatalf("seeding a group: %v", err)
+		}
+		return g.ID
+	})},
+	{typ: "astra_ldap", seed: byID(func(a *accTarget) string {
+		s, err := a.client.LDAPSetting(testContext())
+		if err != nil {
+			a.t.Fatalf("reading the LDAP setting: %v", err)
+		}
+		return s.ID
+	})},
+}
+
+// seedUser creates, outside Terraform, a local user named after base.
+func (a *accTarget) seedUser(base string) *astra.User {
+	a.t.Helper()
+	u, err := a.client.CreateUser(testContext(), astra.UserCreate{Email: base + "-" + randomHex(4) + "@example.com", FirstName: "Seeded",
+		AuthProvider: astra.AuthProviderLocal})
+	if err != nil {
+		a.t.Fatalf("seeding a user: %v", err)
+	}
+	return u
 }
 
 // hookSourceOf creates, outside Terraform, a hook source named name with a small script.
@@ -284,7 +319,7 @@ func TestAccIdentity_generatedConfig(t *testing.T) {
 		desc, _ := describeCLI(os.Getenv("TF_ACC_TERRAFORM_PATH"))
 		t.Skipf("%s cannot import by identity (Terraform and OpenTofu 1.12 or later)", desc)
 	}
-	a := newAccTarget(t)
+	a := newAccTarget(t, centerRelease()) // Astra Control Center: local users, groups and LDAP
 	a.requireSim("seeds objects and counts the simulator's requests")
 	imports := ""
 	want := map[string]int{}

@@ -1,0 +1,5 @@
+data "astra_groups" "all" {}
+
+output "group_dns" {
+  value = data.astra_groups.all.groups[*].auth_id
+}
