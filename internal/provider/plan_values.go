@@ -31,12 +31,17 @@ func recordPlanned(plan tfsdk.Plan, state *tfsdk.State) diag.Diagnostics {
 		diags.AddError("Cannot record the planned values", "Reading the new state failed: "+err.Error()+". This is a bug in the provider; please report it.")
 		return diags
 	}
+	// A fresh map: As hands out the value's own, which the prior state or the plan may share.
+	next := make(map[string]tftypes.Value, len(current))
+	for name, v := range current {
+		next[name] = v
+	}
 	for name, v := range planned {
 		if v.IsFullyKnown() {
-			current[name] = v
+			next[name] = v
 		}
 	}
-	state.Raw = tftypes.NewValue(state.Raw.Type(), current)
+	state.Raw = tftypes.NewValue(state.Raw.Type(), next)
 	return diags
 }
 

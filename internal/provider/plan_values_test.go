@@ -32,8 +32,16 @@ func TestRecordPlanned(t *testing.T) {
 	state := tfsdk.State{Schema: s, Raw: tftypes.NewValue(typ, map[string]tftypes.Value{
 		"state": str("pending"), "modified": str("t2"), "labels": list(str("a"), str("b")),
 	})}
+	prior := state.Raw // an update's state starts as a copy sharing the prior state's map
 	if d := recordPlanned(plan, &state); d.HasError() {
 		t.Fatal(d)
+	}
+	var kept map[string]tftypes.Value
+	if err := prior.As(&kept); err != nil {
+		t.Fatal(err)
+	}
+	if !kept["state"].Equal(str("pending")) {
+		t.Errorf("recordPlanned wrote into the value it was given: its state is now %v", kept["state"])
 	}
 	for name, want := range map[string]string{"state": "running", "modified": "t2"} {
 		var got types.String
