@@ -30,6 +30,13 @@ func TestProtectionPolicy_custom(t *testing.T) {
 	if p := customProblems("hourly", types.Int64Value(5)); len(p) != 1 || p[0].attribute != "interval_minutes" {
 		t.Errorf("hourly with interval: %+v", p)
 	}
+	// A granularity the validator refuses is left to it: no second error, no panic (the
+	// differential found `granularity = ""` crashing the provider).
+	for _, g := range []string{"", "yearly"} {
+		if p := customProblems(g, types.Int64Value(5)); len(p) != 0 {
+			t.Errorf("customProblems(%q) = %v, want none", g, p)
+		}
+	}
 	if p := customProblems("custom", types.Int64Value(5)); len(p) != 0 {
 		t.Errorf("custom with interval: %+v", p)
 	}

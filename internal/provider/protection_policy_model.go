@@ -80,7 +80,7 @@ func granularityProblems(granularity string, values map[string]types.Int64) []gr
 
 // article is "an" before a word said with a vowel sound ("an hourly"), "a" otherwise.
 func article(word string) string {
-	if strings.HasPrefix(word, "hour") || strings.ContainsRune("aeiou", rune(word[0])) {
+	if strings.HasPrefix(word, "hour") || (word != "" && strings.ContainsRune("aeiou", rune(word[0]))) {
 		return "an"
 	}
 	return "a"
@@ -206,7 +206,11 @@ func intervalOf(rule string) types.Int64 {
 }
 
 // customProblems: a custom policy needs interval_minutes, and only a custom one takes it.
+// A granularity the schema's validator refuses (e.g. "") gets that error alone.
 func customProblems(granularity string, interval types.Int64) []granularityProblem {
+	if _, ok := granularityUses[granularity]; !ok {
+		return nil
+	}
 	switch {
 	case granularity == "custom" && interval.IsNull():
 		return []granularityProblem{{"interval_minutes", "Missing interval_minutes",
