@@ -21,7 +21,11 @@
 // attributes), which a process loads in milliseconds where decoding `show -json` would
 // take seconds at thousands of objects; `show -json`'s output itself works too.
 //
-// What each RPC answers (see resource.go and datasource.go):
+// Every schema the JSON lists is served: the provider's, resources', data sources',
+// ephemeral and list resources', identities' and actions'; one with functions or state
+// stores is refused, as a configuration using them would fail in a confusing way.
+//
+// What each RPC answers (see resource.go, datasource.go and server.go):
 //   - PlanResourceChange: a create gets the proposed new state with every null computed
 //     attribute set to the recorded value (unknown if the key has unknown values, as a
 //     real provider leaves them); an update, a no-op or a destroy gets the proposed new
@@ -36,6 +40,11 @@
 //     attributes match the identity given.
 //   - ReadDataSource: the config with every null computed attribute set to the recorded
 //     value.
+//   - ValidateActionConfig and PlanAction: nothing (no diagnostics), so a configuration
+//     declaring an action validates and plans; InvokeAction: an error diagnostic, as
+//     nothing records an action's effects (the fleet invokes none).
+//   - OpenEphemeralResource: an error diagnostic, as nothing records ephemeral values;
+//     ListResource: no results.
 //
 // Each answer passes the checks Terraform (1.5 to 1.16) and OpenTofu make of a provider:
 // a plan keeps every configured value, known or not, and fills only computed attributes

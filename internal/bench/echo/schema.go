@@ -17,6 +17,7 @@ type schemas struct {
 	ephemerals    map[string]*tfprotov6.Schema
 	listResources map[string]*tfprotov6.Schema
 	identities    map[string]*tfprotov6.ResourceIdentitySchema
+	actions       map[string]*tfprotov6.ActionSchema
 	// The value types of the above, worked out once.
 	resourceTypes, dataSourceTypes, identityTypes map[string]tftypes.Type
 }
@@ -35,7 +36,7 @@ type (
 		ListResourceSchemas      map[string]*schemaJSON         `json:"list_resource_schemas"`
 		ResourceIdentitySchemas  map[string]*identitySchemaJSON `json:"resource_identity_schemas"`
 		Functions                map[string]json.RawMessage     `json:"functions"`
-		ActionSchemas            map[string]json.RawMessage     `json:"action_schemas"`
+		ActionSchemas            map[string]*actionSchemaJSON   `json:"action_schemas"`
 		StateStoreSchemas        map[string]json.RawMessage     `json:"state_store_schemas"`
 	}
 	schemaJSON struct {
@@ -71,6 +72,10 @@ type (
 		MinItems    int64      `json:"min_items"`
 		MaxItems    int64      `json:"max_items"`
 	}
+	// An action's schema has no version (Terraform's command/jsonprovider ActionSchema).
+	actionSchemaJSON struct {
+		Block *blockJSON `json:"block"`
+	}
 	identitySchemaJSON struct {
 		Version    int64                             `json:"version"`
 		Attributes map[string]*identityAttributeJSON `json:"attributes"`
@@ -104,10 +109,11 @@ func parseSchemas(data []byte, provider string) (*schemas, error) {
 		return nil, fmt.Errorf("provider schemas: no provider %q", provider)
 	}
 	// Refused rather than left out: a configuration using them would fail in a confusing way.
-	if len(p.Functions)+len(p.ActionSchemas)+len(p.StateStoreSchemas) > 0 {
-		return nil, fmt.Errorf("provider schemas: %s has functions, actions or state stores, which the echo floor does not serve", provider)
+	if len(p.Functions)+len(p.StateStoreSchemas) > 0 {
+		return nil, fmt.Errorf("provider schemas: %s has functions or state stores, which the echo floor does not serve", provider)
 	}
-	s := &schemas{identities: map[string]*tfprotov6.ResourceIdentitySchema{}, identityTypes: map[string]tftypes.Type{}}
+	s := &schemas{identities: map[string]*tfprotov6.ResourceIdentitySchema{}, identityTypes: map[string]tftypes.Type{},
+		actions: map[string]*tfprotov6.ActionSchema{}}
 	var err error
 	if s.provider, err = convertSchema(p.Provider); err != nil {
 		return nil, fmt.Errorf("provider schema: %w", err)
@@ -125,6 +131,17 @@ func parseSchemas(data []byte, provider string) (*schemas, error) {
 				return nil, fmt.Errorf("schema of %s: %w", name, err)
 			}
 		}
+	}
+	for name, js := range p.ActionSchemas {
+		var block *blockJSON
+		if js != nil {
+			block = js.Block
+		}
+		a, err := convertSchema(&schemaJSON{Block: block})
+		if err != nil {
+			return nil, fmt.Errorf("schema of action %s: %w", name, err)
+		}
+		s.actions[name] = &tfprotov6.ActionSchema{Schema: a}
 	}
 	for name, js := range p.ResourceIdentitySchemas {
 		id := &tfprotov6.ResourceIdentitySchema{Version: js.Version}

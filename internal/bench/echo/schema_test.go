@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -28,10 +29,21 @@ func TestProviderSchemaIsTheRecordedOne(t *testing.T) {
 	}
 	for _, p := range doc.ProviderSchemas {
 		compareBlock(t, "provider", p.Provider.Block, resp.Provider.Block)
+		// An action's schema is a block alone, served as a schema of version 0.
+		wantActions, gotActions := map[string]*schemaJSON{}, map[string]*tfprotov6.Schema{}
+		for name, a := range p.ActionSchemas {
+			wantActions[name] = &schemaJSON{Block: a.Block}
+		}
+		for name, a := range resp.ActionSchemas {
+			gotActions[name] = a.Schema
+		}
 		for kind, pair := range map[string]struct {
 			want map[string]*schemaJSON
 			got  map[string]*tfprotov6.Schema
-		}{"resource": {p.ResourceSchemas, resp.ResourceSchemas}, "data source": {p.DataSourceSchemas, resp.DataSourceSchemas}} {
+		}{
+			"resource": {p.ResourceSchemas, resp.ResourceSchemas}, "data source": {p.DataSourceSchemas, resp.DataSourceSchemas},
+			"ephemeral resource": {p.EphemeralResourceSchemas, resp.EphemeralResourceSchemas}, "action": {wantActions, gotActions},
+		} {
 			if len(pair.got) != len(pair.want) || len(pair.want) == 0 {
 				t.Errorf("%s schemas: served %d, recorded %d", kind, len(pair.got), len(pair.want))
 			}
@@ -74,13 +86,29 @@ func TestProviderSchemaIsTheRecordedOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(meta.Resources) != len(resp.ResourceSchemas) || len(meta.DataSources) != len(resp.DataSourceSchemas) {
-		t.Errorf("metadata: %d resources and %d data sources, want %d and %d", len(meta.Resources), len(meta.DataSources),
-			len(resp.ResourceSchemas), len(resp.DataSourceSchemas))
+	for kind, names := range map[string]struct{ listed, served []string }{
+		"resources":           {metadataNames(meta.Resources, func(m tfprotov6.ResourceMetadata) string { return m.TypeName }), sortedKeys(resp.ResourceSchemas)},
+		"data sources":        {metadataNames(meta.DataSources, func(m tfprotov6.DataSourceMetadata) string { return m.TypeName }), sortedKeys(resp.DataSourceSchemas)},
+		"ephemeral resources": {metadataNames(meta.EphemeralResources, func(m tfprotov6.EphemeralResourceMetadata) string { return m.TypeName }), sortedKeys(resp.EphemeralResourceSchemas)},
+		"list resources":      {metadataNames(meta.ListResources, func(m tfprotov6.ListResourceMetadata) string { return m.TypeName }), sortedKeys(resp.ListResourceSchemas)},
+		"actions":             {metadataNames(meta.Actions, func(m tfprotov6.ActionMetadata) string { return m.TypeName }), sortedKeys(resp.ActionSchemas)},
+	} {
+		if !slices.Equal(names.listed, names.served) {
+			t.Errorf("metadata lists %s %v, the schema serves %v", kind, names.listed, names.served)
+		}
 	}
 	if !resp.ServerCapabilities.GetProviderSchemaOptional || !resp.ServerCapabilities.PlanDestroy {
 		t.Errorf("capabilities %+v: want the framework's GetProviderSchemaOptional and PlanDestroy", resp.ServerCapabilities)
 	}
+}
+
+// metadataNames are the type names GetMetadata lists, in its order.
+func metadataNames[M any](ms []M, name func(M) string) []string {
+	out := make([]string, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, name(m))
+	}
+	return out
 }
 
 func compareBlock(t *testing.T, at string, want *blockJSON, got *tfprotov6.SchemaBlock) {

@@ -19,7 +19,11 @@ type Server struct {
 	metadataResp                 *tfprotov6.GetMetadataResponse
 }
 
-var _ tfprotov6.ProviderServerWithListResource = (*Server)(nil) //nolint:staticcheck // the list methods' interface until ProviderServer holds them
+// The list and action methods' interfaces, until ProviderServer holds them.
+var (
+	_ tfprotov6.ProviderServerWithListResource = (*Server)(nil) //nolint:staticcheck // see above
+	_ tfprotov6.ProviderServerWithActions      = (*Server)(nil) //nolint:staticcheck // see above
+)
 
 // New is the echo floor for the schemas in schemaJSON (`providers schema -json`'s output;
 // provider names the provider's address there, or is empty for the only one) and the
@@ -42,7 +46,7 @@ func New(schemaJSON []byte, provider string, readState func() ([]byte, error)) (
 	srv.schemaResp = &tfprotov6.GetProviderSchemaResponse{
 		ServerCapabilities: caps, Provider: s.provider, ResourceSchemas: s.resources,
 		DataSourceSchemas: s.dataSources, EphemeralResourceSchemas: s.ephemerals,
-		ListResourceSchemas: s.listResources, Functions: map[string]*tfprotov6.Function{},
+		ListResourceSchemas: s.listResources, ActionSchemas: s.actions, Functions: map[string]*tfprotov6.Function{},
 	}
 	srv.metadataResp = &tfprotov6.GetMetadataResponse{ServerCapabilities: caps}
 	for _, name := range sortedKeys(s.resources) {
@@ -56,6 +60,9 @@ func New(schemaJSON []byte, provider string, readState func() ([]byte, error)) (
 	}
 	for _, name := range sortedKeys(s.listResources) {
 		srv.metadataResp.ListResources = append(srv.metadataResp.ListResources, tfprotov6.ListResourceMetadata{TypeName: name})
+	}
+	for _, name := range sortedKeys(s.actions) {
+		srv.metadataResp.Actions = append(srv.metadataResp.Actions, tfprotov6.ActionMetadata{TypeName: name})
 	}
 	return srv, nil
 }
@@ -85,7 +92,7 @@ func (s *Server) StopProvider(context.Context, *tfprotov6.StopProviderRequest) (
 	return &tfprotov6.StopProviderResponse{}, nil
 }
 
-// The provider has no functions, and the schemas refuse them (parseSchemas).
+// The provider has no functions, and the schemas refuse them (parseSchemas), as state stores.
 
 func (s *Server) GetFunctions(context.Context, *tfprotov6.GetFunctionsRequest) (*tfprotov6.GetFunctionsResponse, error) {
 	return &tfprotov6.GetFunctionsResponse{Functions: map[string]*tfprotov6.Function{}}, nil
@@ -121,6 +128,24 @@ func (s *Server) ValidateListResourceConfig(context.Context, *tfprotov6.Validate
 
 func (s *Server) ListResource(context.Context, *tfprotov6.ListResourceRequest) (*tfprotov6.ListResourceServerStream, error) {
 	return &tfprotov6.ListResourceServerStream{Results: tfprotov6.NoListResults}, nil
+}
+
+// Actions are served in the schema, so that a configuration declaring one validates and
+// plans as with the real provider, but never invoked: nothing records their effects, and
+// the fleet invokes none.
+
+func (s *Server) ValidateActionConfig(context.Context, *tfprotov6.ValidateActionConfigRequest) (*tfprotov6.ValidateActionConfigResponse, error) {
+	return &tfprotov6.ValidateActionConfigResponse{}, nil
+}
+
+func (s *Server) PlanAction(context.Context, *tfprotov6.PlanActionRequest) (*tfprotov6.PlanActionResponse, error) {
+	return &tfprotov6.PlanActionResponse{}, nil
+}
+
+func (s *Server) InvokeAction(_ context.Context, req *tfprotov6.InvokeActionRequest) (*tfprotov6.InvokeActionServerStream, error) {
+	done := tfprotov6.InvokeActionEvent{Type: tfprotov6.CompletedInvokeActionEventType{
+		Diagnostics: errorf("the echo floor does not invoke actions (nothing records their effects): %s not invoked", req.ActionType)}}
+	return &tfprotov6.InvokeActionServerStream{Events: func(yield func(tfprotov6.InvokeActionEvent) bool) { yield(done) }}, nil
 }
 
 // errorf is one error diagnostic.

@@ -56,7 +56,8 @@ func TestEchoFleetEndToEnd(t *testing.T) {
 
 // TestEchoTestdata writes the echo floor's unit test fixtures (internal/bench/echo/testdata)
 // from astra under FLEETBENCH_CLI, when FLEETBENCH_ECHO_TESTDATA is set: the schemas of the
-// types a count fleet of 2 and a data source use, and the state their apply left.
+// types a count fleet of 2 and a data source use, of the ephemeral resources and of two
+// actions, and the state their apply left.
 func TestEchoTestdata(t *testing.T) {
 	if os.Getenv("FLEETBENCH_ECHO_TESTDATA") == "" {
 		t.Skip("FLEETBENCH_ECHO_TESTDATA is not set: the echo floor's testdata stays as it is")
@@ -79,10 +80,12 @@ data "astra_cluster" "first" {
 		ProviderSchemas map[string]map[string]any `json:"provider_schemas"`
 	}
 	readJSON(t, filepath.Join(record, "schema.json"), &schemas)
-	keep := map[string]bool{"astra_kubeconfig_credential": true, "astra_cluster": true, "astra_managed_cluster": true}
+	// Two actions under Terraform 1.14 or later: one of plain attributes, one with nested ones.
+	keep := map[string]bool{"astra_kubeconfig_credential": true, "astra_cluster": true, "astra_managed_cluster": true,
+		"astra_app_snapshot": true, "astra_app_restore": true}
 	for _, p := range schemas.ProviderSchemas {
 		delete(p, "list_resource_schemas")
-		for _, kind := range []string{"resource_schemas", "resource_identity_schemas", "data_source_schemas"} {
+		for _, kind := range []string{"resource_schemas", "resource_identity_schemas", "data_source_schemas", "action_schemas"} {
 			m, _ := p[kind].(map[string]any)
 			for name := range m {
 				if !keep[name] {
