@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// Server is the echo floor: a tfprotov6.ProviderServer (with list resources) serving
+// Server is the echo floor: a tfprotov6.ProviderServer (with list resources and actions) serving
 // recorded schemas and values. See the package documentation.
 type Server struct {
 	schemas *schemas
