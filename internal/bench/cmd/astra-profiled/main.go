@@ -11,6 +11,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -27,6 +28,7 @@ func main() {
 		}
 	}
 	if dir := os.Getenv("ASTRA_PROFILE_DIR"); dir != "" {
+		runtime.MemProfileRate = 16 << 10 // the default 512 KiB samples too coarsely to tell a few MiB apart
 		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%d.pprof", os.Getpid())))
 		if err != nil {
 			log.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,6 +42,8 @@ type result struct {
 	// cpu is the CPU time of the CLI with the providers it ran and reaped; providerCPU the
 	// providers' part, sampled from /proc (a process's last few milliseconds may be missed).
 	cpu, providerCPU time.Duration
+	// fastest and slowest are the spread of the repetitions a median was taken from.
+	fastest, slowest time.Duration
 }
 
 type bench struct {
@@ -82,7 +85,7 @@ func main() {
 	fleetCountMax := flag.Int("fleet-count-max", 300, "realistic fleet: the largest N the count layout runs (its CLI cost grows as N squared)")
 	fleetFloors := flag.String("fleet-floors", "echo,trivial,schema,framework", "realistic fleet: what is measured beside astra: "+
 		"the floors (echo, trivial, schema) and framework (astra with its known answers off, ASTRA_KNOWN_ANSWERS=off)")
-	repeat := flag.Int("repeat", 3, "how many times each plan runs (the median is reported)")
+	repeat := flag.Int("repeat", 3, "how many times each plan runs, and each realistic fleet measurement (the median is reported, with the spread)")
 	flag.Parse()
 	if *cli == "" {
 		log.Fatal("-cli is required (the path of tofu or terraform)")
@@ -169,6 +172,9 @@ func (b *bench) build(keys ...string) {
 	pkgs := map[string]string{"ours": ".", "anchors": "./internal/bench/cmd/astra-anchors",
 		"schema": "./internal/bench/cmd/floor-schema", "trivial": "./internal/bench/cmd/floor-trivial",
 		"echo": "./internal/bench/cmd/floor-echo", "framework": "."}
+	if os.Getenv("ASTRA_PROFILE_DIR") != "" { // profiles of astra's own processes (astra-profiled); timings then include the profiling
+		pkgs["ours"] = "./internal/bench/cmd/astra-profiled"
+	}
 	for _, key := range keys {
 		v := b.variants[key]
 		v.dir = filepath.Join(b.work, "bin-"+key)
@@ -469,8 +475,18 @@ func (b *bench) planMedianWith(cli string, v *variant, dir string) result {
 	for range b.repeat {
 		runs = append(runs, b.runWith(cli, v, dir, "plan", "-input=false", "-detailed-exitcode"))
 	}
+	return median(runs)
+}
+
+// median is the run of median wall time, with the spread of all (fastest, slowest).
+func median(runs []result) result {
+	runs = slices.Clone(runs)
 	sort.Slice(runs, func(i, j int) bool { return runs[i].wall < runs[j].wall })
-	return runs[len(runs)/2]
+	m := runs[len(runs)/2]
+	if len(runs) > 1 {
+		m.fastest, m.slowest = runs[0].wall, runs[len(runs)-1].wall
+	}
+	return m
 }
 
 func contains(ns []int, n int) bool {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -15,6 +17,9 @@ func secs(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
 func wall(r result) string {
 	if r.wall <= 0 {
 		return "-"
+	}
+	if r.slowest > r.fastest {
+		return fmt.Sprintf("%s (%s–%s)", secs(r.wall), secs(r.fastest), secs(r.slowest))
 	}
 	return secs(r.wall)
 }
@@ -93,9 +98,11 @@ func (b *bench) report() string {
 	fmt.Fprintf(&s, "Written by `make bench` (`go run ./internal/bench/cmd/fleetbench`) on %s: %s, %s/%s, %d CPUs; "+
 		"all figures from this one run. The CLI runs with its default parallelism against the in-process simulator; "+
 		"\"requests\" are the HTTP requests the simulator counted, \"latency\" a delay added to every answer, \"CPU\" the "+
-		"CPU time of the CLI and the providers it ran, the provider's part in parentheses. A plan is run %d "+
-		"times and its median shown; an apply once. The machine may be shared: compare figures within a row.\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), b.cliVersion(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), b.repeat)
+		"CPU time of the CLI and the providers it ran, the provider's part in parentheses. A plan is run %[6]d "+
+		"times and its median shown; an apply once, but in the realistic fleet, where each measurement (apply, first plan, "+
+		"plan) is repeated %[6]d times from a fresh start and the median repetition shown, with the spread of its walls "+
+		"(fastest–slowest). Machine: %[7]s. The machine may be shared: compare figures within a row.\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), b.cliVersion(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), b.repeat, machine())
 	s.WriteString("Providers: **astra** (this provider, defaults); **anchors** (the same provider switched to the anchors' " +
 		"strategy: 10 s polling and one GET per read, `read_max_age = 0s`, and served by the framework alone, as the anchors " +
 		"are, without this provider's answers to unchanged reads and plans and to creates' plans); **same-schema floor** " +
@@ -281,4 +288,32 @@ func (b *bench) goals(s *strings.Builder) {
 		fmt.Fprintf(s, "| provider peak RSS ≤ 100 MiB at 1000 clusters | %d MiB at %d clusters (plan) |\n", peak/1024, n)
 	}
 	b.fleetGoals(s)
+}
+
+// machine describes the CPU, memory and load the figures were taken on (Linux; "unknown"
+// where /proc does not tell).
+func machine() string {
+	var parts []string
+	if info, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(info), "\n") {
+			if name, ok := strings.CutPrefix(line, "model name"); ok {
+				parts = append(parts, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), ":")))
+				break
+			}
+		}
+	}
+	if info, err := os.ReadFile("/proc/meminfo"); err == nil {
+		if f := strings.Fields(strings.SplitN(string(info), "\n", 2)[0]); len(f) >= 2 {
+			if kb, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+				parts = append(parts, fmt.Sprintf("%d GiB memory", (kb+1<<19)>>20))
+			}
+		}
+	}
+	if load, err := os.ReadFile("/proc/loadavg"); err == nil {
+		parts = append(parts, "load average at the end "+strings.Join(strings.Fields(string(load))[:3], " "))
+	}
+	if len(parts) == 0 {
+		return "unknown"
+	}
+	return strings.Join(parts, ", ")
 }
