@@ -33,6 +33,19 @@ func DefaultSchedule() Schedule {
 		Multiplier: 1.5, Jitter: 0.1, NotFoundGrace: 30 * time.Second, Stretch: 0.1, Ceiling: 30 * time.Second}
 }
 
+// Discovery paces the wait for a cluster Astra Control is discovering (a POST it did not
+// answer as running): Astra connects to the cluster's API server and takes its inventory
+// ("the cluster enters Discovering state and then changes to Healthy", ACC docs), work of
+// seconds, not of the quarter second a default wait starts with. So the first poll comes 4x
+// later and the next ones 2x apart, growing as the default's: under the default schedule,
+// at 1s, 1.5s and 2.25s (10% jitter after the first), so a 2-second discovery is seen
+// within 0.4s in 3 reads where the default took 5, and one under a second at 1s. A
+// schedule of milliseconds (tests) stays one.
+func (s Schedule) Discovery() Schedule {
+	s.InitialDelay, s.Min = 4*s.InitialDelay, 2*s.Min
+	return s
+}
+
 // next is the wait before poll n+1, after waiting elapsed in all.
 func (s Schedule) next(n int, elapsed time.Duration) time.Duration {
 	d := s.delay(n)

@@ -286,3 +286,50 @@ func TestClusterRunningEndsOnRemovedWithReason(t *testing.T) {
 		t.Errorf("Describe = %q", state)
 	}
 }
+
+// TestDiscoverySchedule: under the default schedule, the wait for a discovery polls first
+// at 1s and sees a 2-second discovery in 3 reads, within 0.35s, whichever way the jitter
+// goes (5 reads under the default schedule itself); a schedule of milliseconds stays one.
+func TestDiscoverySchedule(t *testing.T) {
+	reads := func(s Schedule, transition time.Duration) (int, time.Duration) {
+		at := s.InitialDelay
+		for n := 0; ; n++ {
+			if at >= transition {
+				return n + 1, at - transition
+			}
+			at += s.next(n, at)
+		}
+	}
+	for _, c := range []struct {
+		name     string
+		jitter   float64
+		polls    int
+		lateness time.Duration
+	}{
+		{"jitter down", 0, 3, 125 * time.Millisecond},
+		{"no jitter", 0.5, 3, 250 * time.Millisecond},
+		{"jitter up", 1, 3, 375 * time.Millisecond},
+	} {
+		d := DefaultSchedule().Discovery()
+		d.random = func() float64 { return c.jitter }
+		if d.InitialDelay != time.Second || d.Min != 500*time.Millisecond {
+			t.Fatalf("Discovery() = %+v, want the first poll at 1s and the next 0.5s after", d)
+		}
+		polls, late := reads(d, 2*time.Second)
+		if polls != c.polls || late != c.lateness {
+			t.Errorf("%s: a 2s discovery is seen in %d reads, %v late; want %d, %v", c.name, polls, late, c.polls, c.lateness)
+		}
+		base := DefaultSchedule()
+		base.random = d.random
+		if polls, _ := reads(base, 2*time.Second); polls != 5 {
+			t.Errorf("%s: the default schedule sees it in %d reads, want 5 (the comparison the doc makes)", c.name, polls)
+		}
+		if polls, late := reads(d, 300*time.Millisecond); polls != 1 || late != 700*time.Millisecond {
+			t.Errorf("%s: a 0.3s discovery: %d reads, %v late; want the first read at 1s", c.name, polls, late)
+		}
+	}
+	fast := Schedule{InitialDelay: time.Millisecond, Min: time.Millisecond}.Discovery()
+	if fast.InitialDelay != 4*time.Millisecond || fast.Min != 2*time.Millisecond {
+		t.Errorf("a test schedule's discovery: %+v", fast)
+	}
+}

@@ -290,7 +290,7 @@ func (r *clusterResource) recordAndWait(ctx, opCtx context.Context, client *astr
 // so (a kubeconfig cluster is discovered at once); then nothing is polled.
 func (r *clusterResource) waitRunning(ctx context.Context, client *astra.Client, cloudID string, c *astra.Cluster,
 	ready func(*astra.Cluster) (bool, error)) (*astra.Cluster, error) {
-	return astra.WaitFrom(ctx, r.waitSchedule(), c, func(ctx context.Context) (*astra.Cluster, error) {
+	return astra.WaitFrom(ctx, r.waitSchedule().Discovery(), c, func(ctx context.Context) (*astra.Cluster, error) {
 		return client.GetCluster(ctx, cloudID, c.ID)
 	}, ready)
 }

@@ -269,11 +269,11 @@ func (b *bench) goals(s *strings.Builder) {
 			base["ours"], base["anchors"] = r.res["ours"].wall, r.res["anchors"].wall
 			continue
 		}
-		want := "0.5s"
+		want, gets := "0.5s", 5 // issue 48: as before the plan-time checks, which these GETs include
 		if r.latency > 5*time.Second {
-			want = "2s"
+			want, gets = "2s", 10
 		}
-		fmt.Fprintf(s, "| detection overhead at T = %v ≤ %s, ≤ 10 GETs | %s, %d GETs (anchors' strategy: %s, %d GETs) |\n", r.latency, want,
+		fmt.Fprintf(s, "| detection overhead at T = %v ≤ %s, ≤ %d GETs (the plan-time checks included) | %s, %d GETs (anchors' strategy: %s, %d GETs) |\n", r.latency, want, gets,
 			secs(r.res["ours"].wall-r.latency-base["ours"]), r.res["ours"].gets,
 			secs(r.res["anchors"].wall-r.latency-base["anchors"]), r.res["anchors"].gets)
 	}
