@@ -28,7 +28,8 @@ func stateDigest(v tftypes.Value) string {
 	return digest(b.Bytes())
 }
 
-// canonical writes v so that two values encode alike exactly when they are Equal.
+// canonical writes v so that two values encode alike exactly when they are Equal. It
+// appends in place (AvailableBuffer): a fleet's plan encodes every state it reads.
 func canonical(b *bytes.Buffer, v tftypes.Value) {
 	switch {
 	case v.IsNull():
@@ -43,15 +44,21 @@ func canonical(b *bytes.Buffer, v tftypes.Value) {
 	case typ.Is(tftypes.String):
 		var s string
 		_ = v.As(&s)
-		b.WriteString("s" + strconv.Quote(s) + ";")
+		b.WriteByte('s')
+		b.Write(strconv.AppendQuote(b.AvailableBuffer(), s))
+		b.WriteByte(';')
 	case typ.Is(tftypes.Bool):
 		var x bool
 		_ = v.As(&x)
-		b.WriteString("b" + strconv.FormatBool(x) + ";")
+		b.WriteByte('b')
+		b.Write(strconv.AppendBool(b.AvailableBuffer(), x))
+		b.WriteByte(';')
 	case typ.Is(tftypes.Number):
 		var n big.Float
 		_ = v.As(&n)
-		b.WriteString("d" + n.Text('g', -1) + ";")
+		b.WriteByte('d')
+		b.Write(n.Append(b.AvailableBuffer(), 'g', -1))
+		b.WriteByte(';')
 	case typ.Is(tftypes.List{}), typ.Is(tftypes.Tuple{}):
 		var elems []tftypes.Value
 		_ = v.As(&elems)
@@ -81,7 +88,8 @@ func canonical(b *bytes.Buffer, v tftypes.Value) {
 		sort.Strings(names)
 		b.WriteString("(")
 		for _, name := range names {
-			b.WriteString(strconv.Quote(name) + "=")
+			b.Write(strconv.AppendQuote(b.AvailableBuffer(), name))
+			b.WriteByte('=')
 			canonical(b, members[name])
 		}
 		b.WriteString(");")
