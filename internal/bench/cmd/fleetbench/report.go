@@ -101,8 +101,8 @@ func (b *bench) report() string {
 		"CPU time of the CLI and the providers it ran, the provider's part in parentheses. A plan is run %[6]d "+
 		"times and its median shown; an apply once, but in the realistic fleet, where each measurement (apply, first plan, "+
 		"plan) is repeated %[6]d times from a fresh start and the median repetition shown, with the spread of its walls "+
-		"(fastest–slowest). Machine: %[7]s. The machine may be shared: compare figures within a row.\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), b.cliVersion(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), b.repeat, machine())
+		"(fastest–slowest). Machine: %[7]s. Flags: `%[8]s`. The machine may be shared: compare figures within a row.\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), b.cliVersion(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), b.repeat, machine(), flags())
 	s.WriteString("Providers: **astra** (this provider, defaults); **anchors** (the same provider switched to the anchors' " +
 		"strategy: 10 s polling and one GET per read, `read_max_age = 0s`, and served by the framework alone, as the anchors " +
 		"are, without this provider's answers to unchanged reads and plans and to creates' plans); **same-schema floor** " +
@@ -316,4 +316,30 @@ func machine() string {
 		return "unknown"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// flags are the command line's flags, CLI paths shortened to their names, so a reader can
+// run the same.
+func flags() string {
+	var out []string
+	for _, a := range os.Args[1:] {
+		if v, ok := strings.CutPrefix(a, "-cli="); ok {
+			a = "-cli=" + cliNames(v)
+		}
+		out = append(out, a)
+	}
+	for i := range out {
+		if out[i] == "-cli" && i+1 < len(out) {
+			out[i+1] = cliNames(out[i+1])
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func cliNames(list string) string {
+	var names []string
+	for _, p := range strings.Split(list, ",") {
+		names = append(names, filepath.Base(filepath.Dir(p))+"/"+filepath.Base(p))
+	}
+	return strings.Join(names, ",")
 }
