@@ -40,9 +40,10 @@ func DefaultSchedule() Schedule {
 // later and the next ones 2x apart, growing as the default's: under the default schedule,
 // at 1s, 1.5s and 2.25s (10% jitter after the first), so a 2-second discovery is seen
 // within 0.4s in 3 reads where the default took 5, and one under a second at 1s. A
-// schedule of milliseconds (tests) stays one.
+// schedule of milliseconds (tests) stays one, and a slower one (10s, the anchors') as it is.
 func (s Schedule) Discovery() Schedule {
-	s.InitialDelay, s.Min = 4*s.InitialDelay, 2*s.Min
+	s.InitialDelay = max(s.InitialDelay, min(4*s.InitialDelay, time.Second))
+	s.Min = max(s.Min, min(2*s.Min, 500*time.Millisecond))
 	return s
 }
 

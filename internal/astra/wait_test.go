@@ -332,4 +332,8 @@ func TestDiscoverySchedule(t *testing.T) {
 	if fast.InitialDelay != 4*time.Millisecond || fast.Min != 2*time.Millisecond {
 		t.Errorf("a test schedule's discovery: %+v", fast)
 	}
+	slow := Schedule{InitialDelay: 10 * time.Second, Min: 10 * time.Second}.Discovery()
+	if slow.InitialDelay != 10*time.Second || slow.Min != 10*time.Second {
+		t.Errorf("a 10s schedule's discovery: %+v, want it unchanged", slow)
+	}
 }
