@@ -290,7 +290,6 @@ func (b *bench) knownAnswersReport(s *strings.Builder) {
 // fleetReportKeys are the fleet tables' providers, in their columns' order.
 var fleetReportKeys = []string{"echo", "trivial", "schema", "ours"}
 
-func rssRatio(res map[string]result) string { return rssRatioTo(res["ours"], res["trivial"]) }
 
 // rssRatioTo is a's peak RSS as a multiple of b's.
 func rssRatioTo(a, b result) string {
