@@ -127,8 +127,8 @@ func stateMsgPack(typ tftypes.Object, raw []byte) ([]byte, bool) {
 	if _, ok := v.(map[string]any); !ok { // a null state: rare enough to leave to the framework
 		return nil, false
 	}
-	var buf bytes.Buffer
-	enc := msgpack.NewEncoder(&buf)
+	buf := bytes.NewBuffer(make([]byte, 0, len(raw))) // the MessagePack is mostly shorter than the JSON: one allocation
+	enc := msgpack.NewEncoder(buf)
 	if !writeMsgPack(enc, typ, v) {
 		return nil, false
 	}
