@@ -50,8 +50,12 @@ func recordedStates(tb testing.TB) (map[string][][]byte, map[string]tftypes.Obje
 		if r.Mode != "managed" {
 			continue
 		}
+		typ, ok := schemas.ResourceSchemas[r.Type].ValueType().(tftypes.Object)
+		if !ok {
+			tb.Fatalf("%s: no object type", r.Type)
+		}
 		states[r.Type] = append(states[r.Type], r.Values)
-		types[r.Type] = schemas.ResourceSchemas[r.Type].ValueType().(tftypes.Object)
+		types[r.Type] = typ
 	}
 	return states, types
 }
@@ -79,14 +83,15 @@ func TestKnownUpgrades_recordedStatesUnchanged(t *testing.T) {
 func BenchmarkStateMsgPack(b *testing.B) {
 	states, types := recordedStates(b)
 	raw, typ := states["astra_cluster"][0], types["astra_cluster"]
-	for name, transcode := range map[string]func(tftypes.Object, []byte) ([]byte, bool){
-		"scanner": knownanswers.StateMsgPack, "decoder": knownanswers.StateMsgPackReference,
-	} {
-		b.Run(name, func(b *testing.B) {
+	for _, c := range []struct {
+		name      string
+		transcode func(tftypes.Object, []byte) ([]byte, bool)
+	}{{"scanner", knownanswers.StateMsgPack}, {"decoder", knownanswers.StateMsgPackReference}} {
+		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(raw)))
 			for b.Loop() {
-				if _, ok := transcode(typ, raw); !ok {
+				if _, ok := c.transcode(typ, raw); !ok {
 					b.Fatal("not answered")
 				}
 			}

@@ -120,61 +120,19 @@ func stateMsgPack(typ tftypes.Object, raw []byte) ([]byte, bool) {
 	if !json.Valid(raw) { // the framework reads a value's first token and ignores what follows
 		return nil, false
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	v, ok := readJSON(dec)
+	v, ok := readJSON(raw)
 	if !ok {
 		return nil, false
 	}
 	if _, ok := v.(map[string]any); !ok { // a null state: rare enough to leave to the framework
 		return nil, false
 	}
-	var buf bytes.Buffer
-	enc := msgpack.NewEncoder(&buf)
+	buf := bytes.NewBuffer(make([]byte, 0, len(raw))) // the MessagePack is mostly shorter than the JSON: one allocation
+	enc := msgpack.NewEncoder(buf)
 	if !writeMsgPack(enc, typ, v) {
 		return nil, false
 	}
 	return buf.Bytes(), true
-}
-
-// readJSON reads one JSON value: objects as maps, arrays as slices, numbers as json.Number;
-// false on a duplicated key, whose values the framework decodes in turn (and may fail on).
-func readJSON(dec *json.Decoder) (any, bool) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, false
-	}
-	switch tok {
-	case json.Delim('{'):
-		m := map[string]any{}
-		for dec.More() {
-			key, err := dec.Token()
-			name, ok := key.(string)
-			if err != nil || !ok {
-				return nil, false
-			}
-			if _, dup := m[name]; dup {
-				return nil, false
-			}
-			if m[name], ok = readJSON(dec); !ok {
-				return nil, false
-			}
-		}
-		_, err := dec.Token()
-		return m, err == nil
-	case json.Delim('['):
-		list := []any{}
-		for dec.More() {
-			v, ok := readJSON(dec)
-			if !ok {
-				return nil, false
-			}
-			list = append(list, v)
-		}
-		_, err := dec.Token()
-		return list, err == nil
-	}
-	return tok, true // string, json.Number, bool or nil
 }
 
 // writeMsgPack encodes v as a value of typ; false when v is not of the JSON kind the type
