@@ -35,6 +35,19 @@ func decodeValue(dv *tfprotov6.DynamicValue, typ tftypes.Type) (tftypes.Value, e
 	return v, nil
 }
 
+// The primitive types as interfaces, boxed once: typ.Is(tftypes.String) allocates the box
+// at every call, a third of this decoder's allocations.
+var (
+	typeString  tftypes.Type = tftypes.String
+	typeNumber  tftypes.Type = tftypes.Number
+	typeBool    tftypes.Type = tftypes.Bool
+	typeDynamic tftypes.Type = tftypes.DynamicPseudoType
+	typeList    tftypes.Type = tftypes.List{}
+	typeSet     tftypes.Type = tftypes.Set{}
+	typeMap     tftypes.Type = tftypes.Map{}
+	typeObject  tftypes.Type = tftypes.Object{}
+)
+
 // errLibrary stops the fast decoder where the library decides.
 var errLibrary = errors.New("left to the library")
 
@@ -42,7 +55,7 @@ var errLibrary = errors.New("left to the library")
 // unknown values.
 func msgpackValue(dec *msgpack.Decoder, typ tftypes.Type) (tftypes.Value, error) {
 	peek, err := dec.PeekCode()
-	if err != nil || msgpcode.IsExt(peek) || typ.Is(tftypes.DynamicPseudoType) {
+	if err != nil || msgpcode.IsExt(peek) || typ.Is(typeDynamic) {
 		return tftypes.Value{}, errLibrary
 	}
 	if peek == msgpcode.Nil {
@@ -52,32 +65,39 @@ func msgpackValue(dec *msgpack.Decoder, typ tftypes.Type) (tftypes.Value, error)
 		return tftypes.NewValue(typ, nil), nil
 	}
 	switch {
-	case typ.Is(tftypes.String):
+	case typ.Is(typeString):
 		s, err := dec.DecodeString()
 		if err != nil {
 			return tftypes.Value{}, err
 		}
-		return tftypes.NewValue(tftypes.String, s), nil
-	case typ.Is(tftypes.Number):
+		return tftypes.NewValue(typeString, s), nil
+	case typ.Is(typeNumber):
 		n, err := msgpackNumber(dec, peek)
 		if err != nil {
 			return tftypes.Value{}, err
 		}
-		return tftypes.NewValue(tftypes.Number, n), nil
-	case typ.Is(tftypes.Bool):
+		return tftypes.NewValue(typeNumber, n), nil
+	case typ.Is(typeBool):
 		b, err := dec.DecodeBool()
 		if err != nil {
 			return tftypes.Value{}, err
 		}
-		return tftypes.NewValue(tftypes.Bool, b), nil
-	case typ.Is(tftypes.List{}):
-		return msgpackElements(dec, typ.(tftypes.List).ElementType, false) //nolint:forcetypeassert // Is checked it
-	case typ.Is(tftypes.Set{}):
-		return msgpackElements(dec, typ.(tftypes.Set).ElementType, true) //nolint:forcetypeassert // Is checked it
-	case typ.Is(tftypes.Map{}):
-		return msgpackMap(dec, typ.(tftypes.Map).ElementType) //nolint:forcetypeassert // Is checked it
-	case typ.Is(tftypes.Object{}):
-		return msgpackObject(dec, typ.(tftypes.Object).AttributeTypes) //nolint:forcetypeassert // Is checked it
+		return tftypes.NewValue(typeBool, b), nil
+	// The library types a collection or an object anew from its element or attribute types;
+	// typ is that type (an object's only when it has no optional attributes), and reusing it
+	// saves an allocation per value.
+	case typ.Is(typeList):
+		return msgpackElements(dec, typ, typ.(tftypes.List).ElementType, false) //nolint:forcetypeassert // Is checked it
+	case typ.Is(typeSet):
+		return msgpackElements(dec, typ, typ.(tftypes.Set).ElementType, true) //nolint:forcetypeassert // Is checked it
+	case typ.Is(typeMap):
+		return msgpackMap(dec, typ, typ.(tftypes.Map).ElementType) //nolint:forcetypeassert // Is checked it
+	case typ.Is(typeObject):
+		obj := typ.(tftypes.Object) //nolint:forcetypeassert // Is checked it
+		if obj.OptionalAttributes != nil {
+			typ = tftypes.Object{AttributeTypes: obj.AttributeTypes}
+		}
+		return msgpackObject(dec, typ, obj.AttributeTypes)
 	}
 	return tftypes.Value{}, errLibrary // tuples and anything new
 }
@@ -107,22 +127,16 @@ func msgpackNumber(dec *msgpack.Decoder, peek byte) (*big.Float, error) {
 	return f, err
 }
 
-// msgpackElements is the library's list or set of elements of type elem. The library
-// types a non-empty set by its elements (tftypes.TypeFromElements: an object element's
-// type loses the optional attributes elem may have), so this does too.
-func msgpackElements(dec *msgpack.Decoder, elem tftypes.Type, set bool) (tftypes.Value, error) {
-	collection := func(elem tftypes.Type) tftypes.Type {
-		if set {
-			return tftypes.Set{ElementType: elem}
-		}
-		return tftypes.List{ElementType: elem}
-	}
+// msgpackElements is the library's list or set (typ) of elements of type elem. The
+// library types a non-empty set by its elements (tftypes.TypeFromElements: an object
+// element's type loses the optional attributes elem may have), so this does too.
+func msgpackElements(dec *msgpack.Decoder, typ, elem tftypes.Type, set bool) (tftypes.Value, error) {
 	n, err := dec.DecodeArrayLen()
 	switch {
 	case err != nil:
 		return tftypes.Value{}, err
 	case n < 0:
-		return tftypes.NewValue(collection(elem), nil), nil
+		return tftypes.NewValue(typ, nil), nil
 	}
 	vals := make([]tftypes.Value, 0, n)
 	for range n {
@@ -133,17 +147,18 @@ func msgpackElements(dec *msgpack.Decoder, elem tftypes.Type, set bool) (tftypes
 		vals = append(vals, v)
 	}
 	if set && n > 0 {
-		if elem, err = tftypes.TypeFromElements(vals); err != nil {
+		if of, err := tftypes.TypeFromElements(vals); err != nil {
 			return tftypes.Value{}, errLibrary
+		} else if !of.Equal(elem) {
+			typ = tftypes.Set{ElementType: of}
 		}
 	}
-	return tftypes.NewValue(collection(elem), vals), nil
+	return tftypes.NewValue(typ, vals), nil
 }
 
-// msgpackMap is the library's map: keys decoded as strings, the last of a repeated key
+// msgpackMap is the library's map (typ): keys decoded as strings, the last of a repeated key
 // kept.
-func msgpackMap(dec *msgpack.Decoder, elem tftypes.Type) (tftypes.Value, error) {
-	typ := tftypes.Map{ElementType: elem}
+func msgpackMap(dec *msgpack.Decoder, typ, elem tftypes.Type) (tftypes.Value, error) {
 	n, err := dec.DecodeMapLen()
 	switch {
 	case err != nil:
@@ -164,11 +179,10 @@ func msgpackMap(dec *msgpack.Decoder, elem tftypes.Type) (tftypes.Value, error) 
 	return tftypes.NewValue(typ, vals), nil
 }
 
-// msgpackObject is the library's object: exactly as many attributes as the type has, each
+// msgpackObject is the library's object (typ): exactly as many attributes as the type has, each
 // one of the type's (a repeated one leaves another missing, which tftypes.NewValue
 // rejects; this decoder leaves that to the library).
-func msgpackObject(dec *msgpack.Decoder, types map[string]tftypes.Type) (tftypes.Value, error) {
-	typ := tftypes.Object{AttributeTypes: types}
+func msgpackObject(dec *msgpack.Decoder, typ tftypes.Type, types map[string]tftypes.Type) (tftypes.Value, error) {
 	n, err := dec.DecodeMapLen()
 	switch {
 	case err != nil:
