@@ -15,6 +15,7 @@ targets=(
   ./internal/provider/validate:FuzzResourceName
   ./internal/labelselector:FuzzValidateMatchesKubernetes
   ./internal/knownanswers:FuzzReadJSON
+  ./internal/knownanswers:FuzzMsgPackDecode
 )
 # Every Fuzz function must be listed above, so a new one is not silently left out.
 found="$(grep -rho --include='*_test.go' '^func Fuzz[A-Za-z0-9_]*' internal | sed 's/^func //' | sort)"

@@ -168,15 +168,15 @@ func (s *server) knownApply(ctx context.Context, req *tfprotov6.ApplyResourceCha
 	if rule == nil || req.PriorState == nil || req.PlannedState == nil || req.Config == nil || len(req.PlannedPrivate) > 0 {
 		return nil
 	}
-	prior, err := req.PriorState.Unmarshal(rule.typ)
+	prior, err := decodeValue(req.PriorState, rule.typ)
 	if err != nil || !prior.IsNull() {
 		return nil
 	}
-	planned, err := req.PlannedState.Unmarshal(rule.typ)
+	planned, err := decodeValue(req.PlannedState, rule.typ)
 	if err != nil || planned.IsNull() {
 		return nil
 	}
-	config, err := req.Config.Unmarshal(rule.typ)
+	config, err := decodeValue(req.Config, rule.typ)
 	if err != nil {
 		return nil
 	}

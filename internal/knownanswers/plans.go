@@ -299,12 +299,12 @@ func (s *server) knownPlan(ctx context.Context, req *tfprotov6.PlanResourceChang
 		req.PriorState == nil || req.ProposedNewState == nil || req.Config == nil {
 		return nil
 	}
-	prior, err1 := req.PriorState.Unmarshal(rule.typ)
+	prior, err1 := decodeValue(req.PriorState, rule.typ)
 	proposed, err2 := prior, err1
 	if !sameMsgPack(req.PriorState, req.ProposedNewState) { // the same bytes decode alike: a steady plan decodes them once
-		proposed, err2 = req.ProposedNewState.Unmarshal(rule.typ)
+		proposed, err2 = decodeValue(req.ProposedNewState, rule.typ)
 	}
-	config, err3 := req.Config.Unmarshal(rule.typ)
+	config, err3 := decodeValue(req.Config, rule.typ)
 	if err1 != nil || err2 != nil || err3 != nil || proposed.IsNull() || config.IsNull() {
 		return nil
 	}

@@ -36,7 +36,7 @@ func (s *server) unchangedRead(ctx context.Context, req *tfprotov6.ReadResourceR
 		req.CurrentState == nil {
 		return nil
 	}
-	state, err := req.CurrentState.Unmarshal(rule.typ)
+	state, err := decodeValue(req.CurrentState, rule.typ)
 	if err != nil || state.IsNull() || !state.IsFullyKnown() {
 		return nil
 	}

@@ -147,7 +147,7 @@ func (s *server) knownValidation(ctx context.Context, req *tfprotov6.ValidateRes
 	if !ok || req.Config == nil {
 		return nil // without a configuration the framework answers nothing, cheaply
 	}
-	raw, err := req.Config.Unmarshal(rule.typ)
+	raw, err := decodeValue(req.Config, rule.typ)
 	if err != nil || raw.IsNull() || !raw.IsKnown() {
 		return nil
 	}

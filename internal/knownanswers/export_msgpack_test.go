@@ -1,0 +1,22 @@
+package knownanswers
+
+import (
+	"bytes"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	msgpack "github.com/vmihailenco/msgpack/v5"
+)
+
+// DecodeValue is the known answers' msgpack decoder, for the differential against the library.
+func DecodeValue(dv *tfprotov6.DynamicValue, typ tftypes.Type) (tftypes.Value, error) {
+	return decodeValue(dv, typ)
+}
+
+// DecodesFast tells whether the fast decoder alone decodes data (without the library), so
+// that the differential can show it is not vacuous.
+func DecodesFast(data []byte, typ tftypes.Type) bool {
+	dec := msgpack.NewDecoder(bytes.NewReader(data))
+	_, err := msgpackValue(dec, typ)
+	return err == nil
+}
