@@ -290,7 +290,6 @@ func (b *bench) knownAnswersReport(s *strings.Builder) {
 // fleetReportKeys are the fleet tables' providers, in their columns' order.
 var fleetReportKeys = []string{"echo", "trivial", "schema", "ours"}
 
-
 // rssRatioTo is a's peak RSS as a multiple of b's.
 func rssRatioTo(a, b result) string {
 	if b.rssKiB <= 0 || a.rssKiB <= 0 {
