@@ -67,22 +67,13 @@ func msgpackValue(dec *msgpack.Decoder, typ tftypes.Type) (tftypes.Value, error)
 	switch {
 	case typ.Is(typeString):
 		s, err := dec.DecodeString()
-		if err != nil {
-			return tftypes.Value{}, err
-		}
-		return tftypes.NewValue(typeString, s), nil
+		return primitive(typeString, s, err)
 	case typ.Is(typeNumber):
 		n, err := msgpackNumber(dec, peek)
-		if err != nil {
-			return tftypes.Value{}, err
-		}
-		return tftypes.NewValue(typeNumber, n), nil
+		return primitive(typeNumber, n, err)
 	case typ.Is(typeBool):
 		b, err := dec.DecodeBool()
-		if err != nil {
-			return tftypes.Value{}, err
-		}
-		return tftypes.NewValue(typeBool, b), nil
+		return primitive(typeBool, b, err)
 	// The library types a collection or an object anew from its element or attribute types;
 	// typ is that type (an object's only when it has no optional attributes), and reusing it
 	// saves an allocation per value.
@@ -210,4 +201,12 @@ func msgpackObject(dec *msgpack.Decoder, typ tftypes.Type, types map[string]tfty
 		return tftypes.Value{}, errLibrary
 	}
 	return tftypes.NewValue(typ, vals), nil
+}
+
+// primitive is the value of a primitive type decoded as v, or err.
+func primitive[T any](typ tftypes.Type, v T, err error) (tftypes.Value, error) {
+	if err != nil {
+		return tftypes.Value{}, err
+	}
+	return tftypes.NewValue(typ, v), nil
 }
