@@ -26,6 +26,7 @@ func main() {
 		quietLogsUnlessAsked(os.LookupEnv, os.Setenv)
 	}
 
+	provider.TuneGC()
 	var opts []tf6server.ServeOpt
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())

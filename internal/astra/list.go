@@ -1,10 +1,13 @@
 package astra
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -75,14 +78,6 @@ func encodeQuery(q url.Values) string {
 	return strings.ReplaceAll(q.Encode(), "+", "%20")
 }
 
-// listEnvelope is a collection answer: {"items": [...], "metadata": {"continue": ...}}.
-type listEnvelope struct {
-	Items    []json.RawMessage `json:"items"`
-	Metadata struct {
-		Continue string `json:"continue"`
-	} `json:"metadata"`
-}
-
 // maxPages stops a server that keeps handing out continuation tokens.
 const maxPages = 1000
 
@@ -111,20 +106,15 @@ func (c *Client) eachListItem(ctx context.Context, path, resource string, opts L
 	}
 	seen := map[string]bool{}
 	for page := 0; page < maxPages; page++ {
-		resp, err := c.do(ctx, request{method: http.MethodGet, path: path, query: encodeQuery(q), resource: resource})
+		var next string
+		_, err := c.do(ctx, request{method: http.MethodGet, path: path, query: encodeQuery(q), resource: resource,
+			stream: func(header http.Header, body io.Reader) (err error) {
+				next, err = eachItemOf(c.accountPath+path, header, body, visit)
+				return err
+			}})
 		if err != nil {
 			return err
 		}
-		var env listEnvelope
-		if err := decodeJSON(http.MethodGet, c.accountPath+path, resp, &env); err != nil {
-			return err
-		}
-		for _, raw := range env.Items {
-			if err := visit(raw); err != nil {
-				return err
-			}
-		}
-		next := env.Metadata.Continue
 		if next == "" || opts.Limit > 0 || seen[next] {
 			return nil
 		}
@@ -132,6 +122,109 @@ func (c *Client) eachListItem(ctx context.Context, path, resource string, opts L
 		q.Set("continue", next)
 	}
 	return nil
+}
+
+// eachItemOf hands each item of a collection answer (to a GET of path) ({"items": [...], "metadata":
+// {"continue": ...}}) to visit as it arrives, so a listing of a fleet is never held whole,
+// and returns the continuation token. An error reading body is returned as it is; any
+// other (the answer's decoding, or visit's) as a *streamDecodeError.
+func eachItemOf(path string, header http.Header, body io.Reader, visit func(json.RawMessage) error) (next string, err error) {
+	read := &readRecorder{r: body}
+	in := bufio.NewReader(read)
+	if start, _ := in.Peek(512); !isJSON(header.Get("Content-Type"), start) {
+		if read.err != nil {
+			return "", read.err
+		}
+		return "", &streamDecodeError{decodeJSON(http.MethodGet, path, &response{header: header, body: start}, nil)}
+	}
+	next, err = eachItem(json.NewDecoder(in), visit)
+	var visitErr visitError
+	switch {
+	case read.err != nil:
+		return "", read.err
+	case errors.As(err, &visitErr):
+		return "", &streamDecodeError{visitErr.error}
+	case err != nil:
+		return "", &streamDecodeError{fmt.Errorf("GET %s: decoding the answer: %w", path, err)}
+	}
+	return next, nil
+}
+
+// eachItem decodes a collection answer item by item.
+func eachItem(dec *json.Decoder, visit func(json.RawMessage) error) (next string, err error) {
+	if tok, err := dec.Token(); err != nil {
+		return "", err
+	} else if tok != json.Delim('{') {
+		return "", fmt.Errorf("a collection answer is an object, got %v", tok)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", err
+		}
+		switch tok {
+		case "items":
+			err = eachArrayItem(dec, visit)
+		case "metadata":
+			var metadata struct {
+				Continue string `json:"continue"`
+			}
+			err = dec.Decode(&metadata)
+			next = metadata.Continue
+		default:
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return "", err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return "", fmt.Errorf("invalid character after top-level value")
+	}
+	return next, nil
+}
+
+// readRecorder keeps the error reading the answer, to tell it from one decoding it.
+type readRecorder struct {
+	r   io.Reader
+	err error
+}
+
+func (r *readRecorder) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if err != nil && err != io.EOF {
+		r.err = err
+	}
+	return n, err
+}
+
+// visitError carries the visitor's own error through eachArrayItem unwrapped.
+type visitError struct{ error }
+
+// eachArrayItem decodes a JSON array (or null) item by item.
+func eachArrayItem(dec *json.Decoder, visit func(json.RawMessage) error) error {
+	tok, err := dec.Token()
+	if err != nil || tok == nil {
+		return err
+	}
+	if tok != json.Delim('[') {
+		return fmt.Errorf("items is not an array: %v", tok)
+	}
+	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err
+		}
+		if err := visit(raw); err != nil {
+			return visitError{err}
+		}
+	}
+	_, err = dec.Token()
+	return err
 }
 
 // decodeItem decodes one list item. With include, the server sends each item as an array

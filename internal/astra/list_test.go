@@ -2,9 +2,14 @@ package astra
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestListOptionsQuery(t *testing.T) {
@@ -101,5 +106,91 @@ func TestListItemShapes(t *testing.T) {
 		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
 			t.Errorf("%s: err %v, want %q", c.name, err, c.wantErr)
 		}
+	}
+}
+
+var jsonHeader = http.Header{"Content-Type": {"application/json"}}
+
+func TestEachItemOfDecodesACollectionAnswerItemByItem(t *testing.T) {
+	tests := []struct {
+		name, body string
+		items      []string
+		next       string
+		err        string
+	}{
+		{name: "items then metadata", body: `{"items":[{"id":"a"},{"id":"b"}],"metadata":{"continue":"t1"}}`,
+			items: []string{`{"id":"a"}`, `{"id":"b"}`}, next: "t1"},
+		{name: "metadata first, other keys skipped", body: ` {"metadata":{"continue":"t2","labels":[]},"kind":{"x":[1]},"items":[ {"id" : "a"} ]} `,
+			items: []string{`{"id" : "a"}`}, next: "t2"},
+		{name: "no items", body: `{"items":null,"metadata":{}}`},
+		{name: "empty", body: `{}`},
+		{name: "not an object", body: `[{"id":"a"}]`, err: "GET /x: decoding the answer: a collection answer is an object, got ["},
+		{name: "items not an array", body: `{"items":{"id":"a"}}`, err: "GET /x: decoding the answer: items is not an array: {"},
+		{name: "truncated", body: `{"items":[{"id":"a"},{"id":`, err: "GET /x: decoding the answer: unexpected EOF"},
+		{name: "trailing text", body: `{"items":[]} x`, err: "GET /x: decoding the answer: invalid character after top-level value"},
+		{name: "bad metadata", body: `{"metadata":"t"}`, err: "GET /x: decoding the answer: json: cannot unmarshal string into Go value of type struct { Continue string \"json:\\\"continue\\\"\" }"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			next, err := eachItemOf("/x", jsonHeader, strings.NewReader(tt.body), func(raw json.RawMessage) error {
+				got = append(got, string(raw))
+				return nil
+			})
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Fatalf("error %v, want %s", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if next != tt.next || fmt.Sprint(got) != fmt.Sprint(tt.items) {
+				t.Fatalf("items %q, continue %q; want %q, %q", got, next, tt.items, tt.next)
+			}
+			// The same as decoding the whole answer at once.
+			var whole struct {
+				Items    []json.RawMessage `json:"items"`
+				Metadata struct {
+					Continue string `json:"continue"`
+				} `json:"metadata"`
+			}
+			if err := json.Unmarshal([]byte(tt.body), &whole); err != nil {
+				t.Fatal(err)
+			}
+			if len(whole.Items) != len(got) || whole.Metadata.Continue != next {
+				t.Fatalf("whole decode: %d items, continue %q", len(whole.Items), whole.Metadata.Continue)
+			}
+		})
+	}
+}
+
+func TestEachItemOfStopsAtTheVisitorsErrorUnwrapped(t *testing.T) {
+	stop := errors.New("item 0: bad")
+	visited := 0
+	_, err := eachItemOf("/x", jsonHeader, strings.NewReader(`{"items":[{"id":"a"},{"id":"b"}]}`),
+		func(json.RawMessage) error { visited++; return stop })
+	var decodeErr *streamDecodeError
+	if !errors.As(err, &decodeErr) || !errors.Is(decodeErr.error, stop) || decodeErr.Error() != stop.Error() || visited != 1 {
+		t.Fatalf("error %v after %d items, want %v after 1", err, visited, stop)
+	}
+}
+
+func TestEachItemOfReturnsAReadErrorAsItIs(t *testing.T) {
+	lost := errors.New("connection reset by peer")
+	body := io.MultiReader(strings.NewReader(`{"items":[{"id":"a"},`), iotest.ErrReader(lost))
+	visited := 0
+	_, err := eachItemOf("/x", jsonHeader, body, func(json.RawMessage) error { visited++; return nil })
+	var decodeErr *streamDecodeError
+	if !errors.Is(err, lost) || errors.As(err, &decodeErr) || err.Error() != lost.Error() || visited != 1 {
+		t.Fatalf("error %v after %d items, want %v after 1", err, visited, lost)
+	}
+}
+
+func TestEachItemOfRefusesAPage(t *testing.T) {
+	_, err := eachItemOf("/x", http.Header{"Content-Type": {"text/html"}}, strings.NewReader(`<html>login</html>`), func(json.RawMessage) error { t.Fatal("visited"); return nil })
+	if err == nil || !strings.Contains(err.Error(), `GET /x: expected a JSON answer, got "text/html"`) {
+		t.Fatalf("error %v", err)
 	}
 }

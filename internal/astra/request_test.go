@@ -3,6 +3,7 @@ package astra
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -334,6 +335,33 @@ func TestInterruptedAfterTheAnswer(t *testing.T) {
 			}
 			if IsUnknownOutcome(err) != c.wantUnknown {
 				t.Errorf("IsUnknownOutcome = %v, want %v (%v)", IsUnknownOutcome(err), c.wantUnknown, err)
+			}
+		})
+	}
+}
+
+func TestReadBodySizesItsBufferFromTheStatedLength(t *testing.T) {
+	body := strings.Repeat(`{"id":"a"},`, 1000)
+	for _, tt := range []struct {
+		name   string
+		stated int64
+	}{
+		{"stated", int64(len(body))},
+		{"not stated", -1},
+		{"understated", 10},
+		{"overstated", int64(len(body)) + 100},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := readBody(&http.Response{Body: io.NopCloser(strings.NewReader(body)), ContentLength: tt.stated})
+			if err != nil || string(got) != body {
+				t.Fatalf("read %d bytes (%v), want %d", len(got), err, len(body))
+			}
+			if tt.stated == int64(len(body)) {
+				if allocs := testing.AllocsPerRun(10, func() {
+					_, _ = readBody(&http.Response{Body: io.NopCloser(strings.NewReader(body)), ContentLength: tt.stated})
+				}); allocs > 4 {
+					t.Errorf("%v allocations to read a stated body, want one buffer (at most 4 in all)", allocs)
+				}
 			}
 		})
 	}

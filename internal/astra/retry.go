@@ -64,7 +64,7 @@ func retryLater(resp *http.Response) bool {
 	if resp == nil || resp.StatusCode != http.StatusConflict || resp.Body == nil {
 		return false
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	body, err := readBody(resp)
 	resp.Body.Close()
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	return err == nil && newAPIError("", "", resp.StatusCode, resp.Header, body).Problem == problemRetryLater

@@ -59,18 +59,12 @@ type sharing struct {
 // collection is the shared-read state of one list path.
 type collection struct {
 	path, resource string
-	cache          map[string]cachedItem
+	cache          map[string]packedItem // its listing's at: when the listing started
 	queue          []*pendingRead
 	running        bool
-	seen           map[string]struct{} // distinct IDs read, to detect a fleet refresh
+	seen           map[string]struct{} // distinct IDs read (up to wideAfter), to detect a fleet refresh
 	wideAt         time.Time           // start of the last whole-collection listing
 	wideSeq        uint64
-}
-
-type cachedItem struct {
-	raw json.RawMessage
-	at  time.Time // when the listing that returned it started
-	seq uint64
 }
 
 type pendingRead struct {
@@ -119,10 +113,12 @@ func (s *sharing) read(ctx context.Context, c *Client, path, resource, id string
 	s.mu.Lock()
 	col := s.collections[path]
 	if col == nil {
-		col = &collection{path: path, resource: resource, cache: map[string]cachedItem{}, seen: map[string]struct{}{}}
+		col = &collection{path: path, resource: resource, cache: map[string]packedItem{}, seen: map[string]struct{}{}}
 		s.collections[path] = col
 	}
-	col.seen[id] = struct{}{}
+	if len(col.seen) < wideAfter { // past it, the count no longer matters
+		col.seen[id] = struct{}{}
+	}
 	p := &pendingRead{ctx: ctx, id: id, fresh: fresh, done: make(chan struct{})}
 	if len(s.answerFromListing(col, []*pendingRead{p})) == 0 {
 		s.mu.Unlock()
@@ -152,8 +148,13 @@ func (s *sharing) answerFromListing(col *collection, reads []*pendingRead) []*pe
 			rest = append(rest, p)
 			continue
 		}
-		if e, ok := col.cache[p.id]; ok && e.seq > s.written[p.id] && s.now().Sub(e.at) <= s.maxAge {
-			p.raw = e.raw
+		if e, ok := col.cache[p.id]; ok && e.from.seq > s.written[p.id] && s.now().Sub(e.from.at) <= s.maxAge {
+			raw, err := e.unpack()
+			if err != nil {
+				rest = append(rest, p)
+				continue
+			}
+			p.raw = raw
 		} else if !(col.wideSeq > s.written[p.id] && s.now().Sub(col.wideAt) <= s.maxAge) {
 			rest = append(rest, p)
 			continue
@@ -193,32 +194,43 @@ func (s *sharing) lead(c *Client, col *collection) {
 		// The round outlives any one reader: it runs with the first reader's values (its
 		// logger) but not its cancellation.
 		ctx := context.WithoutCancel(batch[0].ctx)
-		var items map[string]json.RawMessage
+		var items map[string]packedItem
 		var single error
 		switch {
 		case wide:
-			items, _ = c.listRaw(ctx, col.path, col.resource, ListOptions{})
+			var err error
+			if items, err = c.listRaw(ctx, col.path, col.resource, ListOptions{}); err != nil {
+				// A failed listing answers nothing, and is not tried again for ReadMaxAge:
+				// its readers, and the next ones, GET their objects themselves.
+				items = map[string]packedItem{}
+			}
 		case len(ids) == 1:
 			var raw *json.RawMessage
 			raw, single = getOne[json.RawMessage](ctx, c, col.path+"/"+url.PathEscape(ids[0]), col.resource)
 			if single == nil {
-				items = map[string]json.RawMessage{ids[0]: *raw}
+				var one packer
+				if item, err := one.pack(*raw); err == nil {
+					items = map[string]packedItem{ids[0]: item}
+				}
 			}
 		default:
 			items = c.listByIDs(ctx, col, ids)
 		}
 
 		s.mu.Lock()
-		for id, raw := range items {
+		for id, item := range items {
 			if s.written[id] < start {
-				col.cache[id] = cachedItem{raw: raw, at: at, seq: start}
+				item.from.at, item.from.seq = at, start
+				col.cache[id] = item
 			}
 		}
 		if wide && items != nil {
 			col.wideAt, col.wideSeq = at, start
 		}
 		for _, p := range batch {
-			p.raw = items[p.id]
+			if item, ok := items[p.id]; ok {
+				p.raw, _ = item.unpack() // nil on failure: the reader GETs the object itself
+			}
 			if p.raw == nil && len(ids) == 1 {
 				p.err = single
 			}
@@ -230,11 +242,11 @@ func (s *sharing) lead(c *Client, col *collection) {
 
 // listByIDs lists ids with `id in` calls of at most maxBatchIDs each, in parallel. A failed
 // call answers none of its IDs (their readers GET them themselves).
-func (c *Client) listByIDs(ctx context.Context, col *collection, ids []string) map[string]json.RawMessage {
+func (c *Client) listByIDs(ctx context.Context, col *collection, ids []string) map[string]packedItem {
 	var (
 		mu  sync.Mutex
 		wg  sync.WaitGroup
-		out = map[string]json.RawMessage{}
+		out = map[string]packedItem{}
 	)
 	for len(ids) > 0 {
 		n := min(len(ids), maxBatchIDs)
@@ -260,19 +272,35 @@ func (c *Client) listByIDs(ctx context.Context, col *collection, ids []string) m
 }
 
 // listRaw GETs a collection (following metadata.continue) and returns its items by ID,
-// undecoded, so each reader decodes its own copy.
-func (c *Client) listRaw(ctx context.Context, path, resource string, opts ListOptions) (map[string]json.RawMessage, error) {
-	out := map[string]json.RawMessage{}
+// undecoded (each reader decodes its own copy) and packed; nil when the listing failed.
+func (c *Client) listRaw(ctx context.Context, path, resource string, opts ListOptions) (map[string]packedItem, error) {
+	out := map[string]packedItem{}
+	var items packer
 	err := c.eachListItem(ctx, path, resource, opts, func(raw json.RawMessage) error {
-		var head struct {
-			ID string `json:"id"`
+		id := itemID(raw)
+		if id == "" {
+			return nil // an item without an ID answers no read
 		}
-		if json.Unmarshal(raw, &head) == nil && head.ID != "" {
-			out[head.ID] = raw
+		item, err := items.pack(raw)
+		if err != nil {
+			return err
 		}
+		out[id] = item
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// itemID is the id of a listed item, or "" when it has none.
+func itemID(raw json.RawMessage) string {
+	var head struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal(raw, &head)
+	return head.ID
 }
 
 // getShared reads one object of the collection at collectionPath through the shared reads,

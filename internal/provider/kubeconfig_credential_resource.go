@@ -72,7 +72,7 @@ func (r *kubeconfigCredentialResource) CheckPlan(ctx context.Context, req knowna
 		return diags
 	}
 	var cfg, prior kubeconfigCredentialModel
-	diags.Append(req.Config.Get(ctx, &cfg)...)
+	diags.Append(configGet(ctx, req.Config, &cfg)...)
 	diags.Append(stateGet(ctx, req.State, &prior)...)
 	if diags.HasError() || (cfg.Kubeconfig.IsNull() && cfg.KubeconfigWO.IsNull()) {
 		return diags

@@ -142,6 +142,15 @@ func planGet(ctx context.Context, plan tfsdk.Plan, target any) diag.Diagnostics 
 	return plan.Get(ctx, target)
 }
 
+// configGet reads a configuration into a model as tfsdk.Config.Get does (getModel): the
+// framework's reflection compiles a regular expression per field, 20 kB a model.
+func configGet(ctx context.Context, config tfsdk.Config, target any) diag.Diagnostics {
+	if getModel(ctx, config.Schema.Type(), config.Raw, target) {
+		return nil
+	}
+	return config.Get(ctx, target)
+}
+
 // stateGet reads a state into a model as tfsdk.State.Get does (getModel).
 func stateGet(ctx context.Context, state tfsdk.State, target any) diag.Diagnostics {
 	if getModel(ctx, state.Schema.Type(), state.Raw, target) {

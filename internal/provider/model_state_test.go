@@ -203,6 +203,14 @@ func TestStateGet_differential(t *testing.T) {
 				if a, b := diagnosticsText(gotDiags), diagnosticsText(wantDiags); a != b || !reflect.DeepEqual(got.Interface(), want.Interface()) {
 					t.Fatalf("seed %d: %s: stateGet read %+v (%s), the framework %+v (%s)\nstate: %v", s, mr.name, got.Interface(), a, want.Interface(), b, raw)
 				}
+				// A configuration is read the same way (configGet, tfsdk.Config.Get).
+				config := tfsdk.Config{Schema: mr.schema, Raw: raw}
+				wantConfig, gotConfig := reflect.New(mr.model), reflect.New(mr.model)
+				wantDiags = config.Get(ctx, wantConfig.Interface())
+				gotDiags = configGet(ctx, config, gotConfig.Interface())
+				if a, b := diagnosticsText(gotDiags), diagnosticsText(wantDiags); a != b || !reflect.DeepEqual(gotConfig.Interface(), wantConfig.Interface()) {
+					t.Fatalf("seed %d: %s: configGet read %+v (%s), the framework %+v (%s)\nconfiguration: %v", s, mr.name, gotConfig.Interface(), a, wantConfig.Interface(), b, raw)
+				}
 			}
 		}
 		if fast == 0 || refused == 0 {

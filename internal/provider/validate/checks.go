@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/astra-control/terraform-provider-astra/internal/kubeconfig"
 	"github.com/astra-control/terraform-provider-astra/internal/labelselector"
 )
 
@@ -138,8 +137,7 @@ func CheckResourceName(s string, maxLen int) error {
 // JSON with exactly one cluster and one context (kubeconfig.Parse). The error never quotes
 // the kubeconfig: it holds secrets.
 func CheckKubeconfig(s string) error {
-	_, _, err := kubeconfig.Parse([]byte(s))
-	return err
+	return kubeconfigChecks.check(s)
 }
 
 // CheckServiceAccountJSON accepts a public cloud's service-account key file as Astra Control

@@ -27,6 +27,7 @@ func main() {
 			_ = os.Setenv(v, "OFF")
 		}
 	}
+	provider.TuneGC()
 	if dir := os.Getenv("ASTRA_PROFILE_DIR"); dir != "" {
 		runtime.MemProfileRate = 16 << 10 // the default 512 KiB samples too coarsely to tell a few MiB apart
 		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%d.pprof", os.Getpid())))
