@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand"
 	"net/http"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 )
 
 func TestListOptionsQuery(t *testing.T) {
@@ -192,5 +194,69 @@ func TestEachItemOfRefusesAPage(t *testing.T) {
 	_, err := eachItemOf("/x", http.Header{"Content-Type": {"text/html"}}, strings.NewReader(`<html>login</html>`), func(json.RawMessage) error { t.Fatal("visited"); return nil })
 	if err == nil || !strings.Contains(err.Error(), `GET /x: expected a JSON answer, got "text/html"`) {
 		t.Fatalf("error %v", err)
+	}
+}
+
+// TestEachItemOfMatchesDecodingTheWholeAnswer sends random collection answers, whole and
+// cut short, to eachItemOf and to json.Unmarshal of the whole answer, and compares.
+func TestEachItemOfMatchesDecodingTheWholeAnswer(t *testing.T) {
+	seed := time.Now().UnixNano()
+	t.Logf("random seed %d", seed)
+	rng := rand.New(rand.NewSource(seed))
+	value := func() any {
+		switch rng.Intn(4) {
+		case 0:
+			return rng.Intn(1000)
+		case 1:
+			return fmt.Sprintf("v%d \"q\" \\ é", rng.Intn(9))
+		case 2:
+			return []any{rng.Intn(3) == 0, nil, map[string]any{"k": rng.Float64()}}
+		}
+		return map[string]any{"labels": []any{map[string]any{"name": "a", "value": "b"}}}
+	}
+	for range 500 {
+		var items []any
+		for i := range rng.Intn(6) {
+			items = append(items, map[string]any{"id": fmt.Sprint(i), "x": value()})
+		}
+		members := map[string]any{"items": items, "metadata": map[string]any{"continue": fmt.Sprint(rng.Intn(3))}}
+		if rng.Intn(3) == 0 {
+			members["other"] = value()
+		}
+		if rng.Intn(5) == 0 {
+			members["items"] = nil
+		}
+		body, err := json.MarshalIndent(members, "", strings.Repeat(" ", rng.Intn(3)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rng.Intn(4) == 0 {
+			body = body[:rng.Intn(len(body))]
+		}
+		var whole struct {
+			Items    []json.RawMessage `json:"items"`
+			Metadata struct {
+				Continue string `json:"continue"`
+			} `json:"metadata"`
+		}
+		wantErr := json.Unmarshal(body, &whole)
+		var got []string
+		next, err := eachItemOf("/x", jsonHeader, strings.NewReader(string(body)), func(raw json.RawMessage) error {
+			got = append(got, string(raw))
+			return nil
+		})
+		if (err != nil) != (wantErr != nil) {
+			t.Fatalf("seed %d: %s\neachItemOf: %v; json.Unmarshal: %v", seed, body, err, wantErr)
+		}
+		if err != nil {
+			continue
+		}
+		var want []string
+		for _, raw := range whole.Items {
+			want = append(want, string(raw))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) || next != whole.Metadata.Continue {
+			t.Fatalf("seed %d: %s\neachItemOf: %q, %q; json.Unmarshal: %q, %q", seed, body, got, next, want, whole.Metadata.Continue)
+		}
 	}
 }
