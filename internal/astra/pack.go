@@ -40,16 +40,25 @@ type packedItem struct {
 	block, off, n, size uint32
 }
 
-// packer packs the items of one listing as they are decoded.
+// packer packs the items of one listing as they are decoded. A plain packer only lays
+// them end to end: a deflater costs about 1 MB to set up, worth it for a whole collection,
+// not for a few objects read by ID.
 type packer struct {
-	into *listing
-	w    *flate.Writer
-	buf  bytes.Buffer
+	plain bool
+	into  *listing
+	w     *flate.Writer
+	buf   bytes.Buffer
 }
 
 func (p *packer) pack(raw json.RawMessage) (packedItem, error) {
 	if p.into == nil {
-		p.into = &listing{dict: bytes.Clone(raw)}
+		p.into = &listing{}
+		if !p.plain {
+			p.into.dict = bytes.Clone(raw)
+		}
+	}
+	if p.plain {
+		return p.into.add(raw, len(raw)), nil
 	}
 	p.buf.Reset()
 	if p.w == nil {
@@ -66,16 +75,20 @@ func (p *packer) pack(raw json.RawMessage) (packedItem, error) {
 	if err := p.w.Close(); err != nil {
 		return packedItem{}, err
 	}
-	packed := p.buf.Bytes()
-	blocks := p.into.blocks
+	return p.into.add(p.buf.Bytes(), len(raw)), nil
+}
+
+// add lays packed (size bytes unpacked) after the listing's other items.
+func (l *listing) add(packed []byte, size int) packedItem {
+	blocks := l.blocks
 	if len(blocks) == 0 || len(blocks[len(blocks)-1])+len(packed) > cap(blocks[len(blocks)-1]) {
 		blocks = append(blocks, make([]byte, 0, max(blockSize, len(packed))))
 	}
 	last := len(blocks) - 1
 	off := len(blocks[last])
 	blocks[last] = append(blocks[last], packed...)
-	p.into.blocks = blocks
-	return packedItem{from: p.into, block: uint32(last), off: uint32(off), n: uint32(len(packed)), size: uint32(len(raw))}, nil
+	l.blocks = blocks
+	return packedItem{from: l, block: uint32(last), off: uint32(off), n: uint32(len(packed)), size: uint32(size)}
 }
 
 // inflaters keeps flate readers for reuse: a new one costs about 40 kB.
@@ -86,7 +99,14 @@ func (p packedItem) unpack() (json.RawMessage, error) {
 	if p.from == nil {
 		return nil, fmt.Errorf("astra: unpacking a listed item: no listing")
 	}
-	data := bytes.NewReader(p.from.blocks[p.block][p.off : p.off+p.n])
+	packed := p.from.blocks[p.block][p.off : p.off+p.n : p.off+p.n]
+	if p.from.dict == nil { // a plain listing's item, shared by its readers, who only decode it
+		if p.n != p.size {
+			return nil, fmt.Errorf("astra: unpacking a listed item: %d bytes, not %d", p.n, p.size)
+		}
+		return packed, nil
+	}
+	data := bytes.NewReader(packed)
 	r, _ := inflaters.Get().(io.ReadCloser)
 	if resetter, ok := r.(flate.Resetter); !ok {
 		r = flate.NewReaderDict(data, p.from.dict)

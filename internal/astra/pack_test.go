@@ -90,3 +90,28 @@ func packAll(t *testing.T, items map[string]json.RawMessage) map[string]packedIt
 	}
 	return out
 }
+
+func TestPlainPackerLaysItemsEndToEnd(t *testing.T) {
+	p := packer{plain: true}
+	items := []string{`{"id":"a"}`, `{"id":"b","name":"two"}`, ""}
+	var packed []packedItem
+	for _, raw := range items {
+		item, err := p.pack(json.RawMessage(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		packed = append(packed, item)
+	}
+	if p.w != nil || p.into.dict != nil {
+		t.Fatal("a plain packer set up a deflater or a dictionary")
+	}
+	for i, item := range packed {
+		got, err := item.unpack()
+		if err != nil || string(got) != items[i] {
+			t.Fatalf("item %d: %q (%v), want %q", i, got, err, items[i])
+		}
+		if cap(got) != len(got) {
+			t.Fatalf("item %d: capacity %d past its %d bytes: an append would overwrite the next item", i, cap(got), len(got))
+		}
+	}
+}

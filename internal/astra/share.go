@@ -199,7 +199,7 @@ func (s *sharing) lead(c *Client, col *collection) {
 		switch {
 		case wide:
 			var err error
-			if items, err = c.listRaw(ctx, col.path, col.resource, ListOptions{}); err != nil {
+			if items, err = c.listRaw(ctx, col.path, col.resource, ListOptions{}, false); err != nil {
 				// A failed listing answers nothing, and is not tried again for ReadMaxAge:
 				// its readers, and the next ones, GET their objects themselves.
 				items = map[string]packedItem{}
@@ -208,7 +208,7 @@ func (s *sharing) lead(c *Client, col *collection) {
 			var raw *json.RawMessage
 			raw, single = getOne[json.RawMessage](ctx, c, col.path+"/"+url.PathEscape(ids[0]), col.resource)
 			if single == nil {
-				var one packer
+				one := packer{plain: true}
 				if item, err := one.pack(*raw); err == nil {
 					items = map[string]packedItem{ids[0]: item}
 				}
@@ -256,7 +256,7 @@ func (c *Client) listByIDs(ctx context.Context, col *collection, ids []string) m
 		go func() {
 			defer wg.Done()
 			items, err := c.listRaw(ctx, col.path, col.resource,
-				ListOptions{Filters: []Filter{{Field: "id", Op: "in", Value: strings.Join(chunk, ",")}}})
+				ListOptions{Filters: []Filter{{Field: "id", Op: "in", Value: strings.Join(chunk, ",")}}}, true)
 			if err != nil {
 				return
 			}
@@ -272,10 +272,11 @@ func (c *Client) listByIDs(ctx context.Context, col *collection, ids []string) m
 }
 
 // listRaw GETs a collection (following metadata.continue) and returns its items by ID,
-// undecoded (each reader decodes its own copy) and packed; nil when the listing failed.
-func (c *Client) listRaw(ctx context.Context, path, resource string, opts ListOptions) (map[string]packedItem, error) {
+// undecoded (each reader decodes its own copy) and packed (plain: laid end to end); nil
+// when the listing failed.
+func (c *Client) listRaw(ctx context.Context, path, resource string, opts ListOptions, plain bool) (map[string]packedItem, error) {
 	out := map[string]packedItem{}
-	var items packer
+	items := packer{plain: plain}
 	err := c.eachListItem(ctx, path, resource, opts, func(raw json.RawMessage) error {
 		id := itemID(raw)
 		if id == "" {

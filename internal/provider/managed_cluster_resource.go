@@ -73,19 +73,20 @@ func (r *managedClusterResource) planProblems(ctx context.Context, req knownansw
 	if client == nil {
 		return
 	}
-	var plan managedClusterModel
-	var bucket types.String
+	// Whole models, not GetAttribute: its path walks were a twentieth of a fleet plan's
+	// allocations.
+	var plan, config, prior managedClusterModel
 	resp.Diagnostics.Append(planGet(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("default_bucket_id"), &bucket)...)
+	resp.Diagnostics.Append(configGet(ctx, req.Config, &config)...)
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(stateGet(ctx, req.State, &prior)...)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	// Only a bucket the apply would send needs 1.7: an imported managed cluster keeps the
 	// default bucket Astra Control reported, whatever api_version reads it.
-	var priorBucket types.String
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("default_bucket_id"), &priorBucket)...)
-	}
+	bucket, priorBucket := config.DefaultBucketID, prior.DefaultBucketID
 	if isSet(bucket) && !bucket.Equal(priorBucket) && !versionAtLeast(client.ClusterVersion(), "1.7") {
 		resp.Diagnostics.AddAttributeError(path.Root("default_bucket_id"), "Argument needs api_version 1.7",
 			"default_bucket_id needs managed cluster API version 1.7, which the provider sends with api_version 1.7; the "+
@@ -95,10 +96,7 @@ func (r *managedClusterResource) planProblems(ctx context.Context, req knownansw
 	if resp.Diagnostics.HasError() {
 		return // refused already: the cluster is not worth a read
 	}
-	var priorCluster types.String
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("cluster_id"), &priorCluster)...)
-	}
+	priorCluster := prior.ClusterID
 	if problems := referenceProblems(ctx, r.seen(), []reference{{attribute: "cluster_id", what: "cluster",
 		listedBy: "astra_cluster resources, the astra_clusters data source and `GET /topology/v1/clusters`",
 		get:      func(ctx context.Context, id string) error { _, err := client.GetCluster(ctx, "", id); return err }}},
