@@ -122,6 +122,16 @@ func (c *Client) ListClusters(ctx context.Context, cloudID string, opts ListOpti
 	return list[Cluster](ctx, c, path, clusterResource, opts)
 }
 
+// GetClusterJSON is GetCluster's answer as the service sent it.
+func (c *Client) GetClusterJSON(ctx context.Context, cloudID, id string) (json.RawMessage, error) {
+	path, err := clusterPath(cloudID, id)
+	if err != nil {
+		return nil, err
+	}
+	collection, _ := clustersPath(cloudID) // clusterPath checked cloudID
+	return getSharedJSON(ctx, c, collection, path, clusterResource, id)
+}
+
 // GetCluster reads one cluster; cloudID "" uses the cloud-less alias.
 func (c *Client) GetCluster(ctx context.Context, cloudID, id string) (*Cluster, error) {
 	path, err := clusterPath(cloudID, id)

@@ -213,6 +213,15 @@ func (c *Client) ListCredentials(ctx context.Context, opts ListOptions) ([]Crede
 	return list[Credential](ctx, c, credentialsPath, credentialResource, opts)
 }
 
+// GetCredentialJSON is GetCredential's answer as the service sent it.
+func (c *Client) GetCredentialJSON(ctx context.Context, id string) (json.RawMessage, error) {
+	path, err := credentialPath(id)
+	if err != nil {
+		return nil, err
+	}
+	return getSharedJSON(ctx, c, credentialsPath, path, credentialResource, id)
+}
+
 // GetCredential reads one credential (without its key store), shared with other reads of
 // credentials as clusters' are (share.go): a fleet has a credential per cluster.
 func (c *Client) GetCredential(ctx context.Context, id string) (*Credential, error) {

@@ -64,6 +64,15 @@ func (c *Client) ListManagedClusters(ctx context.Context, opts ListOptions) ([]M
 	return list[ManagedCluster](ctx, c, managedClustersPath, managedClusterResource, opts)
 }
 
+// GetManagedClusterJSON is GetManagedCluster's answer as the service sent it.
+func (c *Client) GetManagedClusterJSON(ctx context.Context, id string) (json.RawMessage, error) {
+	path, err := managedClusterPath(id)
+	if err != nil {
+		return nil, err
+	}
+	return getSharedJSON(ctx, c, managedClustersPath, path, managedClusterResource, id)
+}
+
 // GetManagedCluster reads one managed cluster.
 func (c *Client) GetManagedCluster(ctx context.Context, id string) (*ManagedCluster, error) {
 	path, err := managedClusterPath(id)

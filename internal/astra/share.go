@@ -304,16 +304,61 @@ func itemID(raw json.RawMessage) string {
 	return head.ID
 }
 
-// getShared reads one object of the collection at collectionPath through the shared reads,
-// or with its own GET of itemPath.
-func getShared[T any](ctx context.Context, c *Client, collectionPath, itemPath, resource, id string) (*T, error) {
+// getSharedJSON is one object of the collection at collectionPath as the service sent it,
+// through the shared reads or with its own GET of itemPath: the known answers compare these
+// bytes with those a read last matched, and decode them only when they differ.
+func getSharedJSON(ctx context.Context, c *Client, collectionPath, itemPath, resource, id string) (json.RawMessage, error) {
 	raw, handled, err := c.share.read(ctx, c, collectionPath, resource, id)
 	if !handled {
-		return getOne[T](ctx, c, itemPath, resource)
+		var got *json.RawMessage
+		if got, err = getOne[json.RawMessage](ctx, c, itemPath, resource); got != nil {
+			raw = *got
+		}
 	}
 	if err != nil {
 		return nil, err
 	}
+	noteAnswer(ctx, id, raw)
+	return raw, nil
+}
+
+// WithAnswerNotes is ctx asking every read of a shared object (a cluster, a managed cluster,
+// a credential...) made with it to hand note the object's ID and its bytes as the service
+// sent them, as it decodes them: the known answers seal the bytes of the answer a read
+// converted (internal/knownanswers, AnswerBytesReader).
+func WithAnswerNotes(ctx context.Context, note func(id string, raw []byte)) context.Context {
+	return context.WithValue(ctx, answerNotesKey{}, note)
+}
+
+type answerNotesKey struct{}
+
+func noteAnswer(ctx context.Context, id string, raw []byte) {
+	if note, ok := ctx.Value(answerNotesKey{}).(func(string, []byte)); ok {
+		note(id, raw)
+	}
+}
+
+// getShared reads one object of the collection at collectionPath through the shared reads,
+// or with its own GET of itemPath.
+func getShared[T any](ctx context.Context, c *Client, collectionPath, itemPath, resource, id string) (*T, error) {
+	if _, noting := ctx.Value(answerNotesKey{}).(func(string, []byte)); !noting {
+		raw, handled, err := c.share.read(ctx, c, collectionPath, resource, id)
+		if !handled {
+			return getOne[T](ctx, c, itemPath, resource)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return decodeShared[T](c, itemPath, raw)
+	}
+	raw, err := getSharedJSON(ctx, c, collectionPath, itemPath, resource, id)
+	if err != nil {
+		return nil, err
+	}
+	return decodeShared[T](c, itemPath, raw)
+}
+
+func decodeShared[T any](c *Client, itemPath string, raw json.RawMessage) (*T, error) {
 	out := new(T)
 	if err := json.Unmarshal(raw, out); err != nil {
 		return nil, fmt.Errorf("GET %s: decoding the answer: %w", c.accountPath+itemPath, err)

@@ -153,6 +153,13 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 	if _, ok := knownanswers.RecordedSeal(f.private); !ok {
 		t.Fatalf("the framework's read recorded no answer in private state %q", f.private)
 	}
+	// The private state a known read answers holds the seal of its bytes: the next read
+	// of the same bytes is matched on them.
+	first := f.fast.UnchangedRead(ctx, &tfprotov6.ReadResourceRequest{TypeName: "astra_cluster", CurrentState: f.dynamic(t, f.state),
+		CurrentIdentity: f.identity, Private: f.private})
+	if first == nil {
+		t.Fatal("the first read took no known answer")
+	}
 	relabeled := testutil.WithAttributes(t, f.state, map[string]tftypes.Value{
 		"labels": tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{"team": tftypes.NewValue(tftypes.String, "a")}),
 	})
@@ -161,6 +168,7 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 		req       *tfprotov6.ReadResourceRequest
 		change    func(t *testing.T) // on the service, before the read
 		shortcuts bool
+		byBytes   bool // matched on the bytes
 		// frameworkFails is the error the framework reports instead of reading.
 		frameworkFails string
 	}{
@@ -183,6 +191,12 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 				Private: f.sealedBy(t, "")}},
 		{name: "no record",
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity}},
+		{name: "the bytes of the last known read", shortcuts: true, byBytes: true,
+			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity, Private: first.Private}},
+		{name: "the bytes of the last known read, no identity", shortcuts: true, byBytes: true,
+			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), Private: first.Private}},
+		{name: "the bytes of the last known read, another state", shortcuts: false,
+			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, relabeled), CurrentIdentity: f.identity, Private: first.Private}},
 		{name: "object changed on the service",
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity, Private: f.private},
 			change: func(t *testing.T) {
@@ -195,6 +209,9 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 					t.Fatal(err)
 				}
 			}},
+		// After the case above: the answer's bytes are no longer those sealed.
+		{name: "the bytes of the last known read, object changed on the service",
+			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity, Private: first.Private}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -202,9 +219,13 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 			if c.change != nil {
 				c.change(t)
 			}
+			byBytes := f.fast.Count("read by bytes astra_cluster")
 			got := f.fast.UnchangedRead(ctx, c.req)
 			if (got != nil) != c.shortcuts {
 				t.Fatalf("shortcut taken: %v, want %v", got != nil, c.shortcuts)
+			}
+			if matched := f.fast.Count("read by bytes astra_cluster") > byBytes; matched != c.byBytes {
+				t.Fatalf("matched on the bytes: %v, want %v", matched, c.byBytes)
 			}
 			if c.frameworkFails != "" {
 				want, err := f.framework.ReadResource(ctx, c.req)

@@ -88,6 +88,9 @@ func guardCoverage(t *testing.T, f *answersFixture, scripted *scriptedServers, b
 		if rule.Reads && counts[typ+"/read/shortcut"] == 0 {
 			t.Errorf("%s: no read took the known answer", typ)
 		}
+		if rule.ReadsBytes && counts[typ+"/read/bytes"] == 0 {
+			t.Errorf("%s: no read was matched on its bytes", typ)
+		}
 	}
 	for typ := range f.schemas.ResourceSchemas {
 		if f.fast.Upgrades(typ) && counts[typ+"/upgrade/shortcut"] == 0 {
@@ -147,15 +150,41 @@ func (g *requestGen) comparePlan(t *testing.T, req *tfprotov6.PlanResourceChange
 }
 
 // compareRead sends a random read of base to the known answers and to the bare framework
-// and compares.
+// and compares. A read that succeeds is followed by another of the object it answered,
+// with the private state it answered, as the next plan sends it: that one may be matched
+// on the bytes (AnswerBytesReader), and is compared too. After the framework's read, the
+// state is the one it answered, and no shortcut is required: its state may be one the
+// known answers cannot take (a changed one, read again).
 func (g *requestGen) compareRead(t *testing.T, base readBase, counts map[string]int) {
 	t.Helper()
+	got, shortcut := g.compareOneRead(t, base, counts)
+	if got == nil || hasError(got.Diagnostics) || got.Private == nil || got.NewState == nil {
+		return
+	}
+	next := base
+	next.private = got.Private
+	if !shortcut {
+		state, err := got.NewState.Unmarshal(base.typ)
+		if err != nil || state.IsNull() {
+			return
+		}
+		next.state, next.identity, next.shortcut = state, got.NewIdentity, false
+	}
+	g.compareOneRead(t, next, counts)
+}
+
+func (g *requestGen) compareOneRead(t *testing.T, base readBase, counts map[string]int) (*tfprotov6.ReadResourceResponse, bool) {
+	t.Helper()
 	req, expect := g.read(base)
-	got, want, shortcut, err := served(context.Background(), req, g.f.fast.UnchangedRead, g.f.fast.Framework().ReadResource, g.f.framework.ReadResource)
+	byBytes := g.f.fast.Count("read by bytes " + base.typeName)
+	got, want, shortcut, err := served(context.Background(), req, g.f.fast.UnchangedRead, g.f.fast.FrameworkRead, g.f.framework.ReadResource)
 	if err != nil {
 		t.Fatalf("seed %d: %s read: %v", g.seed, base.typeName, err)
 	}
 	counts[base.typeName+"/read/"+taken(shortcut)]++
+	if g.f.fast.Count("read by bytes "+base.typeName) > byBytes {
+		counts[base.typeName+"/read/bytes"]++
+	}
 	countWarnings(counts, base.typeName+"/read", want.Diagnostics)
 	if expect && !shortcut {
 		t.Errorf("seed %d: %s: an unchanged read did not take the known answer", g.seed, base.typeName)
@@ -163,6 +192,7 @@ func (g *requestGen) compareRead(t *testing.T, base readBase, counts map[string]
 	if d := readDiff(base.typ, g.identityType(base.typeName), got, want); d != "" {
 		t.Errorf("seed %d: %s read (shortcut %v) differs from the framework's: %s", g.seed, base.typeName, shortcut, d)
 	}
+	return got, shortcut
 }
 
 // countWarnings counts the framework's warnings by summary ("astra_cluster/read warns

@@ -5,7 +5,8 @@
 // It answers, for each resource type whose schema passes the rules derived at start:
 //   - a read that finds the answer the state was last written from: the resource's
 //     AnswerReader fetches it, and the seal RecordAnswer left in private state matches it
-//     (reads.go);
+//     (reads.go); for an AnswerBytesReader, first matched on the bytes of the state and the
+//     answer a read last sealed, without decoding either;
 //   - the plan of a create, and a plan that proposes the prior state, when the resource's
 //     PlanChecker has nothing to say (plans.go);
 //   - the upgrade of a state already at the schema's version (upgrades.go);

@@ -20,3 +20,11 @@ func DecodesFast(data []byte, typ tftypes.Type) bool {
 	_, err := msgpackValue(dec, typ)
 	return err == nil
 }
+
+// MsgPackStrings is msgpackStrings.
+func MsgPackStrings(b []byte, identity tftypes.Type) (map[string]string, bool) {
+	return msgpackStrings(b, identity)
+}
+
+// CLIMsgPack is cliMsgPack.
+func CLIMsgPack(v tftypes.Value) ([]byte, bool) { return cliMsgPack(v) }

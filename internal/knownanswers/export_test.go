@@ -17,7 +17,9 @@ type Server = server
 
 // Rule is what the tests read of a resource type's plan and read rule.
 type Rule struct {
-	Reads        bool
+	Reads bool
+	// ReadsBytes: its reads are first matched on the bytes (AnswerBytesReader).
+	ReadsBytes   bool
 	IdentityType tftypes.Type // nil without an identity
 	Defaults     map[string]tftypes.Value
 	WriteOnly    map[string]bool
@@ -27,7 +29,8 @@ type Rule struct {
 func (s *server) Rules() map[string]Rule {
 	out := map[string]Rule{}
 	for typ, r := range s.rules {
-		out[typ] = Rule{Reads: r.reads, IdentityType: r.identityType, Defaults: r.defaults, WriteOnly: r.writeOnly}
+		_, byBytes := unwrapped(r.factory()).(AnswerBytesReader)
+		out[typ] = Rule{Reads: r.reads, ReadsBytes: r.reads && byBytes, IdentityType: r.identityType, Defaults: r.defaults, WriteOnly: r.writeOnly}
 	}
 	return out
 }
@@ -71,6 +74,11 @@ func (s *server) Counts() *Counts { return s.counts }
 // Framework is the framework's server it wraps.
 func (s *server) Framework() tfprotov6.ProviderServer { return s.frameworkServer }
 
+// FrameworkRead is the framework's read as the layer sends it (the seal of its bytes added).
+func (s *server) FrameworkRead(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
+	return s.frameworkRead(ctx, req)
+}
+
 // InFlight is how many applies StopProvider would cancel.
 func (s *server) InFlight() int {
 	s.stops.Lock()
@@ -105,10 +113,16 @@ func Seal(build, id string, answer any, state tftypes.Value) (string, bool) {
 }
 
 // RecordedSeal is the seal a private state holds.
-func RecordedSeal(private []byte) (string, bool) { return recordedAnswer(private) }
+func RecordedSeal(private []byte) (string, bool) { return recordedKey(private, answerKey) }
 
-// AnswerKey is the private key of the seal.
-const AnswerKey = answerKey
+// AnswerKey is the private key of the seal; AnswerBytesKey that of the bytes' seal.
+const (
+	AnswerKey      = answerKey
+	AnswerBytesKey = answerBytesKey
+)
+
+// Count is the count of answers of a kind ("read by bytes astra_cluster").
+func (s *server) Count(key string) int { return s.counts.Get(key) }
 
 // Validations are the resource types whose configurations the known validations check.
 func (s *server) Validations() map[string]bool {

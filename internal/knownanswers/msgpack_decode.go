@@ -210,3 +210,43 @@ func primitive[T any](typ tftypes.Type, v T, err error) (tftypes.Value, error) {
 	}
 	return tftypes.NewValue(typ, v), nil
 }
+
+// msgpackStrings are the attributes of identity (an object of strings) in the object value
+// of msgpack, without decoding the rest: false when one is missing, empty, not a string (an
+// unknown value, say), or the value is not a map. A read matches the bytes of its state
+// with those of a read that decoded them (unchangedRead), so this scan only finds what to
+// fetch; it need not refuse what the decoder would.
+func msgpackStrings(b []byte, identity tftypes.Type) (map[string]string, bool) {
+	typ, ok := identity.(tftypes.Object)
+	if !ok || len(b) == 0 {
+		return nil, false
+	}
+	dec := msgpack.GetDecoder()
+	defer msgpack.PutDecoder(dec)
+	dec.Reset(bytes.NewReader(b))
+	n, err := dec.DecodeMapLen()
+	if err != nil || n < 0 {
+		return nil, false
+	}
+	out := make(map[string]string, len(typ.AttributeTypes))
+	for range n {
+		key, err := dec.DecodeString()
+		if err != nil {
+			return nil, false
+		}
+		if _, wanted := typ.AttributeTypes[key]; !wanted {
+			if dec.Skip() != nil {
+				return nil, false
+			}
+			continue
+		}
+		code, err := dec.PeekCode()
+		if err != nil || !(msgpcode.IsFixedString(code) || code == msgpcode.Str8 || code == msgpcode.Str16 || code == msgpcode.Str32) {
+			return nil, false
+		}
+		if out[key], err = dec.DecodeString(); err != nil || out[key] == "" {
+			return nil, false
+		}
+	}
+	return out, len(out) == len(typ.AttributeTypes) && len(out) > 0
+}

@@ -461,3 +461,124 @@ func BenchmarkMsgPackDecode(b *testing.B) {
 		}
 	})
 }
+
+// TestMsgPackStrings: the scan of a state's identity attributes finds them as the state
+// holds them, and refuses every state where one is not a known, non-empty string.
+func TestMsgPackStrings(t *testing.T) {
+	identity := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"app_id": tftypes.String, "id": tftypes.String}}
+	state := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+		"app_id": tftypes.String, "id": tftypes.String, "name": tftypes.String,
+		"labels": tftypes.Map{ElementType: tftypes.String}, "count": tftypes.Number,
+	}}
+	with := func(appID, id tftypes.Value) []byte {
+		dv, err := tfprotov6.NewDynamicValue(state, tftypes.NewValue(state, map[string]tftypes.Value{
+			"app_id": appID, "id": id, "name": tftypes.NewValue(tftypes.String, "id"),
+			"labels": tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, map[string]tftypes.Value{"id": tftypes.NewValue(tftypes.String, "x")}),
+			"count":  tftypes.NewValue(tftypes.Number, 3),
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dv.MsgPack
+	}
+	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+	cases := []struct {
+		name string
+		b    []byte
+		want map[string]string
+	}{
+		{name: "both known", b: with(str("a1"), str("b2")), want: map[string]string{"app_id": "a1", "id": "b2"}},
+		{name: "one empty", b: with(str(""), str("b2"))},
+		{name: "one null", b: with(tftypes.NewValue(tftypes.String, nil), str("b2"))},
+		{name: "one unknown", b: with(str("a1"), tftypes.NewValue(tftypes.String, tftypes.UnknownValue))},
+		{name: "cut short", b: with(str("a1"), str("b2"))[:5]},
+		{name: "not a map", b: []byte{0xc0}},
+		{name: "nothing"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := knownanswers.MsgPackStrings(c.b, identity)
+			if ok != (c.want != nil) || (ok && !reflect.DeepEqual(got, c.want)) {
+				t.Fatalf("got %v %v, want %v", got, ok, c.want)
+			}
+		})
+	}
+}
+
+// TestCLIMsgPack: the encoding of a state as the CLI sends it back is the library's
+// encoding with each map's keys in order: for random values of every resource type, it
+// decodes to what the library's encoding decodes to, its maps' keys come in order, and where no map has two keys
+// it is the library's bytes. Sets of more than one element and unknown values are refused.
+func TestCLIMsgPack(t *testing.T) {
+	seed := time.Now().UnixNano()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewSource(seed)) //nolint:gosec // test data
+	labels := tftypes.Map{ElementType: tftypes.String}
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+		"id": tftypes.String, "n": tftypes.Number, "b": tftypes.Bool, "labels": labels,
+		"list": tftypes.List{ElementType: tftypes.Number}, "set": tftypes.Set{ElementType: tftypes.String},
+	}}
+	numbers := []*big.Float{big.NewFloat(0), big.NewFloat(-3), big.NewFloat(1.5), big.NewFloat(1e300), big.NewFloat(math.Inf(1)),
+		new(big.Float).SetPrec(200).Quo(big.NewFloat(1), big.NewFloat(3))}
+	for i := 0; i < 200; i++ {
+		keys := map[string]tftypes.Value{}
+		for k := range rng.Intn(5) {
+			keys[strconv.Itoa(rng.Intn(100))+"k"+strconv.Itoa(k)] = tftypes.NewValue(tftypes.String, strconv.Itoa(rng.Int()))
+		}
+		var list []tftypes.Value
+		for range rng.Intn(3) {
+			list = append(list, tftypes.NewValue(tftypes.Number, numbers[rng.Intn(len(numbers))]))
+		}
+		set := []tftypes.Value{}
+		if rng.Intn(2) == 0 {
+			set = append(set, tftypes.NewValue(tftypes.String, "one"))
+		}
+		v := tftypes.NewValue(typ, map[string]tftypes.Value{
+			"id": tftypes.NewValue(tftypes.String, strconv.Itoa(i)), "n": tftypes.NewValue(tftypes.Number, numbers[rng.Intn(len(numbers))]),
+			"b": tftypes.NewValue(tftypes.Bool, rng.Intn(2) == 0), "labels": tftypes.NewValue(labels, keys),
+			"list": tftypes.NewValue(tftypes.List{ElementType: tftypes.Number}, list), "set": tftypes.NewValue(tftypes.Set{ElementType: tftypes.String}, set),
+		})
+		if rng.Intn(5) == 0 {
+			v = tftypes.NewValue(typ, nil)
+		}
+		got, ok := knownanswers.CLIMsgPack(v)
+		if !ok {
+			t.Fatalf("refused %s", v)
+		}
+		library, err := tfprotov6.NewDynamicValue(typ, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := (&tfprotov6.DynamicValue{MsgPack: got}).Unmarshal(typ)
+		want, err2 := library.Unmarshal(typ)
+		if err != nil || err2 != nil || !back.Equal(want) {
+			t.Fatalf("%s decodes to %s, the library's encoding to %s (%v, %v)", v, back, want, err, err2)
+		}
+		if len(keys) < 2 && !bytes.Equal(library.MsgPack, got) {
+			t.Fatalf("%s: %x, the library's %x", v, got, library.MsgPack)
+		}
+		if !v.IsNull() && len(keys) > 1 {
+			dec := msgpack.NewDecoder(bytes.NewReader(got))
+			var decoded map[string]any
+			if err := dec.Decode(&decoded); err != nil {
+				t.Fatal(err)
+			}
+			// The map's keys in the order written: find them in the bytes.
+			var order []string
+			for k := range decoded["labels"].(map[string]any) {
+				order = append(order, k)
+			}
+			sort.Slice(order, func(a, b int) bool { return bytes.Index(got, []byte(order[a])) < bytes.Index(got, []byte(order[b])) })
+			if !sort.StringsAreSorted(order) {
+				t.Fatalf("labels written in the order %v", order)
+			}
+		}
+	}
+	two := tftypes.NewValue(tftypes.Set{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, "a"), tftypes.NewValue(tftypes.String, "b")})
+	unknown := tftypes.NewValue(tftypes.String, tftypes.UnknownValue)
+	for _, refused := range []tftypes.Value{two, unknown} {
+		if _, ok := knownanswers.CLIMsgPack(refused); ok {
+			t.Errorf("%s: encoded, want refused", refused)
+		}
+	}
+}

@@ -84,6 +84,20 @@ type AnswerReader interface {
 	ReadAnswer(ctx context.Context, ids map[string]string) (any, bool)
 }
 
+// AnswerBytesReader is an AnswerReader whose ReadAnswer decodes the bytes the service sent
+// (AnswerFrom of ReadAnswerBytes): its reads are first matched on the bytes, so an
+// unchanged read decodes neither the answer nor the state.
+type AnswerBytesReader interface {
+	AnswerReader
+	// ReadAnswerBytes is the object as the service sent it, given the identity's attributes.
+	ReadAnswerBytes(ctx context.Context, ids map[string]string) ([]byte, bool)
+	// AnswerFrom is what ReadAnswer answers for the object the service sent as raw.
+	AnswerFrom(ctx context.Context, raw []byte) (any, bool)
+	// NotingAnswers is ctx asking the reads made with it to hand note the ID and the bytes of
+	// each object they fetch: the framework's read is sealed with the bytes it converted.
+	NotingAnswers(ctx context.Context, note func(id string, raw []byte)) context.Context
+}
+
 // PrivateKeyWriter is a resource that writes keys of its own into private state, besides
 // the seal RecordAnswer writes. A create that writes a key left out of the list is replayed
 // through the framework, and the differential test sends only listed keys.

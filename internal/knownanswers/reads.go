@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -36,6 +38,34 @@ func (s *server) unchangedRead(ctx context.Context, req *tfprotov6.ReadResourceR
 		req.CurrentState == nil {
 		return nil
 	}
+	private, ok := canonicalPrivate(req.Private)
+	if !ok || hasFrameworkKeys(private) {
+		return nil
+	}
+	recorded, ok := recordedKey(private, answerKey)
+	if !ok || buildKey() == "" {
+		return nil
+	}
+	r := s.configured(ctx, rule)
+	reader, ok := r.(AnswerReader)
+	if !ok {
+		return nil
+	}
+	// A reader of bytes first compares the bytes with those of the last read that matched.
+	bytesReader, byBytes := r.(AnswerBytesReader)
+	var answerBytes []byte
+	if byBytes {
+		var ids map[string]string
+		// A state this scan does not read (JSON) goes the decoded way.
+		if ids, byBytes = msgpackStrings(req.CurrentState.MsgPack, rule.identityType); byBytes {
+			if answerBytes, ok = bytesReader.ReadAnswerBytes(ctx, ids); !ok {
+				return nil
+			}
+			if resp := s.sameBytesRead(rule, req, private, recorded, ids, answerBytes); resp != nil {
+				return resp
+			}
+		}
+	}
 	state, err := decodeValue(req.CurrentState, rule.typ)
 	if err != nil || state.IsNull() || !state.IsFullyKnown() {
 		return nil
@@ -48,38 +78,116 @@ func (s *server) unchangedRead(ctx context.Context, req *tfprotov6.ReadResourceR
 	if !ok {
 		return nil
 	}
-	private, ok := canonicalPrivate(req.Private)
-	if !ok || hasFrameworkKeys(private) {
-		return nil
+	var answer any
+	if byBytes {
+		answer, ok = bytesReader.AnswerFrom(ctx, answerBytes)
+	} else {
+		answer, ok = reader.ReadAnswer(ctx, ids)
 	}
-	recorded, ok := recordedAnswer(private)
-	if !ok || buildKey() == "" {
-		return nil
-	}
-	r := s.configured(ctx, rule)
-	reader, ok := r.(AnswerReader)
-	if !ok {
-		return nil
-	}
-	answer, ok := reader.ReadAnswer(ctx, ids)
 	if !ok {
 		return nil
 	}
 	if sum, ok := answerDigest(answer); !ok || recorded != answerSeal(buildKey(), id, sum, stateDigest(state)) {
 		return nil
 	}
+	if byBytes {
+		private = withKey(private, answerBytesKey, bytesSeal(buildKey(), req.TypeName, recorded, req.CurrentState.MsgPack, answerBytes))
+	}
 	return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, NewIdentity: identity, Private: private}
 }
 
-// identityFor is the identity the framework's read answers for state, and its attributes:
-// the request's when it names the same object, the one built from the state's attributes
-// when the request has none or a null one; false when it names another (the framework
-// reports the change) or the state lacks one of them.
+// sameBytesRead is unchangedRead's answer when the state and the answer are the bytes of
+// the last read that matched the seal (answerBytesKey), else nil.
+func (s *server) sameBytesRead(rule *knownRule, req *tfprotov6.ReadResourceRequest, private []byte, seal string, ids map[string]string,
+	answer []byte) *tfprotov6.ReadResourceResponse {
+	sealed, ok := recordedKey(private, answerBytesKey)
+	if !ok || sealed != bytesSeal(buildKey(), req.TypeName, seal, req.CurrentState.MsgPack, answer) {
+		return nil
+	}
+	identity, ok := rule.identityOf(req.CurrentIdentity, ids)
+	if !ok {
+		return nil
+	}
+	s.counts.Add("read by bytes " + req.TypeName)
+	return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, NewIdentity: identity, Private: private}
+}
+
+// frameworkRead is the framework's read. When it records the answer it converted (the
+// seal in private state), the seal of its bytes is added: those of the state it answers as
+// the CLI will send it back (cliMsgPack) and of the answer as fetched, so the next read of
+// the same bytes is matched on them. Where the CLI sends other bytes, the next read is
+// decoded and seals those.
+func (s *server) frameworkRead(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
+	rule, ok := s.rules[req.TypeName]
+	if !ok || !rule.reads || buildKey() == "" {
+		return s.frameworkServer.ReadResource(ctx, req)
+	}
+	reader, ok := s.configured(ctx, rule).(AnswerBytesReader)
+	if !ok {
+		return s.frameworkServer.ReadResource(ctx, req)
+	}
+	var mu sync.Mutex
+	noted := map[string][]byte{}
+	resp, err := s.frameworkServer.ReadResource(reader.NotingAnswers(ctx, func(id string, raw []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		noted[id] = raw
+	}), req)
+	if err == nil && resp != nil {
+		resp.Private = sealReadBytes(ctx, rule, reader, req.TypeName, resp, noted)
+	}
+	return resp, err
+}
+
+// sealReadBytes is the private state of a framework's read with the seal of its bytes
+// added, when its seal is that of its state and of the object noted under the state's id.
+func sealReadBytes(ctx context.Context, rule *knownRule, reader AnswerBytesReader, typeName string, resp *tfprotov6.ReadResourceResponse,
+	noted map[string][]byte) []byte {
+	if resp.NewState == nil || resp.NewState.MsgPack == nil || hasFrameworkKeys(resp.Private) {
+		return resp.Private
+	}
+	seal, ok := recordedKey(resp.Private, answerKey)
+	if !ok {
+		return resp.Private
+	}
+	state, err := decodeValue(resp.NewState, rule.typ)
+	if err != nil || state.IsNull() || !state.IsFullyKnown() {
+		return resp.Private
+	}
+	id, ok := idAttribute(state)
+	if !ok || noted[id] == nil {
+		return resp.Private
+	}
+	answer, ok := reader.AnswerFrom(ctx, noted[id])
+	if !ok {
+		return resp.Private
+	}
+	if sum, ok := answerDigest(answer); !ok || seal != answerSeal(buildKey(), id, sum, stateDigest(state)) {
+		return resp.Private
+	}
+	sent, ok := cliMsgPack(state)
+	if !ok {
+		return resp.Private
+	}
+	return withKey(resp.Private, answerBytesKey, bytesSeal(buildKey(), typeName, seal, sent, noted[id]))
+}
+
+// identityFor is the identity the framework's read answers for state, and its attributes
+// (identityOf); false when the state lacks one of them.
 func (rule *knownRule) identityFor(sent *tfprotov6.ResourceIdentityData, state tftypes.Value) (*tfprotov6.ResourceIdentityData, map[string]string, bool) {
 	ids, ok := identityAttributes(rule.identityType, state)
 	if !ok {
 		return nil, nil, false
 	}
+	identity, ok := rule.identityOf(sent, ids)
+	return identity, ids, ok
+}
+
+// identityOf is the identity the framework's read answers for the state whose identity
+// attributes are ids: the request's when it names the same object, the one built from ids
+// when the request has none or a null one; false when it names another (the framework
+// reports the change).
+func (rule *knownRule) identityOf(sent *tfprotov6.ResourceIdentityData, ids map[string]string) (*tfprotov6.ResourceIdentityData, bool) {
 	fields := map[string]tftypes.Value{}
 	for name, v := range ids {
 		fields[name] = tftypes.NewValue(tftypes.String, v)
@@ -88,17 +196,17 @@ func (rule *knownRule) identityFor(sent *tfprotov6.ResourceIdentityData, state t
 	if sent != nil && sent.IdentityData != nil {
 		v, err := sent.IdentityData.Unmarshal(rule.identityType)
 		if err != nil {
-			return nil, nil, false
+			return nil, false
 		}
 		if !v.IsFullyNull() {
-			return sent, ids, v.Equal(built)
+			return sent, v.Equal(built)
 		}
 	}
 	encoded, err := tfprotov6.NewDynamicValue(rule.identityType, built)
 	if err != nil {
-		return nil, nil, false
+		return nil, false
 	}
-	return &tfprotov6.ResourceIdentityData{IdentityData: &encoded}, ids, true
+	return &tfprotov6.ResourceIdentityData{IdentityData: &encoded}, true
 }
 
 // identityAttributes are the known, non-empty string attributes of object named by the
@@ -191,16 +299,56 @@ func RecordAnswer(ctx context.Context, private PrivateWriter, answer any, state 
 	diags.Append(private.SetKey(ctx, answerKey, record)...)
 }
 
-// recordedAnswer reads the seal from private state as the protocol carries it: a JSON
-// object of keys to JSON documents, each encoded as bytes. A record of the earlier form
-// (an object) is no seal: its read goes to the framework, which writes a seal.
-func recordedAnswer(private []byte) (string, bool) {
+// recordedKey reads a seal (answerKey's, answerBytesKey's) from private state as the
+// protocol carries it: a JSON object of keys to JSON documents, each encoded as bytes. A
+// record of the earlier form (an object) is no seal: its read goes to the framework, which
+// writes a seal.
+func recordedKey(private []byte, key string) (string, bool) {
 	var keys map[string][]byte
 	var seal string
-	if len(private) == 0 || json.Unmarshal(private, &keys) != nil || json.Unmarshal(keys[answerKey], &seal) != nil {
+	if len(private) == 0 || json.Unmarshal(private, &keys) != nil || json.Unmarshal(keys[key], &seal) != nil {
 		return "", false
 	}
 	return seal, seal != ""
+}
+
+// answerBytesKey is the private-state key of the bytes of the last read that matched the
+// answer's seal: the state as the CLI sent it and the answer as the service did (bytesSeal).
+// A read that finds the same bytes again has the same answer and state, so it answers
+// without decoding either. The framework's reads pass the key on untouched: a seal of bytes
+// that no longer come is never matched again, and one that does tells the truth.
+const answerBytesKey = "answer_bytes"
+
+// bytesSeal is answerSeal for bytes: the build, the resource type, the answer's seal they
+// matched (a private state whose seal changed is read the decoded way, as the framework
+// writes the seal anew), the state's msgpack and the answer's JSON.
+func bytesSeal(build, typeName, seal string, state, answer []byte) string {
+	h := sha256.New()
+	for _, part := range [][]byte{[]byte(build), []byte(typeName), []byte(seal), state, answer} {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(part)))
+		h.Write(n[:])
+		h.Write(part)
+	}
+	return base64.RawStdEncoding.EncodeToString(h.Sum(nil)[:16])
+}
+
+// withKey is canonical private state with key set to the JSON string value.
+func withKey(private []byte, key, value string) []byte {
+	keys := map[string][]byte{}
+	if len(private) > 0 && json.Unmarshal(private, &keys) != nil {
+		return private
+	}
+	encoded, err := json.Marshal(value)
+	if err != nil {
+		return private
+	}
+	keys[key] = encoded
+	out, err := json.Marshal(keys)
+	if err != nil {
+		return private
+	}
+	return out
 }
 
 // answerDigest is the digest of an API object as JSON, whose maps encoding/json sorts.

@@ -178,7 +178,7 @@ func (s *server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRe
 		s.counts.Add("read " + req.TypeName)
 		return resp, nil
 	}
-	return s.frameworkServer.ReadResource(ctx, req)
+	return s.frameworkRead(ctx, req)
 }
 
 // Counts counts answered requests by kind and resource type ("read astra_cluster").

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -21,6 +22,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*clusterResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*clusterResource)(nil)
 	_ knownanswers.PlanChecker            = (*clusterResource)(nil)
+	_ knownanswers.AnswerBytesReader      = (*clusterResource)(nil)
 	_ resource.ResourceWithImportState    = (*clusterResource)(nil)
 )
 
@@ -265,7 +267,17 @@ func (r *clusterResource) recordAnswer(ctx context.Context, prior clusterModel, 
 
 // ReadAnswer is the object Read converts (knownanswers.AnswerReader).
 func (r *clusterResource) ReadAnswer(ctx context.Context, ids map[string]string) (any, bool) {
-	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Cluster, error) { return c.GetCluster(ctx, "", ids["id"]) }, nil)
+	return answerOfBytes(ctx, r, ids)
+}
+
+// ReadAnswerBytes is that object as the service sent it (knownanswers.AnswerBytesReader).
+func (r *clusterResource) ReadAnswerBytes(ctx context.Context, ids map[string]string) ([]byte, bool) {
+	return readBytesWith(&r.clientHolder, func(c *astra.Client) (json.RawMessage, error) { return c.GetClusterJSON(ctx, "", ids["id"]) })
+}
+
+// AnswerFrom decodes it (knownanswers.AnswerBytesReader).
+func (r *clusterResource) AnswerFrom(_ context.Context, raw []byte) (any, bool) {
+	return answerFrom[astra.Cluster](&r.clientHolder, raw, nil)
 }
 
 // recordAndWait records the service's answer in state, then waits until the cluster is

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -455,7 +456,17 @@ func (r *credentialResource[M]) noteWritten(ctx context.Context, private private
 
 // ReadAnswer is the object Read converts (knownanswers.AnswerReader).
 func (r *credentialResource[M]) ReadAnswer(ctx context.Context, ids map[string]string) (any, bool) {
-	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.Credential, error) { return c.GetCredential(ctx, ids["id"]) }, nil)
+	return answerOfBytes(ctx, r, ids)
+}
+
+// ReadAnswerBytes is that object as the service sent it (knownanswers.AnswerBytesReader).
+func (r *credentialResource[M]) ReadAnswerBytes(ctx context.Context, ids map[string]string) ([]byte, bool) {
+	return readBytesWith(&r.clientHolder, func(c *astra.Client) (json.RawMessage, error) { return c.GetCredentialJSON(ctx, ids["id"]) })
+}
+
+// AnswerFrom decodes it (knownanswers.AnswerBytesReader).
+func (r *credentialResource[M]) AnswerFrom(_ context.Context, raw []byte) (any, bool) {
+	return answerFrom[astra.Credential](&r.clientHolder, raw, nil)
 }
 
 func credentialStamp(c *astra.Credential) objectStamp {

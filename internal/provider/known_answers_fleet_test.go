@@ -30,7 +30,9 @@ const knownFleetRequests = 3 * (sharedReadsBefore + 2)
 
 // fleetAnswerKinds are the requests of a steady plan the known answers take, each at
 // least once per resource (the CLI validates each instance's configuration as it plans it).
-var fleetAnswerKinds = []string{"upgrade", "validate", "read", "plan"}
+// "read by bytes": each read finds the bytes of the state and the answer the apply's read
+// matched and sealed, and decodes neither.
+var fleetAnswerKinds = []string{"upgrade", "validate", "read", "read by bytes", "plan"}
 
 // TestAccKnownAnswers_fleet plans a realistic fleet (per cluster a kubeconfig credential,
 // the cluster with three labels, its management) once its state is steady: every state

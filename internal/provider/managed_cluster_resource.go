@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -24,6 +25,7 @@ var (
 	_ resource.ResourceWithConfigure   = (*managedClusterResource)(nil)
 	_ resource.ResourceWithImportState = (*managedClusterResource)(nil)
 	_ knownanswers.PlanChecker         = (*managedClusterResource)(nil)
+	_ knownanswers.AnswerBytesReader   = (*managedClusterResource)(nil)
 )
 
 type managedClusterResource struct{ clientHolder }
@@ -245,8 +247,17 @@ func (r *managedClusterResource) recordAnswer(ctx context.Context, m *managedClu
 
 // ReadAnswer is the object Read converts (knownanswers.AnswerReader): not one it forgets.
 func (r *managedClusterResource) ReadAnswer(ctx context.Context, ids map[string]string) (any, bool) {
-	return readWith(&r.clientHolder, func(c *astra.Client) (*astra.ManagedCluster, error) { return c.GetManagedCluster(ctx, ids["id"]) },
-		func(_ *astra.Client, m *astra.ManagedCluster) bool { return managedClusterForgotten(m) })
+	return answerOfBytes(ctx, r, ids)
+}
+
+// ReadAnswerBytes is that object as the service sent it (knownanswers.AnswerBytesReader).
+func (r *managedClusterResource) ReadAnswerBytes(ctx context.Context, ids map[string]string) ([]byte, bool) {
+	return readBytesWith(&r.clientHolder, func(c *astra.Client) (json.RawMessage, error) { return c.GetManagedClusterJSON(ctx, ids["id"]) })
+}
+
+// AnswerFrom decodes it, and answers nothing for a cluster Read forgets (knownanswers.AnswerBytesReader).
+func (r *managedClusterResource) AnswerFrom(_ context.Context, raw []byte) (any, bool) {
+	return answerFrom(&r.clientHolder, raw, func(_ *astra.Client, m *astra.ManagedCluster) bool { return managedClusterForgotten(m) })
 }
 
 // managedClusterForgotten: the service may keep answering for a cluster it no longer
