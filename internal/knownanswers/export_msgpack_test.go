@@ -28,3 +28,8 @@ func MsgPackStrings(b []byte, identity tftypes.Type) (map[string]string, bool) {
 
 // CLIMsgPack is cliMsgPack.
 func CLIMsgPack(v tftypes.Value) ([]byte, bool) { return cliMsgPack(v) }
+
+// AlreadyCanonical is alreadyCanonical; DecodedPrivate is decodedPrivate.
+func AlreadyCanonical(private []byte) (map[string][]byte, bool) { return alreadyCanonical(private) }
+
+func DecodedPrivate(private []byte) ([]byte, map[string][]byte, bool) { return decodedPrivate(private) }

@@ -3,7 +3,6 @@ package knownanswers
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"reflect"
@@ -313,13 +312,13 @@ func (s *server) knownPlan(ctx context.Context, req *tfprotov6.PlanResourceChang
 	if !ok {
 		return nil
 	}
-	private, ok := canonicalPrivate(req.PriorPrivate)
+	private, kept, ok := canonicalPrivate(req.PriorPrivate)
 	if !ok {
 		return nil
 	}
-	priorKeys, ok := newPriorPrivate(private)
-	if !ok {
-		return nil
+	priorKeys := priorPrivate(kept)
+	if priorKeys == nil {
+		priorKeys = priorPrivate{}
 	}
 	var planned, configured map[string]tftypes.Value
 	if proposed.As(&planned) != nil || config.As(&configured) != nil {
@@ -401,15 +400,6 @@ func sameMsgPack(a, b *tfprotov6.DynamicValue) bool {
 // priorPrivate is the provider's part of a prior private state, read from the protocol's
 // bytes, as the framework's ModifyPlan request holds it.
 type priorPrivate map[string][]byte
-
-// newPriorPrivate reads canonical private state (canonicalPrivate's).
-func newPriorPrivate(canonical []byte) (priorPrivate, bool) {
-	keys := priorPrivate{}
-	if len(canonical) == 0 {
-		return keys, true
-	}
-	return keys, json.Unmarshal(canonical, (*map[string][]byte)(&keys)) == nil
-}
 
 // GetKey answers as the framework's private state does: nothing for a key it lacks, an
 // error for a key of the framework's own.

@@ -38,11 +38,11 @@ func (s *server) unchangedRead(ctx context.Context, req *tfprotov6.ReadResourceR
 		req.CurrentState == nil {
 		return nil
 	}
-	private, ok := canonicalPrivate(req.Private)
-	if !ok || hasFrameworkKeys(private) {
+	private, keys, ok := canonicalPrivate(req.Private)
+	if !ok || hasFrameworkKeys(keys) {
 		return nil
 	}
-	recorded, ok := recordedKey(private, answerKey)
+	recorded, ok := sealIn(keys, answerKey)
 	if !ok || buildKey() == "" {
 		return nil
 	}
@@ -61,7 +61,7 @@ func (s *server) unchangedRead(ctx context.Context, req *tfprotov6.ReadResourceR
 			if answerBytes, ok = bytesReader.ReadAnswerBytes(ctx, ids); !ok {
 				return nil
 			}
-			if resp := s.sameBytesRead(rule, req, private, recorded, ids, answerBytes); resp != nil {
+			if resp := s.sameBytesRead(rule, req, private, keys, recorded, ids, answerBytes); resp != nil {
 				return resp
 			}
 		}
@@ -98,9 +98,9 @@ func (s *server) unchangedRead(ctx context.Context, req *tfprotov6.ReadResourceR
 
 // sameBytesRead is unchangedRead's answer when the state and the answer are the bytes of
 // the last read that matched the seal (answerBytesKey), else nil.
-func (s *server) sameBytesRead(rule *knownRule, req *tfprotov6.ReadResourceRequest, private []byte, seal string, ids map[string]string,
-	answer []byte) *tfprotov6.ReadResourceResponse {
-	sealed, ok := recordedKey(private, answerBytesKey)
+func (s *server) sameBytesRead(rule *knownRule, req *tfprotov6.ReadResourceRequest, private []byte, keys map[string][]byte, seal string,
+	ids map[string]string, answer []byte) *tfprotov6.ReadResourceResponse {
+	sealed, ok := sealIn(keys, answerBytesKey)
 	if !ok || sealed != bytesSeal(buildKey(), req.TypeName, seal, req.CurrentState.MsgPack, answer) {
 		return nil
 	}
@@ -143,10 +143,11 @@ func (s *server) frameworkRead(ctx context.Context, req *tfprotov6.ReadResourceR
 // added, when its seal is that of its state and of the object noted under the state's id.
 func sealReadBytes(ctx context.Context, rule *knownRule, reader AnswerBytesReader, typeName string, resp *tfprotov6.ReadResourceResponse,
 	noted map[string][]byte) []byte {
-	if resp.NewState == nil || resp.NewState.MsgPack == nil || hasFrameworkKeys(resp.Private) {
+	_, keys, ok := canonicalPrivate(resp.Private)
+	if !ok || resp.NewState == nil || resp.NewState.MsgPack == nil || hasFrameworkKeys(keys) {
 		return resp.Private
 	}
-	seal, ok := recordedKey(resp.Private, answerKey)
+	seal, ok := sealIn(keys, answerKey)
 	if !ok {
 		return resp.Private
 	}
@@ -246,11 +247,7 @@ func idAttribute(object tftypes.Value) (string, bool) {
 
 // hasFrameworkKeys: the framework keeps its own keys (starting with ".") in private state
 // and acts on some, such as the one an import leaves for the read that follows.
-func hasFrameworkKeys(private []byte) bool {
-	var keys map[string]json.RawMessage
-	if json.Unmarshal(private, &keys) != nil {
-		return len(private) > 0
-	}
+func hasFrameworkKeys(keys map[string][]byte) bool {
 	for k := range keys {
 		if strings.HasPrefix(k, ".") {
 			return true
@@ -305,8 +302,16 @@ func RecordAnswer(ctx context.Context, private PrivateWriter, answer any, state 
 // writes a seal.
 func recordedKey(private []byte, key string) (string, bool) {
 	var keys map[string][]byte
+	if len(private) == 0 || json.Unmarshal(private, &keys) != nil {
+		return "", false
+	}
+	return sealIn(keys, key)
+}
+
+// sealIn is recordedKey of private state already parsed.
+func sealIn(keys map[string][]byte, key string) (string, bool) {
 	var seal string
-	if len(private) == 0 || json.Unmarshal(private, &keys) != nil || json.Unmarshal(keys[key], &seal) != nil {
+	if json.Unmarshal(keys[key], &seal) != nil {
 		return "", false
 	}
 	return seal, seal != ""

@@ -334,14 +334,11 @@ func TestKnownUpgrades_refusedSchemas(t *testing.T) {
 // the framework's does: a key's value, nothing for a key it lacks, an error for a key of
 // the framework's own, whatever the request held.
 func TestPriorPrivate(t *testing.T) {
-	canonical, ok := canonicalPrivate([]byte(`{"kubeconfig_server":"ImFiYyI=",".import_before_read":"dHJ1ZQ=="}`))
+	_, kept, ok := canonicalPrivate([]byte(`{"kubeconfig_server":"ImFiYyI=",".import_before_read":"dHJ1ZQ=="}`))
 	if !ok {
 		t.Fatal("a valid private state refused")
 	}
-	prior, ok := newPriorPrivate(canonical)
-	if !ok {
-		t.Fatalf("%q not read", canonical)
-	}
+	prior := priorPrivate(kept)
 	for _, c := range []struct {
 		key, value string
 		fails      bool
@@ -355,7 +352,7 @@ func TestPriorPrivate(t *testing.T) {
 			t.Errorf("%s: %q %v, want %q (fails %v)", c.key, value, diags, c.value, c.fails)
 		}
 	}
-	if empty, ok := newPriorPrivate(nil); !ok || len(empty) != 0 {
-		t.Errorf("no private state read as %v %v", empty, ok)
+	if canonical, none, ok := canonicalPrivate(nil); !ok || canonical != nil || len(none) != 0 {
+		t.Errorf("no private state read as %q %v %v", canonical, none, ok)
 	}
 }

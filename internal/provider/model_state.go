@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"regexp"
 	"sync"
+	"unsafe"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
@@ -25,7 +26,7 @@ import (
 // or refuse, goes to the framework, which reports what it reports. The differential tests
 // (model_state_test.go) compare the two on random models and states of every resource.
 func setState(ctx context.Context, state *tfsdk.State, model any) diag.Diagnostics {
-	if v, ok := modelValue(ctx, state.Schema.Type(), model); ok {
+	if v, ok := modelValue(ctx, schemaType(state.Schema), model); ok {
 		return state.Set(ctx, v) // a value is stored as it is, once its type is checked
 	}
 	return state.Set(ctx, model)
@@ -136,7 +137,7 @@ func collectLayout(t reflect.Type, prefix []int, layout map[string][]int) bool {
 
 // planGet reads a plan into a model as tfsdk.Plan.Get does (getModel).
 func planGet(ctx context.Context, plan tfsdk.Plan, target any) diag.Diagnostics {
-	if getModel(ctx, plan.Schema.Type(), plan.Raw, target) {
+	if getModel(ctx, schemaType(plan.Schema), plan.Raw, target) {
 		return nil
 	}
 	return plan.Get(ctx, target)
@@ -145,7 +146,7 @@ func planGet(ctx context.Context, plan tfsdk.Plan, target any) diag.Diagnostics 
 // configGet reads a configuration into a model as tfsdk.Config.Get does (getModel): the
 // framework's reflection compiles a regular expression per field, 20 kB a model.
 func configGet(ctx context.Context, config tfsdk.Config, target any) diag.Diagnostics {
-	if getModel(ctx, config.Schema.Type(), config.Raw, target) {
+	if getModel(ctx, schemaType(config.Schema), config.Raw, target) {
 		return nil
 	}
 	return config.Get(ctx, target)
@@ -153,10 +154,53 @@ func configGet(ctx context.Context, config tfsdk.Config, target any) diag.Diagno
 
 // stateGet reads a state into a model as tfsdk.State.Get does (getModel).
 func stateGet(ctx context.Context, state tfsdk.State, target any) diag.Diagnostics {
-	if getModel(ctx, state.Schema.Type(), state.Raw, target) {
+	if getModel(ctx, schemaType(state.Schema), state.Raw, target) {
 		return nil
 	}
 	return state.Get(ctx, target)
+}
+
+// schemaType is s.Type(), kept by the maps of s's attributes and blocks: the framework
+// builds the type anew at every call, half of what reading a plan into a model cost in a
+// fleet's plan. Each entry keeps its maps, so no other schema's maps take their addresses;
+// a schema's maps do not change once it is served. A schema that is not a struct with
+// those maps is not kept.
+func schemaType(s interface{ Type() attr.Type }) attr.Type {
+	v := reflect.ValueOf(s)
+	if v.Kind() != reflect.Struct {
+		return s.Type()
+	}
+	attributes, blocks := v.FieldByName("Attributes"), v.FieldByName("Blocks")
+	if attributes.Kind() != reflect.Map || blocks.Kind() != reflect.Map || attributes.IsNil() {
+		return s.Type()
+	}
+	key := schemaKey{attributes.UnsafePointer(), blocks.UnsafePointer()}
+	schemaTypes.mu.Lock()
+	defer schemaTypes.mu.Unlock()
+	if e, ok := schemaTypes.m[key]; ok {
+		return e.typ
+	}
+	if schemaTypes.m == nil || len(schemaTypes.m) >= maxSchemaTypes {
+		schemaTypes.m = map[schemaKey]schemaTypeEntry{}
+	}
+	typ := s.Type()
+	schemaTypes.m[key] = schemaTypeEntry{typ: typ, maps: [2]any{attributes.Interface(), blocks.Interface()}}
+	return typ
+}
+
+// maxSchemaTypes bounds the cache (a provider serves a few dozen schemas; tests build more).
+const maxSchemaTypes = 1024
+
+type schemaKey struct{ attributes, blocks unsafe.Pointer }
+
+type schemaTypeEntry struct {
+	typ  attr.Type
+	maps [2]any // kept, so that their addresses are not reused
+}
+
+var schemaTypes struct {
+	mu sync.Mutex
+	m  map[schemaKey]schemaTypeEntry
 }
 
 // getModel is the reverse of setState: it sets *target, a model of attribute values, from

@@ -219,3 +219,24 @@ func TestStateGet_differential(t *testing.T) {
 		t.Logf("%s: %d states converted by getModel, %d refused by the framework", mr.name, fast, refused)
 	}
 }
+
+// TestSchemaType: the type kept for each resource's schema is the schema's own, taken once
+// per schema, and two schemas (one resource's schema built twice) each have their own
+// entry: one changed after the first was kept gets its own type.
+func TestSchemaType(t *testing.T) {
+	ctx := context.Background()
+	for _, r := range modelledResources(t) {
+		first := schemaType(r.schema)
+		if !first.Equal(r.schema.Type()) || !schemaType(r.schema).Equal(first) {
+			t.Errorf("%s: %s, want %s", r.name, first, r.schema.Type())
+		}
+		// Another schema: the same attributes but one, in a map of its own.
+		other := r.schema
+		other.Attributes = maps.Clone(r.schema.Attributes)
+		other.Attributes["zz_added"] = schema.BoolAttribute{Optional: true}
+		got := schemaType(other).TerraformType(ctx).(tftypes.Object)
+		if _, ok := got.AttributeTypes["zz_added"]; !ok || !schemaType(other).Equal(other.Type()) {
+			t.Errorf("%s: a schema with another attribute map got the type %s", r.name, got)
+		}
+	}
+}
