@@ -1,6 +1,7 @@
 package knownanswers_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -542,5 +543,40 @@ func TestKnownAnswers_unreachableClustersWarnOnEveryRefresh(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestKnownAnswers_frameworkReadSealsBytes: the framework's read, through the layer, notes
+// the seal of its bytes (the state as the CLI encodes it back, the answer as fetched), so
+// the read after it is matched on its bytes; with the state as the library encodes it
+// (maps in Go's order) it may not be, and is then decoded and answered all the same.
+func TestKnownAnswers_frameworkReadSealsBytes(t *testing.T) {
+	f := newAnswersFixture(t)
+	ctx := context.Background()
+	read, err := f.fast.FrameworkRead(ctx, &tfprotov6.ReadResourceRequest{TypeName: "astra_cluster", CurrentState: f.dynamic(t, f.state),
+		CurrentIdentity: f.identity})
+	if err != nil || len(read.Diagnostics) > 0 {
+		t.Fatalf("read: %v %s", err, testutil.DiagnosticsText(read.Diagnostics))
+	}
+	var keys map[string][]byte
+	if err := json.Unmarshal(read.Private, &keys); err != nil || keys[knownanswers.AnswerBytesKey] == nil {
+		t.Fatalf("the framework's read noted no seal of its bytes: %q", read.Private)
+	}
+	state, err := read.NewState.Unmarshal(f.typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent, ok := knownanswers.CLIMsgPack(state)
+	if !ok {
+		t.Fatalf("%s not encoded", state)
+	}
+	before := f.fast.Count("read by bytes astra_cluster")
+	next := f.fast.UnchangedRead(ctx, &tfprotov6.ReadResourceRequest{TypeName: "astra_cluster", CurrentState: &tfprotov6.DynamicValue{MsgPack: sent},
+		CurrentIdentity: read.NewIdentity, Private: read.Private})
+	if next == nil || f.fast.Count("read by bytes astra_cluster") != before+1 {
+		t.Fatalf("the next read was not matched on its bytes (answered: %v)", next != nil)
+	}
+	if !bytes.Equal(next.NewState.MsgPack, sent) || !samePrivate(next.Private, read.Private) {
+		t.Errorf("the next read answered %x %q, want the state and private state it was sent", next.NewState.MsgPack, next.Private)
 	}
 }

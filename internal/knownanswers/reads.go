@@ -143,8 +143,9 @@ func (s *server) frameworkRead(ctx context.Context, req *tfprotov6.ReadResourceR
 // added, when its seal is that of its state and of the object noted under the state's id.
 func sealReadBytes(ctx context.Context, rule *knownRule, reader AnswerBytesReader, typeName string, resp *tfprotov6.ReadResourceResponse,
 	noted map[string][]byte) []byte {
+	// A read that says anything (a warning) says it again at each read: not sealed.
 	_, keys, ok := canonicalPrivate(resp.Private)
-	if !ok || resp.NewState == nil || resp.NewState.MsgPack == nil || hasFrameworkKeys(keys) {
+	if !ok || len(resp.Diagnostics) > 0 || resp.Deferred != nil || resp.NewState == nil || resp.NewState.MsgPack == nil || hasFrameworkKeys(keys) {
 		return resp.Private
 	}
 	seal, ok := sealIn(keys, answerKey)
