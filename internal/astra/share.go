@@ -59,7 +59,7 @@ type sharing struct {
 // collection is the shared-read state of one list path.
 type collection struct {
 	path, resource string
-	cache          map[string]packedItem // its listing's at: when the listing started
+	cache          map[string]packedItem // by ID; each item's listing holds when its round started (at, seq)
 	queue          []*pendingRead
 	running        bool
 	seen           map[string]struct{} // distinct IDs read (up to wideAfter), to detect a fleet refresh
