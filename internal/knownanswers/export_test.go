@@ -113,7 +113,13 @@ func Seal(build, id string, answer any, state tftypes.Value) (string, bool) {
 }
 
 // RecordedSeal is the seal a private state holds.
-func RecordedSeal(private []byte) (string, bool) { return recordedKey(private, answerKey) }
+func RecordedSeal(private []byte) (string, bool) {
+	_, keys, ok := canonicalPrivate(private)
+	if !ok {
+		return "", false
+	}
+	return sealIn(keys, answerKey)
+}
 
 // AnswerKey is the private key of the seal; AnswerBytesKey that of the bytes' seal.
 const (

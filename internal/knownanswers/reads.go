@@ -91,7 +91,7 @@ func (s *server) unchangedRead(ctx context.Context, req *tfprotov6.ReadResourceR
 		return nil
 	}
 	if byBytes {
-		private = withKey(private, answerBytesKey, bytesSeal(buildKey(), req.TypeName, recorded, req.CurrentState.MsgPack, answerBytes))
+		private = withKey(private, keys, answerBytesKey, bytesSeal(buildKey(), req.TypeName, recorded, req.CurrentState.MsgPack, answerBytes))
 	}
 	return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, NewIdentity: identity, Private: private}
 }
@@ -171,7 +171,7 @@ func sealReadBytes(ctx context.Context, rule *knownRule, reader AnswerBytesReade
 	if !ok {
 		return resp.Private
 	}
-	return withKey(resp.Private, answerBytesKey, bytesSeal(buildKey(), typeName, seal, sent, noted[id]))
+	return withKey(resp.Private, keys, answerBytesKey, bytesSeal(buildKey(), typeName, seal, sent, noted[id]))
 }
 
 // identityFor is the identity the framework's read answers for state, and its attributes
@@ -297,19 +297,9 @@ func RecordAnswer(ctx context.Context, private PrivateWriter, answer any, state 
 	diags.Append(private.SetKey(ctx, answerKey, record)...)
 }
 
-// recordedKey reads a seal (answerKey's, answerBytesKey's) from private state as the
-// protocol carries it: a JSON object of keys to JSON documents, each encoded as bytes. A
-// record of the earlier form (an object) is no seal: its read goes to the framework, which
-// writes a seal.
-func recordedKey(private []byte, key string) (string, bool) {
-	var keys map[string][]byte
-	if len(private) == 0 || json.Unmarshal(private, &keys) != nil {
-		return "", false
-	}
-	return sealIn(keys, key)
-}
-
-// sealIn is recordedKey of private state already parsed.
+// sealIn reads a seal (answerKey's, answerBytesKey's) from private state's parsed keys
+// (canonicalPrivate's). A record of the earlier form (an object) is no seal: its read goes
+// to the framework, which writes a seal.
 func sealIn(keys map[string][]byte, key string) (string, bool) {
 	var seal string
 	if json.Unmarshal(keys[key], &seal) != nil {
@@ -339,12 +329,9 @@ func bytesSeal(build, typeName, seal string, state, answer []byte) string {
 	return base64.RawStdEncoding.EncodeToString(h.Sum(nil)[:16])
 }
 
-// withKey is canonical private state with key set to the JSON string value.
-func withKey(private []byte, key, value string) []byte {
-	keys := map[string][]byte{}
-	if len(private) > 0 && json.Unmarshal(private, &keys) != nil {
-		return private
-	}
+// withKey is private state with key set to the JSON string value: keys are its parsed keys
+// (canonicalPrivate's), which it changes. On a failure to encode, private as it was.
+func withKey(private []byte, keys map[string][]byte, key, value string) []byte {
 	encoded, err := json.Marshal(value)
 	if err != nil {
 		return private
