@@ -45,6 +45,9 @@ func FuzzParse(f *testing.F) {
 		if err != nil || again != info {
 			t.Fatalf("its own JSON parses to %+v, %v; want %+v", again, err, info)
 		}
+		if of, err := InfoOf(jsonDoc); err != nil || of != info {
+			t.Fatalf("InfoOf its JSON is %+v, %v; want %+v", of, err, info)
+		}
 		if info.ClusterName == "" || info.ContextName == "" || strings.TrimSpace(info.Server) == "" {
 			t.Fatalf("accepted without a cluster name, context name or server: %+v", info)
 		}

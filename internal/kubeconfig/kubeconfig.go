@@ -73,12 +73,21 @@ func Parse(text []byte) (jsonDoc []byte, info Info, err error) {
 		return nil, Info{}, errors.New("kubeconfig could not be re-encoded as JSON")
 	}
 	cluster, ctx := doc.Clusters[0], doc.Contexts[0]
-	return compact.Bytes(), Info{
-		ClusterName: cluster.Name,
-		ContextName: ctx.Name,
-		Server:      cluster.Cluster.Server,
-		User:        ctx.Context.User,
-	}, nil
+	return compact.Bytes(), Info{ClusterName: cluster.Name, ContextName: ctx.Name, Server: cluster.Cluster.Server, User: ctx.Context.User}, nil
+}
+
+// InfoOf is the Info of a document Parse returned, read as the JSON it is: a tenth of the
+// work of parsing it again as YAML (a credential notes its server after each write).
+func InfoOf(jsonDoc []byte) (Info, error) {
+	var doc document
+	if err := json.Unmarshal(jsonDoc, &doc); err != nil {
+		return Info{}, fmt.Errorf("kubeconfig has an unexpected shape: %s", shapeProblem(err))
+	}
+	if err := check(doc); err != nil {
+		return Info{}, err
+	}
+	cluster, ctx := doc.Clusters[0], doc.Contexts[0]
+	return Info{ClusterName: cluster.Name, ContextName: ctx.Name, Server: cluster.Cluster.Server, User: ctx.Context.User}, nil
 }
 
 // check applies Astra's rule (one cluster, one context) and the checks kubectl would make.

@@ -253,8 +253,8 @@ func (rules credentialPlanRules) leftConfiguration(ctx context.Context, req reso
 func prepareCredential[M any](ctx context.Context, h *clientHolder, planned tfsdk.Plan, config tfsdk.Config, plan *M,
 	build func(plan, cfg M, diags *diag.Diagnostics) (astra.CredentialCreate, bool), diags *diag.Diagnostics) (*astra.Client, astra.CredentialCreate, bool) {
 	var cfg M
-	diags.Append(planned.Get(ctx, plan)...)
-	diags.Append(config.Get(ctx, &cfg)...)
+	diags.Append(planGet(ctx, planned, plan)...)
+	diags.Append(configGet(ctx, config, &cfg)...)
 	client := h.client(diags)
 	if diags.HasError() {
 		return nil, astra.CredentialCreate{}, false

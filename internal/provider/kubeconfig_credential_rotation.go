@@ -37,7 +37,12 @@ func kubeconfigServerDigest(text string) string {
 	if err != nil {
 		return ""
 	}
-	sum := sha256.Sum256([]byte(strings.TrimRight(strings.TrimSpace(info.Server), "/")))
+	return serverDigest(info.Server)
+}
+
+// serverDigest is how a kubeconfig's API server is noted: a digest of its URL.
+func serverDigest(server string) string {
+	sum := sha256.Sum256([]byte(strings.TrimRight(strings.TrimSpace(server), "/")))
 	return hex.EncodeToString(sum[:])
 }
 
@@ -47,8 +52,9 @@ func recordKubeconfigServer(ctx context.Context, private privateKeys, body astra
 	if private == nil || err != nil {
 		return
 	}
-	if d := kubeconfigServerDigest(string(doc)); d != "" {
-		value, _ := json.Marshal(d)
+	// doc is what kubeconfig.Parse returned, so its Info is read as JSON.
+	if info, err := kubeconfig.InfoOf(doc); err == nil {
+		value, _ := json.Marshal(serverDigest(info.Server))
 		diags.Append(private.SetKey(ctx, serverKey, value)...)
 	}
 }

@@ -26,17 +26,21 @@ import (
 // or refuse, goes to the framework, which reports what it reports. The differential tests
 // (model_state_test.go) compare the two on random models and states of every resource.
 func setState(ctx context.Context, state *tfsdk.State, model any) diag.Diagnostics {
-	if v, ok := modelValue(ctx, schemaType(state.Schema), model); ok {
-		return state.Set(ctx, v) // a value is stored as it is, once its type is checked
+	typ, tfType := schemaTypes(ctx, state.Schema)
+	if v, ok := modelValue(ctx, typ, tfType, model); ok {
+		// The framework stores a value as it is once its type equals the schema's; v's
+		// type is the schema's, built once (schemaTypes), where Set would build it again.
+		state.Raw = v
+		return nil
 	}
 	return state.Set(ctx, model)
 }
 
-// modelValue is model (a struct or a pointer to one) as a value of typ; false when the
-// framework's conversion might answer otherwise.
-func modelValue(ctx context.Context, typ attr.Type, model any) (tftypes.Value, bool) {
+// modelValue is model (a struct or a pointer to one) as a value of typ, whose Terraform
+// type is tfType; false when the framework's conversion might answer otherwise.
+func modelValue(ctx context.Context, typ attr.Type, tfType tftypes.Type, model any) (tftypes.Value, bool) {
 	withAttributes, ok := typ.(attr.TypeWithAttributeTypes)
-	obj, isObject := typ.TerraformType(ctx).(tftypes.Object)
+	obj, isObject := tfType.(tftypes.Object)
 	rv := reflect.ValueOf(model)
 	if !ok || !isObject || !rv.IsValid() {
 		return tftypes.Value{}, false
@@ -166,26 +170,35 @@ func stateGet(ctx context.Context, state tfsdk.State, target any) diag.Diagnosti
 // a schema's maps do not change once it is served. A schema that is not a struct with
 // those maps is not kept.
 func schemaType(s interface{ Type() attr.Type }) attr.Type {
+	typ, _ := schemaTypes(context.Background(), s)
+	return typ
+}
+
+// schemaTypes is schemaType and its Terraform type, kept alike.
+func schemaTypes(ctx context.Context, s interface{ Type() attr.Type }) (attr.Type, tftypes.Type) {
 	v := reflect.ValueOf(s)
 	if v.Kind() != reflect.Struct {
-		return s.Type()
+		typ := s.Type()
+		return typ, typ.TerraformType(ctx)
 	}
 	attributes, blocks := v.FieldByName("Attributes"), v.FieldByName("Blocks")
 	if attributes.Kind() != reflect.Map || blocks.Kind() != reflect.Map || attributes.IsNil() {
-		return s.Type()
+		typ := s.Type()
+		return typ, typ.TerraformType(ctx)
 	}
 	key := schemaKey{attributes.UnsafePointer(), blocks.UnsafePointer()}
-	schemaTypes.mu.Lock()
-	defer schemaTypes.mu.Unlock()
-	if e, ok := schemaTypes.m[key]; ok {
-		return e.typ
+	schemaTypeCache.mu.Lock()
+	defer schemaTypeCache.mu.Unlock()
+	if e, ok := schemaTypeCache.m[key]; ok {
+		return e.typ, e.tf
 	}
-	if schemaTypes.m == nil || len(schemaTypes.m) >= maxSchemaTypes {
-		schemaTypes.m = map[schemaKey]schemaTypeEntry{}
+	if schemaTypeCache.m == nil || len(schemaTypeCache.m) >= maxSchemaTypes {
+		schemaTypeCache.m = map[schemaKey]schemaTypeEntry{}
 	}
 	typ := s.Type()
-	schemaTypes.m[key] = schemaTypeEntry{typ: typ, maps: [2]any{attributes.Interface(), blocks.Interface()}}
-	return typ
+	e := schemaTypeEntry{typ: typ, tf: typ.TerraformType(ctx), maps: [2]any{attributes.Interface(), blocks.Interface()}}
+	schemaTypeCache.m[key] = e
+	return e.typ, e.tf
 }
 
 // maxSchemaTypes bounds the cache (a provider serves a few dozen schemas; tests build more).
@@ -195,10 +208,11 @@ type schemaKey struct{ attributes, blocks unsafe.Pointer }
 
 type schemaTypeEntry struct {
 	typ  attr.Type
+	tf   tftypes.Type
 	maps [2]any // kept, so that their addresses are not reused
 }
 
-var schemaTypes struct {
+var schemaTypeCache struct {
 	mu sync.Mutex
 	m  map[schemaKey]schemaTypeEntry
 }

@@ -104,7 +104,7 @@ func TestSetState_differential(t *testing.T) {
 				wantDiags := want.Set(ctx, m.Interface())
 				got := tfsdk.State{Schema: mr.schema, Raw: null}
 				gotDiags := setState(ctx, &got, m.Interface())
-				if _, taken := modelValue(ctx, mr.schema.Type(), m.Interface()); taken {
+				if _, taken := modelValue(ctx, mr.schema.Type(), mr.schema.Type().TerraformType(ctx), m.Interface()); taken {
 					fast++
 				} else if !mistyped {
 					t.Errorf("seed %d: %s: a well-typed model went to the framework", s, mr.name)

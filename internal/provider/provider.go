@@ -102,7 +102,7 @@ func (p *astraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		return
 	}
 	data := &providerData{version: p.version, wait: p.opts.wait, claims: newClaimSet(), destroys: &destroySet{}}
-	data.seen = &seenObjects{reads: &p.reads, run: p.run()}
+	data.seen = &seenObjects{reads: &p.reads, run: p.run(), claims: data.claims}
 	if m.HasUnknown() {
 		data.clients = config.Deferred()
 	} else {

@@ -159,3 +159,40 @@ func TestRunMemory(t *testing.T) {
 		t.Error("no run memory has the cloud")
 	}
 }
+
+// TestAccCreatesSkipChecksOfWhatTheyCreated: the apply plans a resource again once what it
+// references exists; an object this run created is not read to check it (a fleet's create
+// pays no GET per cluster for its credential nor per management for its cluster), while a
+// reference to an object the run did not create is still read.
+func TestAccCreatesSkipChecksOfWhatTheyCreated(t *testing.T) {
+	h := newCLIHarnessOf(t, astrasim.Options{}, "")
+	h.usePluginProcesses(t.TempDir())
+	kube := writeKubeconfig(h.t, "made", "https://made.k8s.example:6443")
+	h.write(fmt.Sprintf(`
+resource "astra_kubeconfig_credential" "c" {
+  name       = "made"
+  kubeconfig = file(%q)
+}
+
+resource "astra_cluster" "c" {
+  cloud_id      = %q
+  credential_id = astra_kubeconfig_credential.c.id
+}
+
+resource "astra_managed_cluster" "c" {
+  cluster_id = astra_cluster.c.id
+}
+`, kube, h.sim().Seeds().PrivateCloudID))
+	h.sim().ResetCounts()
+	if r := h.apply(); r.err != nil {
+		t.Fatalf("apply: %v\n%s", r.err, r.out)
+	}
+	counts := h.sim().Counts()
+	if n := counts["GET "+routeCredential] + counts["GET "+routeClusterByID]; n != 0 {
+		t.Errorf("the apply read the credential %d and the cluster %d times by ID, want 0: this run created both (%v)",
+			counts["GET "+routeCredential], counts["GET "+routeClusterByID], counts)
+	}
+	if n := counts["GET "+routeCloud]; n != 1 {
+		t.Errorf("the apply read the cloud %d times, want 1: the run did not create it (%v)", n, counts)
+	}
+}

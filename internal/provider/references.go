@@ -19,7 +19,9 @@ import (
 // apply), and a fleet's thousand clusters name one cloud, so creates pay for their checks
 // once per object, not per plan and resource. Within a provider process the record is
 // objectReads; between the plan's process and the apply's, both started by one CLI run,
-// it is the run's file (reference_run.go).
+// it is the run's file (reference_run.go). An object this configuration created or adopted
+// in the run is not read at all: the apply plans a cluster again once its credential exists,
+// and the create's answer already said it does.
 
 // reference is one ID argument and how to read what it names.
 type reference struct {
@@ -34,6 +36,9 @@ type seenObjects struct {
 	// scope is the configuration's endpoint and account: the same ID elsewhere is another object.
 	scope string
 	run   *runMemory // nil: this process is the whole run (tests, debuggers) or has no file
+	// claims are the objects this configuration created or adopted in this run: a reference
+	// to one is not read (the apply's plan of a cluster names the credential just created).
+	claims *claimSet
 }
 
 // objectReads are the objects this provider process found by a reference check, by scope,
@@ -56,6 +61,9 @@ type referenceRead struct {
 func (s *seenObjects) found(ctx context.Context, ref reference, id string) error {
 	if s == nil || s.reads == nil {
 		return ref.get(ctx, id)
+	}
+	if s.claims.claimed(objectStamp{Kind: ref.what, ID: id}.key()) {
+		return nil
 	}
 	key := s.scope + "\x00" + ref.what + "\x00" + id
 	t := s.reads
