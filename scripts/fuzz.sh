@@ -10,6 +10,7 @@ targets=(
   ./internal/astra:FuzzProblemDecoding
   ./internal/astra:FuzzObjectDecoding
   ./internal/astra:FuzzFilterEncoder
+  ./internal/astra:FuzzScanID
   ./internal/kubeconfig:FuzzParse
   ./internal/provider/validate:FuzzUUID
   ./internal/provider/validate:FuzzResourceName

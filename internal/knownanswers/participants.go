@@ -33,6 +33,9 @@ type PlanRequest struct {
 	Plan   tfsdk.Plan
 	// Private is the prior private state, on both paths.
 	Private PrivateState
+	// Unchanged: the plan is the prior state, as the known answers found it before asking
+	// (they answer no other update); false on the framework's path, which does not tell.
+	Unchanged bool
 }
 
 // PrivateState is the read half of a resource's private state.

@@ -354,7 +354,8 @@ func (s *server) knownPlan(ctx context.Context, req *tfprotov6.PlanResourceChang
 			Plan:   tfsdk.Plan{Schema: rule.schema, Raw: plan},
 			// The framework's ModifyPlan has the prior private state, whose keys some
 			// checks read (the kubeconfig credential's last API server): so has this.
-			Private: priorKeys,
+			Private:   priorKeys,
+			Unchanged: !create,
 		})
 		if len(diags) > 0 {
 			return nil

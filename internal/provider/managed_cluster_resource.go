@@ -72,7 +72,9 @@ func (r *managedClusterResource) CheckPlan(ctx context.Context, req knownanswers
 
 func (r *managedClusterResource) planProblems(ctx context.Context, req knownanswers.PlanRequest, resp *resource.ModifyPlanResponse) {
 	client := r.configuredClient()
-	if client == nil {
+	if client == nil || req.Unchanged {
+		// Every check below compares a planned or configured value with the prior one, and a
+		// configured value is the planned one or null: an unchanged plan leaves none to make.
 		return
 	}
 	// Whole models, not GetAttribute: its path walks were a twentieth of a fleet plan's
