@@ -196,6 +196,11 @@ func TestKnownAnswers_unchangedRead(t *testing.T) {
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), CurrentIdentity: f.identity, Private: first.Private}},
 		{name: "the bytes of the last known read, no identity", shortcuts: true, byBytes: true,
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), Private: first.Private}},
+		{name: "the bytes of the last known read, a null identity", shortcuts: true, byBytes: true,
+			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), Private: first.Private, CurrentIdentity: f.nullIdentity(t)}},
+		// The identity's ID is what a read by bytes fetches: another one is not matched.
+		{name: "the bytes of the last known read, an identity naming another ID", frameworkFails: "Unexpected Identity Change",
+			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, f.state), Private: first.Private, CurrentIdentity: f.identityOf(t, f.otherClusterID(t))}},
 		{name: "the bytes of the last known read, another state", shortcuts: false,
 			req: &tfprotov6.ReadResourceRequest{CurrentState: f.dynamic(t, relabeled), CurrentIdentity: f.identity, Private: first.Private}},
 		{name: "object changed on the service",
@@ -579,4 +584,19 @@ func TestKnownAnswers_frameworkReadSealsBytes(t *testing.T) {
 	if !bytes.Equal(next.NewState.MsgPack, sent) || !samePrivate(next.Private, read.Private) {
 		t.Errorf("the next read answered %x %q, want the state and private state it was sent", next.NewState.MsgPack, next.Private)
 	}
+}
+
+// otherClusterID registers another cluster on the fixture's simulator: an ID a read can
+// fetch, of another object.
+func (f *answersFixture) otherClusterID(t *testing.T) string {
+	t.Helper()
+	cred, err := f.registered.NewCredential("answers-other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cluster, err := f.client.CreateCluster(context.Background(), f.cloudID, astra.ClusterCreate{CredentialID: cred})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cluster.ID
 }

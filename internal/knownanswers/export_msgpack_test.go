@@ -33,3 +33,8 @@ func CLIMsgPack(v tftypes.Value) ([]byte, bool) { return cliMsgPack(v) }
 func AlreadyCanonical(private []byte) (map[string][]byte, bool) { return alreadyCanonical(private) }
 
 func DecodedPrivate(private []byte) ([]byte, map[string][]byte, bool) { return decodedPrivate(private) }
+
+// SentIdentityStrings is sentIdentityStrings.
+func SentIdentityStrings(sent *tfprotov6.ResourceIdentityData, identity tftypes.Type) (map[string]string, bool) {
+	return sentIdentityStrings(sent, identity)
+}

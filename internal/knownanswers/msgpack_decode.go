@@ -250,3 +250,18 @@ func msgpackStrings(b []byte, identity tftypes.Type) (map[string]string, bool) {
 	}
 	return out, len(out) == len(typ.AttributeTypes) && len(out) > 0
 }
+
+// sentIdentityStrings are the attributes of the identity the CLI sent, when its msgpack is
+// a map of exactly identity's attributes (a fixed map: an identity has a few), each a
+// non-empty string; false otherwise, and for an identity sent as JSON or not at all.
+func sentIdentityStrings(sent *tfprotov6.ResourceIdentityData, identity tftypes.Type) (map[string]string, bool) {
+	typ, ok := identity.(tftypes.Object)
+	if !ok || sent == nil || sent.IdentityData == nil || sent.IdentityData.JSON != nil {
+		return nil, false
+	}
+	b := sent.IdentityData.MsgPack
+	if len(b) == 0 || !msgpcode.IsFixedMap(b[0]) || int(b[0]&0x0f) != len(typ.AttributeTypes) {
+		return nil, false
+	}
+	return msgpackStrings(b, identity)
+}

@@ -582,3 +582,45 @@ func TestCLIMsgPack(t *testing.T) {
 		}
 	}
 }
+
+// TestSentIdentityStrings: the IDs are taken from an identity only when it holds exactly
+// the identity's attributes, each a known non-empty string.
+func TestSentIdentityStrings(t *testing.T) {
+	identity := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"app_id": tftypes.String, "id": tftypes.String}}
+	wider := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"app_id": tftypes.String, "id": tftypes.String, "name": tftypes.String}}
+	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+	sent := func(typ tftypes.Object, v map[string]tftypes.Value) *tfprotov6.ResourceIdentityData {
+		dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &tfprotov6.ResourceIdentityData{IdentityData: &dv}
+	}
+	null, err := tfprotov6.NewDynamicValue(identity, tftypes.NewValue(identity, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		sent *tfprotov6.ResourceIdentityData
+		want map[string]string
+	}{
+		{name: "exactly the attributes", sent: sent(identity, map[string]tftypes.Value{"app_id": str("a1"), "id": str("b2")}),
+			want: map[string]string{"app_id": "a1", "id": "b2"}},
+		{name: "another attribute besides", sent: sent(wider, map[string]tftypes.Value{"app_id": str("a1"), "id": str("b2"), "name": str("n")})},
+		{name: "one empty", sent: sent(identity, map[string]tftypes.Value{"app_id": str(""), "id": str("b2")})},
+		{name: "one unknown", sent: sent(identity, map[string]tftypes.Value{"app_id": str("a1"), "id": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})},
+		{name: "null", sent: &tfprotov6.ResourceIdentityData{IdentityData: &null}},
+		{name: "as JSON", sent: &tfprotov6.ResourceIdentityData{IdentityData: &tfprotov6.DynamicValue{JSON: []byte(`{"app_id":"a1","id":"b2"}`)}}},
+		{name: "none"},
+		{name: "no data", sent: &tfprotov6.ResourceIdentityData{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, ok := knownanswers.SentIdentityStrings(c.sent, identity)
+			if ok != (c.want != nil) || (ok && !reflect.DeepEqual(got, c.want)) {
+				t.Fatalf("got %v %v, want %v", got, ok, c.want)
+			}
+		})
+	}
+}

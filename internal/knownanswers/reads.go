@@ -55,13 +55,19 @@ func (s *server) unchangedRead(ctx context.Context, req *tfprotov6.ReadResourceR
 	bytesReader, byBytes := r.(AnswerBytesReader)
 	var answerBytes []byte
 	if byBytes {
-		var ids map[string]string
-		// A state this scan does not read (JSON) goes the decoded way.
-		if ids, byBytes = msgpackStrings(req.CurrentState.MsgPack, rule.identityType); byBytes {
+		// The IDs to read are the identity's the CLI sent, when it holds exactly those
+		// strings (a few bytes), else the state's. A state this scan does not read (JSON)
+		// goes the decoded way.
+		ids, sentIDs := sentIdentityStrings(req.CurrentIdentity, rule.identityType)
+		if byBytes = len(req.CurrentState.MsgPack) > 0 && req.CurrentState.JSON == nil && sentIDs; !byBytes {
+			ids, byBytes = msgpackStrings(req.CurrentState.MsgPack, rule.identityType)
+			sentIDs = false
+		}
+		if byBytes {
 			if answerBytes, ok = bytesReader.ReadAnswerBytes(ctx, ids); !ok {
 				return nil
 			}
-			if resp := s.sameBytesRead(rule, req, private, keys, recorded, ids, answerBytes); resp != nil {
+			if resp := s.sameBytesRead(rule, req, private, keys, recorded, ids, sentIDs, answerBytes); resp != nil {
 				return resp
 			}
 		}
@@ -97,16 +103,20 @@ func (s *server) unchangedRead(ctx context.Context, req *tfprotov6.ReadResourceR
 }
 
 // sameBytesRead is unchangedRead's answer when the state and the answer are the bytes of
-// the last read that matched the seal (answerBytesKey), else nil.
+// the last read that matched the seal (answerBytesKey), else nil. sentIDs: ids are the
+// sent identity's; the answer names its object, and the seal binds the state's bytes to
+// that answer, so the state names the same object and the sent identity is the answer.
 func (s *server) sameBytesRead(rule *knownRule, req *tfprotov6.ReadResourceRequest, private []byte, keys map[string][]byte, seal string,
-	ids map[string]string, answer []byte) *tfprotov6.ReadResourceResponse {
+	ids map[string]string, sentIDs bool, answer []byte) *tfprotov6.ReadResourceResponse {
 	sealed, ok := sealIn(keys, answerBytesKey)
 	if !ok || sealed != bytesSeal(buildKey(), req.TypeName, seal, req.CurrentState.MsgPack, answer) {
 		return nil
 	}
-	identity, ok := rule.identityOf(req.CurrentIdentity, ids)
-	if !ok {
-		return nil
+	identity := req.CurrentIdentity
+	if !sentIDs {
+		if identity, ok = rule.identityOf(req.CurrentIdentity, ids); !ok {
+			return nil
+		}
 	}
 	s.counts.Add("read by bytes " + req.TypeName)
 	return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, NewIdentity: identity, Private: private}
