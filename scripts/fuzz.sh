@@ -17,6 +17,7 @@ targets=(
   ./internal/labelselector:FuzzValidateMatchesKubernetes
   ./internal/knownanswers:FuzzReadJSON
   ./internal/knownanswers:FuzzMsgPackDecode
+  ./internal/knownanswers:FuzzStreamMsgPack
 )
 # Every Fuzz function must be listed above, so a new one is not silently left out.
 found="$(grep -rho --include='*_test.go' '^func Fuzz[A-Za-z0-9_]*' internal | sed 's/^func //' | sort)"

@@ -136,7 +136,7 @@ func (r *jsonReader) str() (string, bool) {
 		case c == '\\':
 			plain = false
 			j++ // the escaped byte, which may be a quote
-		case c >= 0x80:
+		case c >= 0x80 || c < 0x20: // a control byte: encoding/json refuses it
 			plain = false
 		}
 	}

@@ -7,3 +7,6 @@ var StateMsgPack = stateMsgPack
 
 // StateMsgPackReference is that transcoding with the json.Decoder reader it had before.
 var StateMsgPackReference = stateMsgPackReference
+
+// TreeMsgPack is the transcoding by way of the JSON's tree, which the stream goes before.
+var TreeMsgPack = treeMsgPack

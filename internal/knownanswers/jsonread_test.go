@@ -78,15 +78,16 @@ func TestKnownUpgrades_recordedStatesUnchanged(t *testing.T) {
 	}
 }
 
-// BenchmarkStateMsgPack: a recorded astra_cluster state's transcoding, by the scanner and
-// by the json.Decoder reader it replaced.
+// BenchmarkStateMsgPack: a recorded astra_cluster state's transcoding, as the known
+// upgrades take it (the stream), by the scanner's tree, and by the json.Decoder reader the
+// scanner replaced.
 func BenchmarkStateMsgPack(b *testing.B) {
 	states, types := recordedStates(b)
 	raw, typ := states["astra_cluster"][0], types["astra_cluster"]
 	for _, c := range []struct {
 		name      string
 		transcode func(tftypes.Object, []byte) ([]byte, bool)
-	}{{"scanner", knownanswers.StateMsgPack}, {"decoder", knownanswers.StateMsgPackReference}} {
+	}{{"stream", knownanswers.StateMsgPack}, {"tree", withValidation(knownanswers.TreeMsgPack)}, {"decoder", knownanswers.StateMsgPackReference}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(raw)))
@@ -96,5 +97,15 @@ func BenchmarkStateMsgPack(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// withValidation is transcode after json.Valid, as stateMsgPack calls it.
+func withValidation(transcode func(tftypes.Object, []byte) ([]byte, bool)) func(tftypes.Object, []byte) ([]byte, bool) {
+	return func(typ tftypes.Object, raw []byte) ([]byte, bool) {
+		if !json.Valid(raw) {
+			return nil, false
+		}
+		return transcode(typ, raw)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"math/big"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -117,9 +118,17 @@ func (s *server) knownUpgrade(req *tfprotov6.UpgradeResourceStateRequest) *tfpro
 // exact, else as float64 when exact, else as text); false when the framework's answer might
 // differ.
 func stateMsgPack(typ tftypes.Object, raw []byte) ([]byte, bool) {
+	if packed, ok := streamMsgPack(typ, raw); ok {
+		return packed, true
+	}
 	if !json.Valid(raw) { // the framework reads a value's first token and ignores what follows
 		return nil, false
 	}
+	return treeMsgPack(typ, raw)
+}
+
+// treeMsgPack is stateMsgPack by way of the JSON's tree (readJSON), for valid JSON.
+func treeMsgPack(typ tftypes.Object, raw []byte) ([]byte, bool) {
 	v, ok := readJSON(raw)
 	if !ok {
 		return nil, false
@@ -204,6 +213,9 @@ func writeArray(enc *msgpack.Encoder, elem tftypes.Type, v any) bool {
 // writeNumber encodes a JSON number as tftypes does: parsed at 512 bits, then an integer
 // when it is one that fits, a float64 when it is exactly one, else its decimal text.
 func writeNumber(enc *msgpack.Encoder, text string) bool {
+	if e := strings.IndexAny(text, "eE"); e >= 0 && len(strings.TrimLeft(text[e+1:], "+-0")) > 4 {
+		return false // an exponent past 10^4 takes seconds to write out: the framework's to answer
+	}
 	f, _, err := big.ParseFloat(text, 10, 512, big.ToNearestEven)
 	if err != nil || f.IsInf() {
 		return false
