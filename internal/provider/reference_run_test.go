@@ -167,22 +167,7 @@ func TestRunMemory(t *testing.T) {
 func TestAccCreatesSkipChecksOfWhatTheyCreated(t *testing.T) {
 	h := newCLIHarnessOf(t, astrasim.Options{}, "")
 	h.usePluginProcesses(t.TempDir())
-	kube := writeKubeconfig(h.t, "made", "https://made.k8s.example:6443")
-	h.write(fmt.Sprintf(`
-resource "astra_kubeconfig_credential" "c" {
-  name       = "made"
-  kubeconfig = file(%q)
-}
-
-resource "astra_cluster" "c" {
-  cloud_id      = %q
-  credential_id = astra_kubeconfig_credential.c.id
-}
-
-resource "astra_managed_cluster" "c" {
-  cluster_id = astra_cluster.c.id
-}
-`, kube, h.sim().Seeds().PrivateCloudID))
+	h.write(managedStackHCL(h, "made"))
 	h.sim().ResetCounts()
 	if r := h.apply(); r.err != nil {
 		t.Fatalf("apply: %v\n%s", r.err, r.out)
