@@ -86,46 +86,30 @@ func (s *idScanner) str() (string, bool) {
 	return "", false
 }
 
-// skip passes over one value (raw is valid JSON, so brackets balance outside strings).
+// skip passes over one value, up to the comma or bracket after it (raw is valid JSON, so
+// brackets balance outside strings).
 func (s *idScanner) skip() bool {
 	depth := 0
-	for s.i < len(s.b) {
-		switch c := s.b[s.i]; c {
+	for ; s.i < len(s.b); s.i++ {
+		switch s.b[s.i] {
 		case '"':
-			s.i++
-			for s.i < len(s.b) && s.b[s.i] != '"' {
+			for s.i++; s.i < len(s.b) && s.b[s.i] != '"'; s.i++ {
 				if s.b[s.i] == '\\' {
 					s.i++
 				}
-				s.i++
 			}
-			s.i++
 		case '{', '[':
 			depth++
-			s.i++
 		case '}', ']':
 			if depth == 0 {
 				return true
 			}
 			depth--
-			s.i++
 		case ',':
 			if depth == 0 {
 				return true
 			}
-			s.i++
-		default:
-			s.i++
-		}
-		if depth == 0 && s.i > 0 && s.i <= len(s.b) && isValueEnd(s.b, s.i) {
-			return true
 		}
 	}
-	return depth == 0
-}
-
-// isValueEnd: the byte before i closed a string, object or array at the top of a skip.
-func isValueEnd(b []byte, i int) bool {
-	c := b[i-1]
-	return c == '"' || c == '}' || c == ']'
+	return false
 }
