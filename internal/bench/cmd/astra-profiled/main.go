@@ -29,7 +29,10 @@ func main() {
 	}
 	provider.TuneGC()
 	if dir := os.Getenv("ASTRA_PROFILE_DIR"); dir != "" {
-		runtime.MemProfileRate = 16 << 10 // the default 512 KiB samples too coarsely to tell a few MiB apart
+		cpuOnly := os.Getenv("ASTRA_PROFILE_CPU_ONLY") != "" // memory sampling's stack walks would show in the CPU profile
+		if !cpuOnly {
+			runtime.MemProfileRate = 16 << 10 // the default 512 KiB samples too coarsely to tell a few MiB apart
+		}
 		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%d.pprof", os.Getpid())))
 		if err != nil {
 			log.Fatal(err)
@@ -39,7 +42,9 @@ func main() {
 		}
 		defer f.Close()
 		defer pprof.StopCPUProfile()
-		defer watchMemory(dir)()
+		if !cpuOnly {
+			defer watchMemory(dir)()
+		}
 	}
 	err := tf6server.Serve("registry.terraform.io/astra-control/astra", func() tfprotov6.ProviderServer {
 		server, err := knownanswers.NewServer(provider.New("profiled")())()
