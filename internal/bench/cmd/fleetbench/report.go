@@ -113,7 +113,8 @@ func (b *bench) report() string {
 		"`providers schema -json` printed for astra and answers every plan, apply and read with the values astra's own apply of the same " +
 		"configuration recorded (`show -json`), under the same CLI, doing nothing else; whatever astra costs beyond it is its own); " +
 		"**astra, known answers off** (realistic fleet only: the same binary with `ASTRA_KNOWN_ANSWERS=off`, every request served by " +
-		"the framework, against a simulator of its own: what the known answers buy). Every " +
+		"the framework, against a simulator of its own: what the known answers buy). Every provider is built as the release " +
+		"is (`CGO_ENABLED=0 go build -trimpath -ldflags='-s -w'`, as .goreleaser.yml does), and every " +
 		"provider runs with the SDK, framework and provider log levels OFF, as this provider sets them when neither TF_LOG " +
 		"nor TF_LOG_PROVIDER is set.\n\n")
 
