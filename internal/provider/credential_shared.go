@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -373,7 +374,9 @@ type credentialSpec[M any] struct {
 	// a write-only secret); from converts the service's answer onto the prior model.
 	body func(plan, cfg M, diags *diag.Diagnostics) (astra.CredentialCreate, bool)
 	from func(c *astra.Credential, prior M) (M, error)
-	id   func(M) string
+	// labels are those from reads: the only ones its answers keep (answerOf).
+	labels []string
+	id     func(M) string
 	// written, when set, notes in private state what a create or update just sent.
 	written func(ctx context.Context, private privateKeys, body astra.CredentialCreate, diags *diag.Diagnostics)
 }
@@ -443,8 +446,26 @@ func (r *credentialResource[M]) ImportState(ctx context.Context, req resource.Im
 // prior model (the plan, or the state) and then what was recorded.
 func (r *credentialResource[M]) recordAnswer(ctx context.Context, m *M, cred *astra.Credential, state *tfsdk.State,
 	private privateKeys, diags *diag.Diagnostics) {
-	recordCredential(ctx, m, cred, r.spec.from, r.spec.kind, state, diags)
-	knownanswers.RecordAnswer(ctx, private, cred, *state, diags)
+	answer := r.answerOf(cred)
+	recordCredential(ctx, m, answer, r.spec.from, r.spec.kind, state, diags)
+	knownanswers.RecordAnswer(ctx, private, answer, *state, diags)
+}
+
+// answerOf is the part of cred the state is made of: the spec's from converts it, and the
+// read seal covers it, so a read whose answer is the same answers with the state. It is
+// cred with only the labels from reads and none of the members this client does not model.
+// The service adds read-only labels once a cluster uses a credential (clusterID,
+// clusterName): a seal over them no longer matched after the cluster's create, and every
+// read of the credential went to the framework until the next apply.
+func (r *credentialResource[M]) answerOf(cred *astra.Credential) *astra.Credential {
+	out := *cred
+	out.Extra, out.Metadata.Labels = nil, nil
+	for _, l := range cred.Metadata.Labels {
+		if slices.Contains(r.spec.labels, l.Name) {
+			out.Metadata.Labels = append(out.Metadata.Labels, l)
+		}
+	}
+	return &out
 }
 
 // noteWritten runs the spec's written hook, if any.
@@ -466,7 +487,12 @@ func (r *credentialResource[M]) ReadAnswerBytes(ctx context.Context, ids map[str
 
 // AnswerFrom decodes it (knownanswers.AnswerBytesReader).
 func (r *credentialResource[M]) AnswerFrom(_ context.Context, raw []byte) (any, bool) {
-	return answerFrom[astra.Credential](&r.clientHolder, raw, nil)
+	answer, _ := answerFrom[astra.Credential](&r.clientHolder, raw, nil)
+	cred, ok := answer.(*astra.Credential)
+	if !ok {
+		return nil, false
+	}
+	return r.answerOf(cred), true
 }
 
 func credentialStamp(c *astra.Credential) objectStamp {

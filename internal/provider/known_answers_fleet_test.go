@@ -114,8 +114,33 @@ resource "astra_managed_cluster" "m" {
 					return nil
 				},
 			},
-			// Nothing to change: the apply writes the state the refresh read (the service
-			// labels a credential once its cluster is added, and manages the cluster).
+			// The plan right after the creates. Since the credentials' and the clusters' states
+			// were written, the service has labelled each credential (clusterID, clusterName)
+			// and managed each cluster. A credential's state is not made of those labels, so
+			// its read is answered still; a managed cluster is as its create left it. Each
+			// cluster's read finds it managed and goes to the framework.
+			{
+				PreConfig: func() {
+					for _, typ := range types {
+						before["read "+typ] = a.provider.answered.Get("read " + typ)
+					}
+				},
+				Config:   cfg,
+				PlanOnly: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+					simCountCheck{a, "reads answered right after the creates", func(*astrasim.Sim) error {
+						for _, typ := range []string{"astra_kubeconfig_credential", "astra_managed_cluster"} {
+							if got := a.provider.answered.Get("read "+typ) - before["read "+typ]; !answered(got, knownFleetSize) {
+								return fmt.Errorf("the known answers answered %d reads of %s right after the creates, want all %d (on: %v)", got, typ, knownFleetSize, on)
+							}
+						}
+						return nil
+					}},
+				}},
+			},
+			// Nothing to change: the apply writes the state the refresh read (each cluster
+			// managed).
 			{Config: cfg},
 			{
 				PreConfig: func() {

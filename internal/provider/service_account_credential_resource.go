@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 
+	"github.com/astra-control/terraform-provider-astra/internal/astra"
 	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/provider/validate"
 )
@@ -37,7 +38,8 @@ var serviceAccountCredentialSpec = credentialSpec[serviceAccountCredentialModel]
 	what:   "service-account credential",
 	rules:  credentialPlanRules{secret: serviceAccountSecret, requiredToCreate: []string{"name", "cloud_type"}},
 	fields: serviceAccountCredentialAPIFields, body: serviceAccountCredentialCreateRequest, from: serviceAccountCredentialFrom,
-	id: func(m serviceAccountCredentialModel) string { return m.ID.ValueString() },
+	labels: []string{astra.LabelCredType, astra.LabelCloudName},
+	id:     func(m serviceAccountCredentialModel) string { return m.ID.ValueString() },
 }
 
 func (r *serviceAccountCredentialResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
