@@ -106,6 +106,13 @@ func guardCoverage(t *testing.T, f *answersFixture, scripted *scriptedServers, b
 			t.Errorf("no request compared where the framework %s", warned.key())
 		}
 	}
+	for typ := range f.fast.Applies() {
+		// A read the known answers do not take, of a type whose creates knownApply answers,
+		// is read directly (directRead) when the framework would pass its outcome on.
+		if objects[typ] && counts[typ+"/read/direct"] == 0 {
+			t.Errorf("%s: no changed read was read directly", typ)
+		}
+	}
 	for typ := range scripted.fast.Applies() {
 		for _, kind := range []string{"shortcut", "replayed"} {
 			if counts[typ+"/apply/"+kind] == 0 {
@@ -177,6 +184,7 @@ func (g *requestGen) compareOneRead(t *testing.T, base readBase, counts map[stri
 	t.Helper()
 	req, expect := g.read(base)
 	byBytes := g.f.fast.Count("read by bytes " + base.typeName)
+	direct := g.f.fast.Count("direct read " + base.typeName)
 	got, want, shortcut, err := served(context.Background(), req, g.f.fast.UnchangedRead, g.f.fast.FrameworkRead, g.f.framework.ReadResource)
 	if err != nil {
 		t.Fatalf("seed %d: %s read: %v", g.seed, base.typeName, err)
@@ -184,6 +192,9 @@ func (g *requestGen) compareOneRead(t *testing.T, base readBase, counts map[stri
 	counts[base.typeName+"/read/"+taken(shortcut)]++
 	if g.f.fast.Count("read by bytes "+base.typeName) > byBytes {
 		counts[base.typeName+"/read/bytes"]++
+	}
+	if g.f.fast.Count("direct read "+base.typeName) > direct {
+		counts[base.typeName+"/read/direct"]++
 	}
 	countWarnings(counts, base.typeName+"/read", want.Diagnostics)
 	if expect && !shortcut {

@@ -122,23 +122,25 @@ func (s *server) sameBytesRead(rule *knownRule, req *tfprotov6.ReadResourceReque
 	return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, NewIdentity: identity, Private: private}
 }
 
-// frameworkRead is the framework's read. When it records the answer it converted (the
+// frameworkRead is the read the known answers do not answer from the state: the
+// resource's Read, called directly where the framework's outcome is known (directRead), else
+// by the framework. When it records the answer it converted (the
 // seal in private state), the seal of its bytes is added: those of the state it answers as
 // the CLI will send it back (cliMsgPack) and of the answer as fetched, so the next read of
 // the same bytes is matched on them. Where the CLI sends other bytes, the next read is
 // decoded and seals those.
 func (s *server) frameworkRead(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
 	rule, ok := s.rules[req.TypeName]
-	if !ok || !rule.reads || buildKey() == "" {
-		return s.frameworkServer.ReadResource(ctx, req)
+	var reader AnswerBytesReader
+	if ok && rule.reads && buildKey() != "" {
+		reader, ok = s.configured(ctx, rule).(AnswerBytesReader)
 	}
-	reader, ok := s.configured(ctx, rule).(AnswerBytesReader)
-	if !ok {
-		return s.frameworkServer.ReadResource(ctx, req)
+	if !ok || reader == nil {
+		return s.read(ctx, req)
 	}
 	var mu sync.Mutex
 	noted := map[string][]byte{}
-	resp, err := s.frameworkServer.ReadResource(reader.NotingAnswers(ctx, func(id string, raw []byte) {
+	resp, err := s.read(reader.NotingAnswers(ctx, func(id string, raw []byte) {
 		mu.Lock()
 		defer mu.Unlock()
 		noted[id] = raw
@@ -147,6 +149,14 @@ func (s *server) frameworkRead(ctx context.Context, req *tfprotov6.ReadResourceR
 		resp.Private = sealReadBytes(ctx, rule, reader, req.TypeName, resp, noted)
 	}
 	return resp, err
+}
+
+// read is the read of the resource: directRead's answer, else the framework's.
+func (s *server) read(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
+	if resp := s.directRead(ctx, req); resp != nil {
+		return resp, nil
+	}
+	return s.frameworkServer.ReadResource(ctx, req)
 }
 
 // sealReadBytes is the private state of a framework's read with the seal of its bytes

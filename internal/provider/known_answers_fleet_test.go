@@ -118,12 +118,14 @@ resource "astra_managed_cluster" "m" {
 			// were written, the service has labelled each credential (clusterID, clusterName)
 			// and managed each cluster. A credential's state is not made of those labels, so
 			// its read is answered still; a managed cluster is as its create left it. Each
-			// cluster's read finds it managed and goes to the framework.
+			// cluster's read finds it managed: its Read is called directly, without the
+			// framework's walks (directRead).
 			{
 				PreConfig: func() {
 					for _, typ := range types {
 						before["read "+typ] = a.provider.answered.Get("read " + typ)
 					}
+					before["direct read astra_cluster"] = a.provider.answered.Get("direct read astra_cluster")
 				},
 				Config:   cfg,
 				PlanOnly: true,
@@ -134,6 +136,9 @@ resource "astra_managed_cluster" "m" {
 							if got := a.provider.answered.Get("read "+typ) - before["read "+typ]; !answered(got, knownFleetSize) {
 								return fmt.Errorf("the known answers answered %d reads of %s right after the creates, want all %d (on: %v)", got, typ, knownFleetSize, on)
 							}
+						}
+						if got := a.provider.answered.Get("direct read astra_cluster") - before["direct read astra_cluster"]; !answered(got, knownFleetSize) {
+							return fmt.Errorf("%d reads of astra_cluster right after the creates were direct, want all %d (on: %v)", got, knownFleetSize, on)
 						}
 						return nil
 					}},

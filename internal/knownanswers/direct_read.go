@@ -1,0 +1,111 @@
+package knownanswers
+
+import (
+	"context"
+	"maps"
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// A read whose answer changed. Around the resource's Read, the framework
+// (fwserver.ReadResource) runs the same two walks over the new state as around a Create
+// (semantic equality, then write-only attributes set null): each looks every value's
+// attribute up from the schema's root, copying the schema's attribute map at each step, and
+// in a plan right after a fleet's create (each cluster read again, since its management
+// changed it) they cost more than the read. directRead calls the resource's Read as the
+// framework does, for the resource types knownApply answers (their schemas make both walks'
+// results known, see applies.go), and answers itself when the framework would pass the
+// outcome on as it is. Anything else (an error, an object gone, an identity that changed or
+// is missing, a deferral, a framework key in private state) is nil, and the framework reads
+// again.
+func (s *server) directRead(ctx context.Context, req *tfprotov6.ReadResourceRequest) *tfprotov6.ReadResourceResponse {
+	rule := s.applies[req.TypeName]
+	if rule == nil || s.defers() || req.CurrentState == nil {
+		return nil
+	}
+	_, keys, ok := canonicalPrivate(req.Private)
+	if !ok || hasFrameworkKeys(keys) {
+		return nil
+	}
+	current, err := decodeValue(req.CurrentState, rule.typ)
+	if err != nil || current.IsNull() || !rule.valid(ctx, current) {
+		return nil
+	}
+	identity := tftypes.NewValue(rule.identityType, nil)
+	if req.CurrentIdentity != nil && req.CurrentIdentity.IdentityData != nil {
+		if identity, err = req.CurrentIdentity.IdentityData.Unmarshal(rule.identityType); err != nil {
+			return nil
+		}
+	}
+	r, ok := s.configuredAs(ctx, rule.factory())
+	if !ok {
+		return nil
+	}
+	var out resource.ReadResponse
+	private := newPrivate(ctx, out.Private)
+	for key, value := range keys {
+		if len(private.SetKey(ctx, key, value)) > 0 {
+			return nil
+		}
+	}
+	in := resource.ReadRequest{
+		State:    tfsdk.State{Schema: rule.schema, Raw: current.Copy()},
+		Private:  private,
+		Identity: &tfsdk.ResourceIdentity{Schema: rule.identity, Raw: identity.Copy()},
+	}
+	if req.ClientCapabilities != nil {
+		in.ClientCapabilities.DeferralAllowed = req.ClientCapabilities.DeferralAllowed
+	}
+	out = resource.ReadResponse{
+		State:    tfsdk.State{Schema: rule.schema, Raw: current.Copy()},
+		Private:  private,
+		Identity: &tfsdk.ResourceIdentity{Schema: rule.identity, Raw: identity.Copy()},
+	}
+	r.Read(ctx, in, &out)
+	if resp, ok := rule.readAnswer(ctx, identity, keys, out); ok {
+		s.counts.Add("direct read " + req.TypeName)
+		return resp
+	}
+	return nil
+}
+
+// readAnswer is the framework's answer to a Read's outcome, when the framework would pass it
+// on unchanged; false otherwise. identity is the one the read was sent, keys the private
+// state's.
+func (rule *applyRule) readAnswer(ctx context.Context, identity tftypes.Value, keys map[string][]byte, out resource.ReadResponse) (*tfprotov6.ReadResourceResponse, bool) {
+	if out.Diagnostics.HasError() || out.Deferred != nil || out.Identity == nil || out.Identity.Raw.IsFullyNull() ||
+		(!identity.IsFullyNull() && !identity.Equal(out.Identity.Raw)) {
+		return nil, false
+	}
+	diags, ok := protocolDiagnostics(ctx, out.Diagnostics)
+	if !ok {
+		return nil, false
+	}
+	state := out.State.Raw
+	if state.IsNull() || !rule.valid(ctx, state) {
+		return nil, false
+	}
+	if state, ok = withNull(state, rule.writeOnly); !ok {
+		return nil, false
+	}
+	newState, err := tfprotov6.NewDynamicValue(rule.typ, state)
+	if err != nil {
+		return nil, false
+	}
+	newIdentity, err := tfprotov6.NewDynamicValue(rule.identityType, out.Identity.Raw)
+	if err != nil {
+		return nil, false
+	}
+	// The read keeps the keys it was sent beside those a create writes.
+	allowed := slices.AppendSeq(slices.Clone(rule.privateKeys), maps.Keys(keys))
+	private, ok := privateBytes(ctx, out.Private, allowed)
+	if !ok {
+		return nil, false
+	}
+	return &tfprotov6.ReadResourceResponse{NewState: &newState, Private: private, Diagnostics: diags,
+		NewIdentity: &tfprotov6.ResourceIdentityData{IdentityData: &newIdentity}}, true
+}
