@@ -180,13 +180,7 @@ func (s *server) knownApply(ctx context.Context, req *tfprotov6.ApplyResourceCha
 	if err != nil {
 		return nil
 	}
-	identity := tftypes.NewValue(rule.identityType, nil)
-	if req.PlannedIdentity != nil && req.PlannedIdentity.IdentityData != nil {
-		if identity, err = req.PlannedIdentity.IdentityData.Unmarshal(rule.identityType); err != nil {
-			return nil
-		}
-	}
-	r, ok := s.configuredAs(ctx, rule.factory())
+	identity, r, ok := s.identityAndResource(ctx, rule, req.PlannedIdentity)
 	if !ok {
 		return nil
 	}
@@ -238,20 +232,44 @@ func (rule *applyRule) answer(ctx context.Context, planned tftypes.Value, out re
 			return nil, false
 		}
 	}
-	newState, err := tfprotov6.NewDynamicValue(rule.typ, state)
-	if err != nil {
-		return nil, false
-	}
-	newIdentity, err := tfprotov6.NewDynamicValue(rule.identityType, out.Identity.Raw)
-	if err != nil {
-		return nil, false
-	}
-	private, ok := privateBytes(ctx, out.Private, rule.privateKeys)
+	newState, newIdentity, private, ok := encoded(ctx, rule, state, out.Identity.Raw, out.Private, rule.privateKeys)
 	if !ok {
 		return nil, false
 	}
-	return &tfprotov6.ApplyResourceChangeResponse{NewState: &newState, Private: private, Diagnostics: diags,
-		NewIdentity: &tfprotov6.ResourceIdentityData{IdentityData: &newIdentity}}, true
+	return &tfprotov6.ApplyResourceChangeResponse{NewState: newState, Private: private, Diagnostics: diags, NewIdentity: newIdentity}, true
+}
+
+// identityAndResource are the identity sent (null when none is) and a configured resource
+// of rule's type; false when either is not to be had.
+func (s *server) identityAndResource(ctx context.Context, rule *applyRule, sent *tfprotov6.ResourceIdentityData) (tftypes.Value, resource.Resource, bool) {
+	identity := tftypes.NewValue(rule.identityType, nil)
+	if sent != nil && sent.IdentityData != nil {
+		var err error
+		if identity, err = sent.IdentityData.Unmarshal(rule.identityType); err != nil {
+			return identity, nil, false
+		}
+	}
+	r, ok := s.configuredAs(ctx, rule.factory())
+	return identity, r, ok
+}
+
+// encoded is rule's outcome's state, identity and private state (holding only keys) as the
+// framework sends them; false when one does not encode.
+func encoded[P privateData[P]](ctx context.Context, rule *applyRule, state, identity tftypes.Value, private P,
+	keys []string) (*tfprotov6.DynamicValue, *tfprotov6.ResourceIdentityData, []byte, bool) {
+	newState, err := tfprotov6.NewDynamicValue(rule.typ, state)
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	newIdentity, err := tfprotov6.NewDynamicValue(rule.identityType, identity)
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	bytes, ok := privateBytes(ctx, private, keys)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	return &newState, &tfprotov6.ResourceIdentityData{IdentityData: &newIdentity}, bytes, true
 }
 
 // valid: each attribute of object whose type validates its values finds nothing to say,

@@ -35,13 +35,7 @@ func (s *server) directRead(ctx context.Context, req *tfprotov6.ReadResourceRequ
 	if err != nil || current.IsNull() || !rule.valid(ctx, current) {
 		return nil
 	}
-	identity := tftypes.NewValue(rule.identityType, nil)
-	if req.CurrentIdentity != nil && req.CurrentIdentity.IdentityData != nil {
-		if identity, err = req.CurrentIdentity.IdentityData.Unmarshal(rule.identityType); err != nil {
-			return nil
-		}
-	}
-	r, ok := s.configuredAs(ctx, rule.factory())
+	identity, r, ok := s.identityAndResource(ctx, rule, req.CurrentIdentity)
 	if !ok {
 		return nil
 	}
@@ -92,20 +86,11 @@ func (rule *applyRule) readAnswer(ctx context.Context, identity tftypes.Value, k
 	if state, ok = withNull(state, rule.writeOnly); !ok {
 		return nil, false
 	}
-	newState, err := tfprotov6.NewDynamicValue(rule.typ, state)
-	if err != nil {
-		return nil, false
-	}
-	newIdentity, err := tfprotov6.NewDynamicValue(rule.identityType, out.Identity.Raw)
-	if err != nil {
-		return nil, false
-	}
 	// The read keeps the keys it was sent beside those a create writes.
 	allowed := slices.AppendSeq(slices.Clone(rule.privateKeys), maps.Keys(keys))
-	private, ok := privateBytes(ctx, out.Private, allowed)
+	newState, newIdentity, private, ok := encoded(ctx, rule, state, out.Identity.Raw, out.Private, allowed)
 	if !ok {
 		return nil, false
 	}
-	return &tfprotov6.ReadResourceResponse{NewState: &newState, Private: private, Diagnostics: diags,
-		NewIdentity: &tfprotov6.ResourceIdentityData{IdentityData: &newIdentity}}, true
+	return &tfprotov6.ReadResourceResponse{NewState: newState, Private: private, Diagnostics: diags, NewIdentity: newIdentity}, true
 }

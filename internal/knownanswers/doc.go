@@ -13,6 +13,10 @@
 //   - the apply of a create, around the resource's own Create, when the framework would pass
 //     its outcome on unchanged; any other outcome is replayed through the framework, so
 //     Create still runs once (applies.go);
+//   - a read of a changed object, of a type whose creates it answers: the resource's own
+//     Read runs, called as the framework calls it, and its outcome is answered when the
+//     framework would pass it on unchanged; any other outcome (an error, an object gone, an
+//     identity changed) is read again by the framework (direct_read.go);
 //   - the validation of a configuration every check passes silently, for a resource that
 //     declares its checks pure (PureValidator): the layer runs the framework's checks
 //     itself, without its schema walk (validations.go).
@@ -27,8 +31,8 @@
 //     plan modifiers and the resource's own methods, which only the framework runs in full;
 //   - every action request (validate, plan, invoke): an invocation starts an operation and
 //     has no earlier answer to reuse;
-//   - a read of a changed object, or of one sealed by another build: the resource's
-//     conversion must run, and another build may convert differently;
+//   - a read of a changed object of any other type, or of one sealed by another build: the
+//     resource's conversion must run, and another build may convert differently;
 //   - any plan a PlanChecker reports on, even with a warning, so the framework reports it;
 //   - any validation a check reports on, even with a warning, or that holds a null or unknown
 //     nested object, and every validation of a type that does not declare PureValidator (a
