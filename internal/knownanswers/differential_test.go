@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // The differential guard: random requests built from each resource's schema go to the
@@ -106,11 +107,20 @@ func guardCoverage(t *testing.T, f *answersFixture, scripted *scriptedServers, b
 			t.Errorf("no request compared where the framework %s", warned.key())
 		}
 	}
+	directly := map[string]int{}
 	for typ := range f.fast.Applies() {
 		// A read the known answers do not take, of a type whose creates knownApply answers,
 		// is read directly (directRead) when the framework would pass its outcome on.
 		if objects[typ] && counts[typ+"/read/direct"] == 0 {
 			t.Errorf("%s: no changed read was read directly", typ)
+		}
+		for _, outcome := range []string{"error", "gone"} {
+			directly[outcome] += counts[typ+"/read/direct "+outcome]
+		}
+	}
+	for outcome, n := range directly {
+		if n == 0 {
+			t.Errorf("no read whose outcome was an object %s was read directly", map[string]string{"error": "read in error", "gone": "gone"}[outcome])
 		}
 	}
 	for typ := range scripted.fast.Applies() {
@@ -195,6 +205,12 @@ func (g *requestGen) compareOneRead(t *testing.T, base readBase, counts map[stri
 	}
 	if g.f.fast.Count("direct read "+base.typeName) > direct {
 		counts[base.typeName+"/read/direct"]++
+		switch {
+		case hasError(got.Diagnostics):
+			counts[base.typeName+"/read/direct error"]++
+		case got.NewState != nil && isNullState(got.NewState, base.typ):
+			counts[base.typeName+"/read/direct gone"]++
+		}
 	}
 	countWarnings(counts, base.typeName+"/read", want.Diagnostics)
 	if expect && !shortcut {
@@ -236,4 +252,10 @@ func taken(shortcut bool) string {
 		return "shortcut"
 	}
 	return "framework"
+}
+
+// isNullState: the state answered is null (the object is gone).
+func isNullState(state *tfprotov6.DynamicValue, typ tftypes.Type) bool {
+	v, err := state.Unmarshal(typ)
+	return err == nil && v.IsNull()
 }

@@ -19,9 +19,9 @@ import (
 // changed it) they cost more than the read. directRead calls the resource's Read as the
 // framework does, for the resource types knownApply answers (their schemas make both walks'
 // results known, see applies.go), and answers itself when the framework would pass the
-// outcome on as it is. Anything else (an error, an object gone, an identity that changed or
-// is missing, a deferral, a framework key in private state) is nil, and the framework reads
-// again.
+// outcome on as it is, errors and objects gone included. Anything else (an identity that
+// changed or is missing, a deferral, a framework key in private state) is nil, and the
+// framework reads again.
 func (s *server) directRead(ctx context.Context, req *tfprotov6.ReadResourceRequest) *tfprotov6.ReadResourceResponse {
 	rule := s.applies[req.TypeName]
 	if rule == nil || s.defers() || req.CurrentState == nil {
@@ -69,10 +69,10 @@ func (s *server) directRead(ctx context.Context, req *tfprotov6.ReadResourceRequ
 
 // readAnswer is the framework's answer to a Read's outcome, when the framework would pass it
 // on unchanged; false otherwise. identity is the one the read was sent, keys the private
-// state's.
+// state's. The framework passes an error on as it is, state and all, before its checks; an
+// object gone, as a null state.
 func (rule *applyRule) readAnswer(ctx context.Context, identity tftypes.Value, keys map[string][]byte, out resource.ReadResponse) (*tfprotov6.ReadResourceResponse, bool) {
-	if out.Diagnostics.HasError() || out.Deferred != nil || out.Identity == nil || out.Identity.Raw.IsFullyNull() ||
-		(!identity.IsFullyNull() && !identity.Equal(out.Identity.Raw)) {
+	if out.Deferred != nil || out.Identity == nil {
 		return nil, false
 	}
 	diags, ok := protocolDiagnostics(ctx, out.Diagnostics)
@@ -80,11 +80,18 @@ func (rule *applyRule) readAnswer(ctx context.Context, identity tftypes.Value, k
 		return nil, false
 	}
 	state := out.State.Raw
-	if state.IsNull() || !rule.valid(ctx, state) {
-		return nil, false
-	}
-	if state, ok = withNull(state, rule.writeOnly); !ok {
-		return nil, false
+	if !out.Diagnostics.HasError() {
+		if out.Identity.Raw.IsFullyNull() || (!identity.IsFullyNull() && !identity.Equal(out.Identity.Raw)) {
+			return nil, false
+		}
+		if !state.IsNull() {
+			if !rule.valid(ctx, state) {
+				return nil, false
+			}
+			if state, ok = withNull(state, rule.writeOnly); !ok {
+				return nil, false
+			}
+		}
 	}
 	// The read keeps the keys it was sent beside those a create writes.
 	allowed := slices.AppendSeq(slices.Clone(rule.privateKeys), maps.Keys(keys))

@@ -304,6 +304,15 @@ func (g *requestGen) read(base readBase) (*tfprotov6.ReadResourceRequest, bool) 
 			state = testutil.WithAttributes(g.t, state, map[string]tftypes.Value{name: changed})
 		}
 	}
+	if g.Rand.Intn(8) == 0 {
+		// An object the service does not hold (gone: a 404), or an ID it refuses (an error).
+		gone := fmt.Sprintf("%08x-0000-4000-8000-%012x", g.Rand.Uint32(), g.Rand.Int63n(1<<48))
+		if g.Rand.Intn(3) == 0 {
+			gone = "not an ID"
+		}
+		state = testutil.WithAttributes(g.t, state, map[string]tftypes.Value{"id": tftypes.NewValue(tftypes.String, gone)})
+		expect = false
+	}
 	req.CurrentState = dynamic(base.typ, state)
 	id := stringAttribute(state, "id")
 	identity := g.identityType(base.typeName)

@@ -50,7 +50,9 @@ func TestStreamMsgPackIsTheTree(t *testing.T) {
 			t.Errorf("the stream left a state as the CLI writes it to the tree: %s", s)
 		}
 	}
-	if streamed < 1000 || treeOnly < 100 {
+	// About 1000 of the 5000 are streamed and as many go to the tree only (a standard
+	// deviation of about 30): the bounds are far below, so only a path never taken fails.
+	if streamed < 600 || treeOnly < 600 {
 		t.Errorf("seed %d: %d answered by the stream, %d by the tree only: want both paths taken", seed, streamed, treeOnly)
 	}
 	t.Logf("%d answered by the stream, %d by the tree only", streamed, treeOnly)
