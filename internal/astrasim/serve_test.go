@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -106,5 +107,32 @@ func TestNewRejectsBadOptions(t *testing.T) {
 	}
 	if r, err := ParseRole(" Admin "); err != nil || r != RoleAdmin {
 		t.Errorf("ParseRole: %v %v", r, err)
+	}
+}
+
+// TestInvalidIDsNamedInPathOrder: a URI with two IDs that are not identifiers names the
+// first in the path, every time (they were checked in a map's order, so two identical
+// requests could name different ones).
+func TestInvalidIDsNamedInPathOrder(t *testing.T) {
+	sim, url, stop, err := Serve(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	for range 50 {
+		req, _ := http.NewRequest(http.MethodGet, url+"/accounts/"+sim.AccountID()+"/k8s/v1/apps/not-an-app/appSnaps/not-a-snapshot", nil)
+		req.Header.Set("Authorization", "Bearer "+DefaultToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "The app_id in the request URI isn't a valid identifier.") {
+			t.Fatalf("status %d, %s: want 400 naming app_id, the first bad ID in the path", resp.StatusCode, body)
+		}
 	}
 }

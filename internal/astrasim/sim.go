@@ -187,8 +187,14 @@ func (s *Sim) handle(r *http.Request, rt *route, params map[string]string, accou
 	if prob := authorize(user, r.Method, rt.template); prob != nil {
 		return fail(prob)
 	}
-	for name, id := range params {
-		if !isIdentifier(id) {
+	// In the path's order, so that a URI with two bad IDs names the same one every time.
+	for _, seg := range rt.segments {
+		name, isParam := strings.CutPrefix(seg, "{")
+		if !isParam {
+			continue
+		}
+		name = strings.TrimSuffix(name, "}")
+		if !isIdentifier(params[name]) {
 			p := problem(35)
 			p.Detail = "The " + name + " in the request URI isn't a valid identifier."
 			return fail(p)
