@@ -186,9 +186,9 @@ func (b *bench) fleet(layout string, n int) {
 				settle := b.runWith(c.cli, v, dir, "apply", "-auto-approve", "-input=false")
 				p := b.runWith(c.cli, v, dir, "plan", "-input=false", "-detailed-exitcode")
 				runs["apply "+k], runs["first "+k], runs["plan "+k] = append(runs["apply "+k], a), append(runs["first "+k], f), append(runs["plan "+k], p)
-				log.Printf("fleet %s N=%d %s%s (repetition %d of %d): apply %v (%d requests), first plan %v (%d), unchanged apply %v (%d), plan %v (%d requests, provider peak %d MiB)",
+				log.Printf("fleet %s N=%d %s%s (repetition %d of %d): apply %v (%d requests), first plan %v (%d), unchanged apply %v (%d), plan %v (%d requests, provider peak %d KiB)",
 					layout, n, key, c.suffix, rep+1, b.repeat, a.wall, a.requests, f.wall, f.requests,
-					settle.wall, settle.requests, p.wall, p.requests, p.rssKiB/1024)
+					settle.wall, settle.requests, p.wall, p.requests, p.rssKiB)
 			}
 			stop()
 		}
@@ -298,6 +298,14 @@ func rssRatioTo(a, b result) string {
 	return fmt.Sprintf("%.2fx", float64(a.rssKiB)/float64(b.rssKiB))
 }
 
+// preciseRSSRatio is rssRatioTo to three decimals.
+func preciseRSSRatio(a, b result) string {
+	if b.rssKiB <= 0 || a.rssKiB <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3fx", float64(a.rssKiB)/float64(b.rssKiB))
+}
+
 // rssList is each provider's peak RSS, "-" for one not measured.
 func rssList(res map[string]result, keys []string) string {
 	parts := make([]string, len(keys))
@@ -337,8 +345,9 @@ func (b *bench) fleetGoals(s *strings.Builder) {
 				continue
 			}
 			fmt.Fprintf(s, "| %s, steady plan: ≤ 1.10x the echo floor, ≤ 30 requests | %s, %d requests |\n", at, ratio(o, echo), o.requests)
-			fmt.Fprintf(s, "| %s, provider peak RSS in the steady plan ≤ 1.5x the echo floor's | %s (%d / %d MiB) |\n",
-				at, rssRatioTo(o, echo), o.rssKiB/1024, echo.rssKiB/1024)
+			// To three decimals and in KiB, so that a value at the bound says which side it is on.
+			fmt.Fprintf(s, "| %s, provider peak RSS in the steady plan ≤ 1.5x the echo floor's | %s (%d / %d KiB) |\n",
+				at, preciseRSSRatio(o, echo), o.rssKiB, echo.rssKiB)
 			if t := r.res["trivial"+c.suffix]; t.wall > 0 { // the earlier goals, where their floors ran
 				fmt.Fprintf(s, "| %s, steady plan: ≤ 1.0x the same-schema floor, ≤ 2.0x the trivial floor (2.5x under Terraform 1.5) | %s, %s |\n",
 					at, ratio(o, r.res["schema"+c.suffix]), ratio(o, t))

@@ -22,3 +22,19 @@ func TestFleetReportWithTheEchoFloorOnly(t *testing.T) {
 		t.Errorf("the fleet table has no line\n%s\nin\n%s", want, report)
 	}
 }
+
+// TestFleetGoalsRSSToThreeDecimals: the memory goal's line says which side of the bound a
+// ratio that rounds to 1.50 is on, with the KiB it comes from.
+func TestFleetGoalsRSSToThreeDecimals(t *testing.T) {
+	b := &bench{cli: "tofu", versions: map[string]string{"tofu": "OpenTofu v1.12.6"}, repeat: 1, out: "BENCHMARKS-fleet.md",
+		variants: map[string]*variant{"ours": {}, "echo": {}}}
+	b.rows = []row{{scenario: "fleet-plan", layout: "module", n: 1000, res: map[string]result{
+		"ours": {wall: 3 * time.Second, rssKiB: 32820, requests: 8},
+		"echo": {wall: 3 * time.Second, rssKiB: 21860},
+	}}}
+	report := b.report()
+	want := "provider peak RSS in the steady plan ≤ 1.5x the echo floor's | 1.501x (32820 / 21860 KiB) |"
+	if !strings.Contains(report, want) {
+		t.Errorf("the goals have no line ending\n%s\nin\n%s", want, report)
+	}
+}
