@@ -39,8 +39,7 @@ func (s *server) directRead(ctx context.Context, req *tfprotov6.ReadResourceRequ
 	if !ok {
 		return nil
 	}
-	var out resource.ReadResponse
-	private := newPrivate(ctx, out.Private)
+	private := newPrivate(ctx, resource.ReadResponse{}.Private)
 	for key, value := range keys {
 		if len(private.SetKey(ctx, key, value)) > 0 {
 			return nil
@@ -54,7 +53,7 @@ func (s *server) directRead(ctx context.Context, req *tfprotov6.ReadResourceRequ
 	if req.ClientCapabilities != nil {
 		in.ClientCapabilities.DeferralAllowed = req.ClientCapabilities.DeferralAllowed
 	}
-	out = resource.ReadResponse{
+	out := resource.ReadResponse{
 		State:    tfsdk.State{Schema: rule.schema, Raw: current.Copy()},
 		Private:  private,
 		Identity: &tfsdk.ResourceIdentity{Schema: rule.identity, Raw: identity.Copy()},

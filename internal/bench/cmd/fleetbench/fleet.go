@@ -290,20 +290,15 @@ func (b *bench) knownAnswersReport(s *strings.Builder) {
 // fleetReportKeys are the fleet tables' providers, in their columns' order.
 var fleetReportKeys = []string{"echo", "trivial", "schema", "ours"}
 
-// rssRatioTo is a's peak RSS as a multiple of b's.
-func rssRatioTo(a, b result) string {
-	if b.rssKiB <= 0 || a.rssKiB <= 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.2fx", float64(a.rssKiB)/float64(b.rssKiB))
-}
+// rssRatioTo is a's peak RSS as a multiple of b's, to two decimals.
+func rssRatioTo(a, b result) string { return rssRatio(a, b, 2) }
 
-// preciseRSSRatio is rssRatioTo to three decimals.
-func preciseRSSRatio(a, b result) string {
+// rssRatio is a's peak RSS as a multiple of b's, to the decimals given.
+func rssRatio(a, b result, decimals int) string {
 	if b.rssKiB <= 0 || a.rssKiB <= 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.3fx", float64(a.rssKiB)/float64(b.rssKiB))
+	return fmt.Sprintf("%.*fx", decimals, float64(a.rssKiB)/float64(b.rssKiB))
 }
 
 // rssList is each provider's peak RSS, "-" for one not measured.
@@ -347,7 +342,7 @@ func (b *bench) fleetGoals(s *strings.Builder) {
 			fmt.Fprintf(s, "| %s, steady plan: ≤ 1.10x the echo floor, ≤ 30 requests | %s, %d requests |\n", at, ratio(o, echo), o.requests)
 			// To three decimals and in KiB, so that a value at the bound says which side it is on.
 			fmt.Fprintf(s, "| %s, provider peak RSS in the steady plan ≤ 1.5x the echo floor's | %s (%d / %d KiB) |\n",
-				at, preciseRSSRatio(o, echo), o.rssKiB, echo.rssKiB)
+				at, rssRatio(o, echo, 3), o.rssKiB, echo.rssKiB)
 			if t := r.res["trivial"+c.suffix]; t.wall > 0 { // the earlier goals, where their floors ran
 				fmt.Fprintf(s, "| %s, steady plan: ≤ 1.0x the same-schema floor, ≤ 2.0x the trivial floor (2.5x under Terraform 1.5) | %s, %s |\n",
 					at, ratio(o, r.res["schema"+c.suffix]), ratio(o, t))
