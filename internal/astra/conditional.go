@@ -166,6 +166,19 @@ func (c *Client) condition(ctx context.Context, what, tag string) string {
 // without a condition. apply may be nil when put builds its body from the fresh copy.
 func UpdateConditionally[T any](ctx context.Context, c *Client, what string, get func(context.Context) (*T, error),
 	apply func(*T), put func(context.Context, *T) (*T, error)) (*T, error) {
+	var applyAny func(any)
+	if apply != nil {
+		applyAny = func(current any) { typed, _ := current.(*T); apply(typed) }
+	}
+	updated, err := c.updateConditionally(ctx, what, func(ctx context.Context) (any, error) { return get(ctx) }, applyAny,
+		func(ctx context.Context, current any) (any, error) { typed, _ := current.(*T); return put(ctx, typed) })
+	out, _ := updated.(*T)
+	return out, err
+}
+
+// updateConditionally is UpdateConditionally's work, once for every type (see decodeItemInto).
+func (c *Client) updateConditionally(ctx context.Context, what string, get func(context.Context) (any, error),
+	apply func(any), put func(context.Context, any) (any, error)) (any, error) {
 	var lastErr error
 	refused := ""
 	for attempt := 1; attempt <= MaxUpdateAttempts; attempt++ {

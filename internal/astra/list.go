@@ -84,17 +84,23 @@ const maxPages = 1000
 // list GETs a whole collection, following metadata.continue when no limit was asked for.
 func list[T any](ctx context.Context, c *Client, path, resource string, opts ListOptions) ([]T, error) {
 	var out []T
-	i := 0
 	err := c.eachListItem(ctx, path, resource, opts, func(raw json.RawMessage) error {
-		item, err := decodeItem[T](raw, opts.Include)
-		if err != nil {
-			return fmt.Errorf("GET %s: item %d: %w", c.accountPath+path, i, err)
+		var item T
+		if err := c.decodeListItem(path, len(out), raw, opts.Include, &item); err != nil {
+			return err
 		}
-		i++
 		out = append(out, item)
 		return nil
 	})
 	return out, err
+}
+
+// decodeListItem decodes item i of a listing of path into item.
+func (c *Client) decodeListItem(path string, i int, raw json.RawMessage, include []string, item any) error {
+	if err := decodeItemInto(raw, include, item); err != nil {
+		return fmt.Errorf("GET %s: item %d: %w", c.accountPath+path, i, err)
+	}
+	return nil
 }
 
 // eachListItem GETs the pages of a collection, following metadata.continue unless a limit
@@ -231,17 +237,26 @@ func eachArrayItem(dec *json.Decoder, visit func(json.RawMessage) error) error {
 // of the requested fields' values in the order requested; it is turned back into an object.
 func decodeItem[T any](raw json.RawMessage, include []string) (T, error) {
 	var item T
+	err := decodeItemInto(raw, include, &item)
+	return item, err
+}
+
+// decodeItemInto is decodeItem's work, written once for every type: the generic functions
+// of this package are thin wrappers over code that takes the value to fill as an any, so
+// the binary holds one copy of each instead of one per API type (each copy is resident
+// memory in every provider process).
+func decodeItemInto(raw json.RawMessage, include []string, item any) error {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		if len(include) == 0 {
-			return item, fmt.Errorf("an array item, but no include fields were asked for")
+			return fmt.Errorf("an array item, but no include fields were asked for")
 		}
 		var values []json.RawMessage
 		if err := json.Unmarshal(trimmed, &values); err != nil {
-			return item, err
+			return err
 		}
 		if len(values) != len(include) {
-			return item, fmt.Errorf("%d values for %d include fields", len(values), len(include))
+			return fmt.Errorf("%d values for %d include fields", len(values), len(include))
 		}
 		obj := make(map[string]json.RawMessage, len(values))
 		for i, v := range values {
@@ -249,9 +264,8 @@ func decodeItem[T any](raw json.RawMessage, include []string) (T, error) {
 		}
 		var err error
 		if trimmed, err = json.Marshal(obj); err != nil {
-			return item, err
+			return err
 		}
 	}
-	err := json.Unmarshal(trimmed, &item)
-	return item, err
+	return json.Unmarshal(trimmed, item)
 }

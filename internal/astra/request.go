@@ -247,37 +247,55 @@ func readBody(resp *http.Response) ([]byte, error) {
 
 // getOne fetches one object.
 func getOne[T any](ctx context.Context, c *Client, path, resource string) (*T, error) {
-	resp, err := c.do(ctx, request{method: http.MethodGet, path: path, resource: resource})
-	if err != nil {
-		return nil, err
-	}
 	out := new(T)
-	if err := decodeJSON(http.MethodGet, c.accountPath+path, resp, out); err != nil {
+	if err := c.getInto(ctx, path, resource, out); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
+// getInto GETs one object into out (getOne's work, once for every type).
+func (c *Client) getInto(ctx context.Context, path, resource string, out any) error {
+	resp, err := c.do(ctx, request{method: http.MethodGet, path: path, resource: resource})
+	if err != nil {
+		return err
+	}
+	return decodeJSON(http.MethodGet, c.accountPath+path, resp, out)
+}
+
 // create POSTs body to path. The 201 answer normally holds the new object; when it holds
 // none, the object is read back through the Location header.
 func create[T any](ctx context.Context, c *Client, path, resource string, body any, get func(context.Context, string) (*T, error)) (*T, error) {
+	out := new(T)
+	id, err := c.createInto(ctx, path, resource, body, out)
+	switch {
+	case err != nil:
+		return nil, err
+	case id != "":
+		return get(ctx, id)
+	}
+	return out, nil
+}
+
+// createInto is create's work, once for every type: the POST, with out filled from its
+// answer, or the new object's ID when the answer holds none (from its Location header).
+func (c *Client) createInto(ctx context.Context, path, resource string, body, out any) (id string, err error) {
 	resp, err := c.do(ctx, request{method: http.MethodPost, path: path, resource: resource, body: body})
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	fullPath := c.accountPath + path
 	if resp.hasBody() {
-		out := new(T)
 		if err := decodeJSON(http.MethodPost, fullPath, resp, out); err != nil {
 			// Created, but unreadable: the caller must find it, as after a lost answer.
-			return nil, &UnknownOutcomeError{Method: http.MethodPost, Path: fullPath, Err: err}
+			return "", &UnknownOutcomeError{Method: http.MethodPost, Path: fullPath, Err: err}
 		}
-		return out, nil
+		return "", nil
 	}
 	if id := lastSegment(resp.header.Get("Location")); id != "" {
-		return get(ctx, id)
+		return id, nil
 	}
-	return nil, &UnknownOutcomeError{Method: http.MethodPost, Path: fullPath,
+	return "", &UnknownOutcomeError{Method: http.MethodPost, Path: fullPath,
 		Err: fmt.Errorf("the %d answer named no object (no body, no Location header)", resp.status)}
 }
 

@@ -364,8 +364,15 @@ func getShared[T any](ctx context.Context, c *Client, collectionPath, itemPath, 
 
 func decodeShared[T any](c *Client, itemPath string, raw json.RawMessage) (*T, error) {
 	out := new(T)
-	if err := json.Unmarshal(raw, out); err != nil {
-		return nil, fmt.Errorf("GET %s: decoding the answer: %w", c.accountPath+itemPath, err)
+	if err := c.decodeSharedInto(itemPath, raw, out); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+func (c *Client) decodeSharedInto(itemPath string, raw json.RawMessage, out any) error {
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("GET %s: decoding the answer: %w", c.accountPath+itemPath, err)
+	}
+	return nil
 }

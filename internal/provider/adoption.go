@@ -76,12 +76,10 @@ type lostCreate[T any] struct {
 
 // searchBound is how long the whole search may take: the settle window, and the last look
 // started in it (a request, at most the settle window again).
-func (l lostCreate[T]) searchBound() time.Duration { return 2 * l.settle }
+func searchBound(settle time.Duration) time.Duration { return 2 * settle }
 
 // lookAgainEvery is how often the search repeats while it settles: ten looks at most.
-func (l lostCreate[T]) lookAgainEvery() time.Duration {
-	return max(l.settle/10, 10*time.Millisecond)
-}
+func lookAgainEvery(settle time.Duration) time.Duration { return max(settle/10, 10*time.Millisecond) }
 
 // search looks for the object the lost request may have created, under a context of its
 // own that no interrupt cancels (an interrupt may cut the request after it reached the
@@ -89,24 +87,41 @@ func (l lostCreate[T]) lookAgainEvery() time.Duration {
 // window has passed, as a slow server may still be acting on the request. nil, nil: nothing
 // was found.
 func (l lostCreate[T]) search(ctx context.Context) (*T, error) {
-	findCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.searchBound())
+	var found *T
+	err := searchSettling(ctx, l.settle, func(ctx context.Context) (bool, error) {
+		var err error
+		found, err = l.find(ctx)
+		return found != nil, err
+	})
+	return found, err
+}
+
+// searchSettling is search's work, once for every type: the generic functions of this
+// package are thin wrappers where their bodies are long, so the binary holds one copy of
+// the work instead of one per API type (each copy is resident memory in every provider
+// process). find reports whether it found the object.
+func searchSettling(ctx context.Context, settle time.Duration, find func(context.Context) (bool, error)) error {
+	findCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), searchBound(settle))
 	defer cancel()
-	found, err := l.find(findCtx)
-	for settled := time.Now().Add(l.settle); found == nil && err == nil && time.Now().Before(settled); {
+	found, err := find(findCtx)
+	for settled := time.Now().Add(settle); !found && err == nil && time.Now().Before(settled); {
 		select {
 		case <-findCtx.Done():
 			err = findCtx.Err()
-		case <-time.After(l.lookAgainEvery()):
-			found, err = l.find(findCtx)
+		case <-time.After(lookAgainEvery(settle)):
+			found, err = find(findCtx)
 		}
 	}
-	return found, err
+	return err
 }
 
 // notAdoptable says why found cannot be the object the lost request created, "" if it can.
 func (l lostCreate[T]) notAdoptable(found *T) string {
-	s := l.stamp(found)
-	if l.claims.claimed(s.key()) {
+	return notAdoptable(l.claims, l.sent, l.stamp(found))
+}
+
+func notAdoptable(claims *claimSet, sent time.Time, s objectStamp) string {
+	if claims.claimed(s.key()) {
 		return fmt.Sprintf("the object found, ID %s, matches the request, but another resource of this run already holds "+
 			"it in state, so it is not the one this request created", s.ID)
 	}
@@ -118,9 +133,9 @@ func (l lostCreate[T]) notAdoptable(found *T) string {
 		return fmt.Sprintf("the object found, ID %s, matches the request, but its creation time (%q) cannot be read, so "+
 			"nothing shows that this request created it", s.ID, s.Created)
 	}
-	if created.Before(l.sent.Add(-adoptionClockSkew)) {
+	if created.Before(sent.Add(-adoptionClockSkew)) {
 		return fmt.Sprintf("the object found, ID %s, matches the request, but it was created at %s, before this request was "+
-			"sent at %s, so it is not the one this request created", s.ID, created.UTC().Format(time.RFC3339), l.sent.UTC().Format(time.RFC3339))
+			"sent at %s, so it is not the one this request created", s.ID, created.UTC().Format(time.RFC3339), sent.UTC().Format(time.RFC3339))
 	}
 	return ""
 }

@@ -64,14 +64,20 @@ func timeoutOf(ctx context.Context, t timeouts.Value, op operation, defaults att
 // change, the plan with only what it changes known (planForFreshCopy), and the planned
 // values are recorded over the state write set. write returns false when it added an error.
 func inPlace[M any](ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse, putArgs []string, write func(change M) bool) {
+	var change M
+	inPlaceInto(ctx, req, resp, putArgs, &change, func() bool { return write(change) })
+}
+
+// inPlaceInto is inPlace's work, once for every model type (see searchSettling): change
+// points to the model the plan is read into, and write sends it.
+func inPlaceInto(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse, putArgs []string, change any, write func() bool) {
 	if providerSideOnly(ctx, req, &resp.Diagnostics, putArgs...) {
 		resp.State.Raw = req.State.Raw
 		resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)
 		return
 	}
-	var change M
-	resp.Diagnostics.Append(planForFreshCopy(req, &resp.Diagnostics, putArgs...).Get(ctx, &change)...)
-	if resp.Diagnostics.HasError() || !write(change) {
+	resp.Diagnostics.Append(planForFreshCopy(req, &resp.Diagnostics, putArgs...).Get(ctx, change)...)
+	if resp.Diagnostics.HasError() || !write() {
 		return
 	}
 	resp.Diagnostics.Append(recordPlanned(req.Plan, &resp.State)...)

@@ -24,15 +24,21 @@ func computedList(description string, item map[string]schema.Attribute) schema.L
 
 // objectList converts models (tfsdk structs) into the value of a computedList attribute.
 func objectList[T any](ctx context.Context, item map[string]schema.Attribute, models []T) (types.List, diag.Diagnostics) {
+	return objectListOf(ctx, item, len(models), func(i int) any { return models[i] })
+}
+
+// objectListOf is objectList's work, once for every model type (see searchSettling): model
+// is the i-th of n models.
+func objectListOf(ctx context.Context, item map[string]schema.Attribute, n int, model func(i int) any) (types.List, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	objectType, ok := schema.NestedAttributeObject{Attributes: item}.Type().(types.ObjectType)
 	if !ok {
 		diags.AddError("Unexpected item type", "The items of a list attribute are not objects. This is a bug in the provider; please report it.")
 		return types.ListUnknown(types.ObjectType{}), diags
 	}
-	elems := make([]attr.Value, 0, len(models))
-	for _, m := range models {
-		v, d := types.ObjectValueFrom(ctx, objectType.AttrTypes, m)
+	elems := make([]attr.Value, 0, n)
+	for i := range n {
+		v, d := types.ObjectValueFrom(ctx, objectType.AttrTypes, model(i))
 		diags.Append(d...)
 		elems = append(elems, v)
 	}

@@ -95,20 +95,13 @@ func createdOrAdopted[T any](ctx context.Context, diags *diag.Diagnostics, what,
 		// context of its own, which no interrupt cancels, bounded by the settle window and one
 		// more request, so an object the POST made is recorded (tainted) rather than orphaned.
 		found, findErr := lost.search(ctx)
-		switch {
-		case findErr != nil:
-			addUnknownOutcome(diags, what, err, "looking for it afterwards failed: "+findErr.Error())
-			return nil
-		case found == nil:
-			addUnknownOutcome(diags, what, err, fmt.Sprintf("no matching object was found afterwards (looked for %s)", lost.settle))
+		var stamp objectStamp
+		if found != nil {
+			stamp = lost.stamp(found)
+		}
+		if !adoptFound(ctx, diags, what, err, findErr, found != nil, stamp, lost.claims, lost.sent, lost.settle) {
 			return nil
 		}
-		if reason := lost.notAdoptable(found); reason != "" {
-			addUnknownOutcome(diags, what, err, reason+"; it was not adopted (Terraform never takes over an object it did not create)")
-			return nil
-		}
-		tflog.Info(ctx, "the answer to creating "+what+" was lost; adopting the matching object found afterwards")
-		lost.claims.claim(lost.stamp(found))
 		return found
 	}
 	if err != nil {
@@ -117,6 +110,28 @@ func createdOrAdopted[T any](ctx context.Context, diags *diag.Diagnostics, what,
 	}
 	lost.claims.claim(lost.stamp(obj))
 	return obj
+}
+
+// adoptFound is createdOrAdopted's work after a lost answer, once for every type (see
+// searchSettling): whether the object the search found (stamp; found false when there was
+// none) is adopted. It claims the object when it is; when not, it adds why as an error.
+func adoptFound(ctx context.Context, diags *diag.Diagnostics, what string, err, findErr error, found bool, stamp objectStamp,
+	claims *claimSet, sent time.Time, settle time.Duration) bool {
+	switch {
+	case findErr != nil:
+		addUnknownOutcome(diags, what, err, "looking for it afterwards failed: "+findErr.Error())
+		return false
+	case !found:
+		addUnknownOutcome(diags, what, err, fmt.Sprintf("no matching object was found afterwards (looked for %s)", settle))
+		return false
+	}
+	if reason := notAdoptable(claims, sent, stamp); reason != "" {
+		addUnknownOutcome(diags, what, err, reason+"; it was not adopted (Terraform never takes over an object it did not create)")
+		return false
+	}
+	tflog.Info(ctx, "the answer to creating "+what+" was lost; adopting the matching object found afterwards")
+	claims.claim(stamp)
+	return true
 }
 
 // joinReasons formats the server's reasons for a state, for error details that end the

@@ -32,6 +32,7 @@ type variant struct {
 	floor      bool   // a do-nothing provider
 	trivial    bool   // floor_thing instead of astra_cluster
 	env        []string
+	size       int64 // the binary's bytes: its file-backed pages are most of a provider's peak RSS
 }
 
 type result struct {
@@ -188,6 +189,9 @@ func (b *bench) build(keys ...string) {
 		cmd.Dir, cmd.Stderr, cmd.Env = b.root, os.Stderr, append(os.Environ(), "CGO_ENABLED=0")
 		if err := cmd.Run(); err != nil {
 			log.Fatalf("building %s: %v", key, err)
+		}
+		if info, err := os.Stat(filepath.Join(v.dir, name)); err == nil {
+			v.size = info.Size()
 		}
 		rc := fmt.Sprintf(`provider_installation {
   dev_overrides {

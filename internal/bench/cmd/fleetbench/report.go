@@ -116,7 +116,9 @@ func (b *bench) report() string {
 		"the framework, against a simulator of its own: what the known answers buy). Every provider is built as the release " +
 		"is (`CGO_ENABLED=0 go build -trimpath -ldflags='-s -w'`, as .goreleaser.yml does), and every " +
 		"provider runs with the SDK, framework and provider log levels OFF, as this provider sets them when neither TF_LOG " +
-		"nor TF_LOG_PROVIDER is set.\n\n")
+		"nor TF_LOG_PROVIDER is set.")
+	s.WriteString(b.binarySizes())
+	s.WriteString("\n\n")
 
 	if b.has("create") {
 		s.WriteString("## Create latency (one cluster, discovery takes T)\n\n")
@@ -343,4 +345,20 @@ func cliNames(list string) string {
 		names = append(names, filepath.Base(filepath.Dir(p))+"/"+filepath.Base(p))
 	}
 	return strings.Join(names, ",")
+}
+
+// binarySizes is the report's sentence on the binaries' sizes, astra's first: most of a
+// provider's peak RSS is its executable's pages, so the memory ratio follows their ratio.
+func (b *bench) binarySizes() string {
+	ours := b.variants["ours"]
+	if ours == nil || ours.size == 0 {
+		return ""
+	}
+	parts := []string{fmt.Sprintf("astra %.2f MB", float64(ours.size)/1e6)}
+	for _, key := range []string{"echo", "schema", "trivial"} {
+		if v := b.variants[key]; v != nil && v.size > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.2f MB (astra's is %.2fx)", v.label, float64(v.size)/1e6, float64(ours.size)/float64(v.size)))
+		}
+	}
+	return " Binary sizes: " + strings.Join(parts, ", ") + "."
 }

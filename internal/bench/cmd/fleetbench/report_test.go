@@ -38,3 +38,14 @@ func TestFleetGoalsRSSToThreeDecimals(t *testing.T) {
 		t.Errorf("the goals have no line ending\n%s\nin\n%s", want, report)
 	}
 }
+
+// TestReportGivesBinarySizes: the sizes of the binaries the memory ratio follows, as a
+// multiple of astra's.
+func TestReportGivesBinarySizes(t *testing.T) {
+	b := &bench{cli: "tofu", versions: map[string]string{"tofu": "OpenTofu v1.12.6"}, repeat: 1, out: "BENCHMARKS-fleet.md",
+		variants: map[string]*variant{"ours": {label: "astra", size: 22_253_730}, "echo": {label: "echo floor", size: 14_631_074}}}
+	want := " Binary sizes: astra 22.25 MB, echo floor 14.63 MB (astra's is 1.52x)."
+	if report := b.report(); !strings.Contains(report, want) {
+		t.Errorf("the report has no sentence\n%s\nin\n%s", want, report)
+	}
+}
