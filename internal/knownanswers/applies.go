@@ -164,7 +164,7 @@ func Replayed(ctx context.Context, resp *resource.CreateResponse) bool {
 
 // knownApply answers the apply of a create, or returns nil for the framework to answer it.
 func (s *server) knownApply(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) *tfprotov6.ApplyResourceChangeResponse {
-	rule := s.applies[req.TypeName]
+	rule := s.applyRule(req.TypeName)
 	if rule == nil || req.PriorState == nil || req.PlannedState == nil || req.Config == nil || len(req.PlannedPrivate) > 0 {
 		return nil
 	}

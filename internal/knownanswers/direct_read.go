@@ -23,7 +23,7 @@ import (
 // changed or is missing, a deferral, a framework key in private state) is nil, and the
 // framework reads again.
 func (s *server) directRead(ctx context.Context, req *tfprotov6.ReadResourceRequest) *tfprotov6.ReadResourceResponse {
-	rule := s.applies[req.TypeName]
+	rule := s.applyRule(req.TypeName)
 	if rule == nil || s.defers() || req.CurrentState == nil {
 		return nil
 	}

@@ -2,6 +2,7 @@ package knownanswers
 
 import (
 	"context"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -28,7 +29,11 @@ type Rule struct {
 // Rules are the rules of the types the known plans take.
 func (s *server) Rules() map[string]Rule {
 	out := map[string]Rule{}
-	for typ, r := range s.rules {
+	for typ, t := range s.allRules() {
+		r := t.rule
+		if r == nil {
+			continue
+		}
 		_, byBytes := unwrapped(r.factory()).(AnswerBytesReader)
 		out[typ] = Rule{Reads: r.reads, ReadsBytes: r.reads && byBytes, IdentityType: r.identityType, Defaults: r.defaults, WriteOnly: r.writeOnly}
 	}
@@ -36,22 +41,60 @@ func (s *server) Rules() map[string]Rule {
 }
 
 // Refused are the types the known plans leave to the framework, and why.
-func (s *server) Refused() map[string]string { return s.refused }
+func (s *server) Refused() map[string]string {
+	out := map[string]string{}
+	for typ, t := range s.allRules() {
+		if t.refused != "" {
+			out[typ] = t.refused
+		}
+	}
+	return out
+}
+
+// Derived are the types whose rules were derived so far, sorted.
+func (s *server) Derived() []string {
+	var out []string
+	for typ, t := range s.types {
+		if t.derived {
+			out = append(out, typ)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// allRules are every type's rules, all derived.
+func (s *server) allRules() map[string]*typeRules {
+	for typ := range s.types {
+		s.rulesOf(typ)
+	}
+	return s.types
+}
 
 // Upgrades tells whether the known upgrades take typ.
-func (s *server) Upgrades(typ string) bool { return s.upgrades[typ] != nil }
+func (s *server) Upgrades(typ string) bool { _, ok := s.upgradeRule(typ); return ok }
 
 // Applies are the object types of the types whose creates the known applies take.
 func (s *server) Applies() map[string]tftypes.Type {
 	out := map[string]tftypes.Type{}
-	for typ, r := range s.applies {
-		out[typ] = r.typ
+	for typ, t := range s.allRules() {
+		if t.apply != nil {
+			out[typ] = t.apply.typ
+		}
 	}
 	return out
 }
 
 // ApplyRefused are the types whose creates go to the framework, and why.
-func (s *server) ApplyRefused() map[string]string { return s.applyRefused }
+func (s *server) ApplyRefused() map[string]string {
+	out := map[string]string{}
+	for typ, t := range s.allRules() {
+		if t.applyRefused != "" {
+			out[typ] = t.applyRefused
+		}
+	}
+	return out
+}
 
 // PrivateKeys are, by type, the private keys its resource may write.
 func (s *server) PrivateKeys() map[string][]string {
@@ -133,14 +176,24 @@ func (s *server) Count(key string) int { return s.counts.Get(key) }
 // Validations are the resource types whose configurations the known validations check.
 func (s *server) Validations() map[string]bool {
 	out := map[string]bool{}
-	for typ := range s.validations {
-		out[typ] = true
+	for typ, t := range s.allRules() {
+		if t.validation != nil {
+			out[typ] = true
+		}
 	}
 	return out
 }
 
 // ValidationRefused are the types whose validations go to the framework, and why.
-func (s *server) ValidationRefused() map[string]string { return s.validationRefused }
+func (s *server) ValidationRefused() map[string]string {
+	out := map[string]string{}
+	for typ, t := range s.allRules() {
+		if t.validationRefused != "" {
+			out[typ] = t.validationRefused
+		}
+	}
+	return out
+}
 
 func (s *server) KnownValidation(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) *tfprotov6.ValidateResourceConfigResponse {
 	return s.knownValidation(ctx, req)

@@ -293,7 +293,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // knownPlan is the framework's answer to an unchanged plan or a create's plan, or nil when
 // the request is anything else or a check has something to say.
 func (s *server) knownPlan(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) *tfprotov6.PlanResourceChangeResponse {
-	rule, ok := s.rules[req.TypeName]
+	rule, ok := s.planRule(req.TypeName)
 	if !ok || s.defers() ||
 		req.PriorState == nil || req.ProposedNewState == nil || req.Config == nil {
 		return nil

@@ -33,7 +33,7 @@ import (
 // required an identity only because it echoed the request's, which is nothing for those
 // CLIs, where the framework answers one.
 func (s *server) unchangedRead(ctx context.Context, req *tfprotov6.ReadResourceRequest) *tfprotov6.ReadResourceResponse {
-	rule, ok := s.rules[req.TypeName]
+	rule, ok := s.planRule(req.TypeName)
 	if !ok || !rule.reads || s.defers() ||
 		req.CurrentState == nil {
 		return nil
@@ -130,7 +130,7 @@ func (s *server) sameBytesRead(rule *knownRule, req *tfprotov6.ReadResourceReque
 // the same bytes is matched on them. Where the CLI sends other bytes, the next read is
 // decoded and seals those.
 func (s *server) frameworkRead(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
-	rule, ok := s.rules[req.TypeName]
+	rule, ok := s.planRule(req.TypeName)
 	var reader AnswerBytesReader
 	if ok && rule.reads && buildKey() != "" {
 		reader, ok = s.configured(ctx, rule).(AnswerBytesReader)

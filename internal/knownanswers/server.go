@@ -74,28 +74,40 @@ type server struct {
 	frameworkServer
 	provider Provider
 	counts   *Counts
-	rules    map[string]*knownRule
-	// upgrades are the resource types whose state upgrades knownUpgrade answers.
-	upgrades map[string]*upgradeRule
-	// refused are the resource types planRuleFor refused, and why; applyRefused those
-	// applyRuleFor refused.
-	refused, applyRefused map[string]string
-	// applies are the resource types whose creates knownApply answers.
-	applies map[string]*applyRule
-	// validations are the resource types whose configurations knownValidation checks;
-	// validationRefused those it leaves to the framework, and why.
-	validations       map[string]*validationRule
-	validationRefused map[string]string
+	// types are the provider's resource types by name, each with its rules.
+	types map[string]*typeRules
 	// stops are the applies in flight, which StopProvider cancels.
 	stops stopRequests
 }
 
-// newServer derives the rules of every resource of p.
+// typeRules are the rules of one resource type, derived when a request of the type first
+// needs them: a CLI command uses a few of the provider's types, and each provider process
+// would otherwise hold every type's rules (their schemas' types, defaults and checks),
+// which were a sixth of a fleet plan's live heap, and the heap peaks at a multiple of it.
+type typeRules struct {
+	factory  func() resource.Resource
+	withMeta bool // the provider has a meta schema
+	once     sync.Once
+	derived  bool // derive has run
+
+	// rule is the known plans' and reads' rule; refused why planRuleFor refused one.
+	rule    *knownRule
+	refused string
+	// upgrade answers the type's state upgrades (knownUpgrade); nil: the framework does.
+	upgrade *upgradeRule
+	// apply answers the type's creates (knownApply); applyRefused why there is none.
+	apply        *applyRule
+	applyRefused string
+	// validation checks the type's configurations (knownValidation); validationRefused
+	// why the framework does.
+	validation        *validationRule
+	validationRefused string
+}
+
+// newServer names the resource types of p; their rules are derived on first use (rulesOf).
 func newServer(full frameworkServer, p Provider) *server {
 	ctx := context.Background()
-	s := &server{frameworkServer: full, provider: p, counts: &Counts{}, rules: map[string]*knownRule{}, refused: map[string]string{},
-		upgrades: map[string]*upgradeRule{}, applies: map[string]*applyRule{}, applyRefused: map[string]string{},
-		validations: map[string]*validationRule{}, validationRefused: map[string]string{}}
+	s := &server{frameworkServer: full, provider: p, counts: &Counts{}, types: map[string]*typeRules{}}
 	if counting, ok := p.(CountingProvider); ok {
 		s.counts = counting.AnswerCounts()
 	}
@@ -103,34 +115,81 @@ func newServer(full frameworkServer, p Provider) *server {
 	p.Metadata(ctx, provider.MetadataRequest{}, &meta)
 	_, withMeta := p.(provider.ProviderWithMetaSchema)
 	for _, factory := range p.Resources(ctx) {
-		r := factory()
 		var typ resource.MetadataResponse
-		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: meta.TypeName}, &typ)
-		if upgrade, ok := upgradeRuleFor(r); ok {
-			s.upgrades[typ.TypeName] = upgrade
-		}
-		switch apply, err := applyRuleFor(factory); {
-		case withMeta:
-			s.applyRefused[typ.TypeName] = "the provider has a meta schema, whose configuration the framework decodes"
-		case err != nil:
-			s.applyRefused[typ.TypeName] = err.Error()
-		default:
-			s.applies[typ.TypeName] = apply
-		}
-		if validation, err := validationRuleFor(factory); err != nil {
-			s.validationRefused[typ.TypeName] = err.Error()
-		} else {
-			s.validations[typ.TypeName] = validation
-		}
-		rule, err := planRuleFor(r)
-		if err != nil {
-			s.refused[typ.TypeName] = err.Error()
-			continue
-		}
-		rule.factory = factory
-		s.rules[typ.TypeName] = rule
+		factory().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: meta.TypeName}, &typ)
+		s.types[typ.TypeName] = &typeRules{factory: factory, withMeta: withMeta}
 	}
 	return s
+}
+
+// rulesOf are the rules of the resource type named, derived once; nil for a type the
+// provider does not have.
+func (s *server) rulesOf(typeName string) *typeRules {
+	t := s.types[typeName]
+	if t != nil {
+		t.once.Do(t.derive)
+	}
+	return t
+}
+
+func (t *typeRules) derive() {
+	t.derived = true
+	r := t.factory()
+	if upgrade, ok := upgradeRuleFor(r); ok {
+		t.upgrade = upgrade
+	}
+	switch apply, err := applyRuleFor(t.factory); {
+	case t.withMeta:
+		t.applyRefused = "the provider has a meta schema, whose configuration the framework decodes"
+	case err != nil:
+		t.applyRefused = err.Error()
+	default:
+		t.apply = apply
+	}
+	if validation, err := validationRuleFor(t.factory); err != nil {
+		t.validationRefused = err.Error()
+	} else {
+		t.validation = validation
+	}
+	rule, err := planRuleFor(r)
+	if err != nil {
+		t.refused = err.Error()
+		return
+	}
+	rule.factory = t.factory
+	t.rule = rule
+}
+
+// planRule is the known plans' and reads' rule of the type named; false without one.
+func (s *server) planRule(typeName string) (*knownRule, bool) {
+	if t := s.rulesOf(typeName); t != nil && t.rule != nil {
+		return t.rule, true
+	}
+	return nil, false
+}
+
+// applyRule is the known applies' rule of the type named; nil without one.
+func (s *server) applyRule(typeName string) *applyRule {
+	if t := s.rulesOf(typeName); t != nil {
+		return t.apply
+	}
+	return nil
+}
+
+// upgradeRule is the known upgrades' rule of the type named; false without one.
+func (s *server) upgradeRule(typeName string) (*upgradeRule, bool) {
+	if t := s.rulesOf(typeName); t != nil && t.upgrade != nil {
+		return t.upgrade, true
+	}
+	return nil, false
+}
+
+// validationRule is the known validations' rule of the type named; false without one.
+func (s *server) validationRule(typeName string) (*validationRule, bool) {
+	if t := s.rulesOf(typeName); t != nil && t.validation != nil {
+		return t.validation, true
+	}
+	return nil, false
 }
 
 // configured is a new resource of the rule's type configured as the framework configures

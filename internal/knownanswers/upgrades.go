@@ -102,7 +102,7 @@ func (s *server) knownUpgrade(req *tfprotov6.UpgradeResourceStateRequest) *tfpro
 	if req == nil || req.RawState == nil || len(req.RawState.JSON) == 0 {
 		return nil
 	}
-	rule, ok := s.upgrades[req.TypeName]
+	rule, ok := s.upgradeRule(req.TypeName)
 	if !ok || req.Version != rule.version {
 		return nil
 	}

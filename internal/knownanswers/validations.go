@@ -143,7 +143,7 @@ func (s *server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.Vali
 // with, or nil when the request is of a type without a rule, holds anything a check
 // reports on, or anything the rule does not model.
 func (s *server) knownValidation(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) *tfprotov6.ValidateResourceConfigResponse {
-	rule, ok := s.validations[req.TypeName]
+	rule, ok := s.validationRule(req.TypeName)
 	if !ok || req.Config == nil {
 		return nil // without a configuration the framework answers nothing, cheaply
 	}
