@@ -42,10 +42,15 @@ func (s *server) Rules() map[string]Rule {
 
 // Refused are the types the known plans leave to the framework, and why.
 func (s *server) Refused() map[string]string {
+	return s.reasons(func(t *typeRules) string { return t.refused })
+}
+
+// reasons are, by type, what why says of the type's rules, where it says anything.
+func (s *server) reasons(why func(*typeRules) string) map[string]string {
 	out := map[string]string{}
 	for typ, t := range s.allRules() {
-		if t.refused != "" {
-			out[typ] = t.refused
+		if reason := why(t); reason != "" {
+			out[typ] = reason
 		}
 	}
 	return out
@@ -87,13 +92,7 @@ func (s *server) Applies() map[string]tftypes.Type {
 
 // ApplyRefused are the types whose creates go to the framework, and why.
 func (s *server) ApplyRefused() map[string]string {
-	out := map[string]string{}
-	for typ, t := range s.allRules() {
-		if t.applyRefused != "" {
-			out[typ] = t.applyRefused
-		}
-	}
-	return out
+	return s.reasons(func(t *typeRules) string { return t.applyRefused })
 }
 
 // PrivateKeys are, by type, the private keys its resource may write.
@@ -186,13 +185,7 @@ func (s *server) Validations() map[string]bool {
 
 // ValidationRefused are the types whose validations go to the framework, and why.
 func (s *server) ValidationRefused() map[string]string {
-	out := map[string]string{}
-	for typ, t := range s.allRules() {
-		if t.validationRefused != "" {
-			out[typ] = t.validationRefused
-		}
-	}
-	return out
+	return s.reasons(func(t *typeRules) string { return t.validationRefused })
 }
 
 func (s *server) KnownValidation(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) *tfprotov6.ValidateResourceConfigResponse {
