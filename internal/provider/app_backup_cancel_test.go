@@ -19,11 +19,12 @@ import (
 // can't be canceled"), within timeouts.delete (issue 43, item 5).
 
 // slowBackupSteps is the first step both tests share: a backup whose create wait ends
-// after 300ms, kept in state in progress; it records the app's and the backup's IDs.
-func slowBackupSteps(a *accTarget, key string, appID, backupID *string) (base string, first resource.TestStep) {
+// after 300ms, kept in state in progress, with timeouts.delete deleteTimeout; it records
+// the app's and the backup's IDs.
+func slowBackupSteps(a *accTarget, key, deleteTimeout string, appID, backupID *string) (base string, first resource.TestStep) {
 	base = a.appRunBase(key)
 	cfg := base + appRunHCL(astrasim.FailBackup, "long", fmt.Sprintf("  bucket_id = %q", a.bucket(key)),
-		`  timeouts = { create = "300ms", delete = "5s" }`)
+		fmt.Sprintf(`  timeouts = { create = "300ms", delete = %q }`, deleteTimeout))
 	return base, resource.TestStep{
 		Config: cfg, ExpectNonEmptyPlan: true,
 		ConfigStateChecks: []statecheck.StateCheck{expectInProgress("astra_app_backup.test")},
@@ -41,7 +42,7 @@ func TestAccAppBackup_destroyCancelsRun(t *testing.T) {
 	a.requireSim("a backup that runs for seconds")
 	var appID, backupID string
 	var counts countDelta
-	base, first := slowBackupSteps(a, "cancel", &appID, &backupID)
+	base, first := slowBackupSteps(a, "cancel", "5s", &appID, &backupID)
 	a.test(resource.TestCase{
 		CheckDestroy: a.checkAppRunsDestroyed,
 		Steps: []resource.TestStep{first, {
@@ -66,15 +67,17 @@ func TestAccAppBackup_destroyCancelsRun(t *testing.T) {
 }
 
 // TestAccAppBackup_destroyWaitsPending: a pending backup is refused (409/128) and the
-// DELETE asked again until the backup runs and the service cancels it.
+// DELETE asked again until the backup runs and the service cancels it. The backup stays
+// pending 8s: the destroy's refresh, plan and first DELETE must come within it, which 4s
+// did not leave on a loaded machine; timeouts.delete (15s) outlasts it.
 func TestAccAppBackup_destroyWaitsPending(t *testing.T) {
 	a := newAccTarget(t, withSim(func(o *astrasim.Options) {
-		o.Delays = astrasim.Delays{App: 50 * time.Millisecond, Backup: 8 * time.Second} // pending 4s
+		o.Delays = astrasim.Delays{App: 50 * time.Millisecond, Backup: 16 * time.Second} // pending 8s
 	}))
 	a.requireSim("a backup pending for seconds")
 	var appID, backupID string
 	var counts countDelta
-	base, first := slowBackupSteps(a, "pending", &appID, &backupID)
+	base, first := slowBackupSteps(a, "pending", "15s", &appID, &backupID)
 	first.Check = resource.ComposeTestCheckFunc(first.Check, func(*terraform.State) error {
 		if got := a.appRunStates(astrasim.FailBackup, appID)[backupID]; got != "pending" {
 			return fmt.Errorf("backup %s is %q after the first step, want pending", backupID, got)
