@@ -6,14 +6,10 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"math/big"
-	"os"
-	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -200,34 +196,3 @@ func plainKeyByte(c byte) bool {
 func base64Byte(c byte) bool {
 	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='
 }
-
-// buildKey names the code that converts answers to state: a record written by another
-// build may hold a state this one would not write, so only the same build takes its
-// shortcut. It is the VCS revision when the build has a clean one, else a digest of the
-// executable (local builds, -buildvcs=false, tests), computed once.
-var buildKey = sync.OnceValue(func() string {
-	if info, ok := debug.ReadBuildInfo(); ok {
-		var revision, modified string
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				revision = s.Value
-			case "vcs.modified":
-				modified = s.Value
-			}
-		}
-		if revision != "" && modified == "false" {
-			return "vcs:" + revision
-		}
-	}
-	if exe, err := os.Executable(); err == nil {
-		if f, err := os.Open(exe); err == nil {
-			defer f.Close()
-			h := sha256.New()
-			if _, err := io.Copy(h, f); err == nil {
-				return "exe:" + hex.EncodeToString(h.Sum(nil))
-			}
-		}
-	}
-	return "" // unknown: no record is written or trusted
-})
