@@ -13,10 +13,11 @@ import (
 
 // buildKey names the code that converts answers to state: a record written by another
 // build may hold a state this one would not write, so only the same build takes its
-// shortcut. In order of cost: the Go build ID the linker wrote (it hashes the linked
-// content, so any change to code, toolchain or flags changes it), the VCS revision of a
-// clean checkout, else a digest of the executable, which costs a read of the whole file
-// (about 70 ms for this provider) in every provider process that needs it.
+// shortcut. In order of preference: the Go build ID the linker wrote (it hashes the linked
+// content, so any change to code, toolchain or flags changes it, and reading it costs the
+// executable's headers), the VCS revision of a clean checkout, else a digest of the
+// executable, which costs a read of the whole file (about 70 ms for this provider) in
+// every provider process that needs it.
 var buildKey = sync.OnceValue(func() string {
 	exe, err := os.Executable()
 	if err == nil {

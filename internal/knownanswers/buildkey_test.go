@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-// The key of a build without a VCS stamp (this machine's Go builds with
-// -buildvcs=false, and so do tests) is the build ID the linker wrote, read from the
-// executable's headers, not a digest of the whole file.
+// The key of a build, stamped with a commit or not (this machine's Go builds with
+// -buildvcs=false, and test binaries carry no stamp), is the build ID the linker wrote,
+// read from the executable's headers, not a digest of the whole file.
 func TestBuildKeyIsTheLinkersBuildID(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
