@@ -36,7 +36,7 @@ var buildKey = sync.OnceValue(func() string {
 	return "" // unknown: no record is written or trusted
 })
 
-// goBuildNote is how the Go linker marks its build ID note in an ELF executable.
+// The name and type by which the Go linker marks its build ID note in an ELF executable.
 const (
 	goBuildNoteName = "Go\x00\x00"
 	goBuildNoteType = 4
