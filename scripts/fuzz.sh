@@ -11,6 +11,7 @@ targets=(
   ./internal/astra:FuzzObjectDecoding
   ./internal/astra:FuzzFilterEncoder
   ./internal/astra:FuzzScanID
+  ./internal/astra:FuzzDelta
   ./internal/kubeconfig:FuzzParse
   ./internal/provider/validate:FuzzUUID
   ./internal/provider/validate:FuzzResourceName

@@ -82,11 +82,7 @@ func packAll(t *testing.T, items map[string]json.RawMessage) map[string]packedIt
 	var p packer
 	out := map[string]packedItem{}
 	for id, raw := range items {
-		item, err := p.pack(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[id] = item
+		out[id] = p.pack(raw)
 	}
 	return out
 }
@@ -96,14 +92,10 @@ func TestPlainPackerLaysItemsEndToEnd(t *testing.T) {
 	items := []string{`{"id":"a"}`, `{"id":"b","name":"two"}`, ""}
 	var packed []packedItem
 	for _, raw := range items {
-		item, err := p.pack(json.RawMessage(raw))
-		if err != nil {
-			t.Fatal(err)
-		}
-		packed = append(packed, item)
+		packed = append(packed, p.pack(json.RawMessage(raw)))
 	}
-	if p.w != nil || p.into.dict != nil {
-		t.Fatal("a plain packer set up a deflater or a dictionary")
+	if p.index != nil || p.into.dict != nil {
+		t.Fatal("a plain packer indexed a dictionary")
 	}
 	for i, item := range packed {
 		got, err := item.unpack()

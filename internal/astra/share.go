@@ -209,9 +209,7 @@ func (s *sharing) lead(c *Client, col *collection) {
 			raw, single = getOne[json.RawMessage](ctx, c, col.path+"/"+url.PathEscape(ids[0]), col.resource)
 			if single == nil {
 				one := packer{plain: true}
-				if item, err := one.pack(*raw); err == nil {
-					items = map[string]packedItem{ids[0]: item}
-				}
+				items = map[string]packedItem{ids[0]: one.pack(*raw)}
 			}
 		default:
 			items = c.listByIDs(ctx, col, ids)
@@ -282,11 +280,7 @@ func (c *Client) listRaw(ctx context.Context, path, resource string, opts ListOp
 		if id == "" {
 			return nil // an item without an ID answers no read
 		}
-		item, err := items.pack(raw)
-		if err != nil {
-			return err
-		}
-		out[id] = item
+		out[id] = items.pack(raw)
 		return nil
 	})
 	if err != nil {
