@@ -57,7 +57,7 @@ func appendDelta(dst, item, dict []byte, index *dictIndex) []byte {
 	// the same text in both, which the hash of the 4 bytes after it may not point to.
 	next := -1
 	for i := 0; i+minCopy <= len(item); {
-		bestAt, bestLen := 0, 0
+		bestAt, bestLen := -1, 0
 		if next >= 0 && next < len(dict) {
 			bestAt, bestLen = next, matchLen(item[i:], dict[next:])
 		}
