@@ -43,11 +43,14 @@ type restartableSim struct {
 	restarts int
 }
 
+// ServeHTTP holds the read lock for the whole request, so a restart waits for the requests
+// in flight: a write the old simulator answered after its state was saved was lost, and its
+// ID given again to the next object (CI, TestAccFaultMatrix/simulator_restarts_mid-apply).
+// A service that answered a write has kept it.
 func (r *restartableSim) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.mu.RLock()
-	sim := r.sim
-	r.mu.RUnlock()
-	sim.ServeHTTP(w, req)
+	defer r.mu.RUnlock()
+	r.sim.ServeHTTP(w, req)
 }
 
 // current is the simulator now serving.
