@@ -282,12 +282,25 @@ func (b *bench) run(v *variant, dir string, args ...string) result {
 	return b.runWith(b.cli, v, dir, args...)
 }
 
+// freeProfilePath is dir/name.pprof, or dir/name-2.pprof and on when taken: a fleet runs
+// apply twice in a directory (the create, then the apply with nothing to change), and
+// both profiles are wanted.
+func freeProfilePath(dir, name string) string {
+	path := filepath.Join(dir, name+".pprof")
+	for i := 2; ; i++ {
+		if _, err := os.Stat(path); err != nil { // free, or the CLI will say why it is not
+			return path
+		}
+		path = filepath.Join(dir, fmt.Sprintf("%s-%d.pprof", name, i))
+	}
+}
+
 // runWith is run with another CLI.
 func (b *bench) runWith(cli string, v *variant, dir string, args ...string) result {
 	cmd := exec.Command(cli, args...)
 	cmd.Dir, cmd.Env = dir, b.env(v)
 	if dir := os.Getenv("FLEETBENCH_PROFILE"); dir != "" { // OpenTofu's own CPU profile of each run
-		cmd.Env = append(cmd.Env, "TOFU_CPU_PROFILE="+filepath.Join(dir, fmt.Sprintf("%s-%s.pprof", filepath.Base(cmd.Dir), args[0])))
+		cmd.Env = append(cmd.Env, "TOFU_CPU_PROFILE="+freeProfilePath(dir, filepath.Base(cmd.Dir)+"-"+args[0]))
 	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
