@@ -578,13 +578,28 @@ func (a *accTarget) checkClusterReplaced(old *string) resource.TestCheckFunc {
 
 // ---- Setup and changes outside Terraform
 
-// testClock is a simulator clock that tests move forward, so delayed transitions happen
-// exactly when a test wants them.
-type testClock struct{ offset atomic.Int64 }
+// testClock is a simulator clock that tests move forward or hold still, so delayed
+// transitions happen exactly when a test wants them.
+type testClock struct{ offset, pausedAt atomic.Int64 }
 
-func (c *testClock) now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
+func (c *testClock) now() time.Time {
+	if p := c.pausedAt.Load(); p != 0 {
+		return time.Unix(0, p)
+	}
+	return time.Now().Add(time.Duration(c.offset.Load()))
+}
 
 func (c *testClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
+
+// pause holds the clock still until resume: a run in progress stays in its state however
+// slowly a loaded machine gets to the next step.
+func (c *testClock) pause() { c.pausedAt.Store(c.now().UnixNano()) }
+
+// resume starts the clock again from where it stood.
+func (c *testClock) resume() {
+	c.offset.Store(c.pausedAt.Load() - time.Now().UnixNano())
+	c.pausedAt.Store(0)
+}
 
 // testContext is the context of the calls tests make outside Terraform (setup, changes,
 // assertions against Astra Control).
