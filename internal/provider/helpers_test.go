@@ -595,10 +595,12 @@ func (c *testClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 // slowly a loaded machine gets to the next step.
 func (c *testClock) pause() { c.pausedAt.Store(c.now().UnixNano()) }
 
-// resume starts the clock again from where it stood.
+// resume starts the clock again from where it stood; a clock that runs keeps running.
 func (c *testClock) resume() {
-	c.offset.Store(c.pausedAt.Load() - time.Now().UnixNano())
-	c.pausedAt.Store(0)
+	if p := c.pausedAt.Load(); p != 0 {
+		c.offset.Store(p - time.Now().UnixNano())
+		c.pausedAt.Store(0)
+	}
 }
 
 // testContext is the context of the calls tests make outside Terraform (setup, changes,
