@@ -101,18 +101,38 @@ func testAccPreCheck(t *testing.T) {
 }
 
 // describeCLI returns the CLI's own name and version, such as "OpenTofu v1.12.6".
+// It tries three times: one CI run saw Terraform 1.5.7's `version` exit 1 once, for
+// every test of that pass, and answer at once when asked again by hand.
 func describeCLI(path string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, path, "version")
-	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1")
-	out, err := cmd.Output()
+	var out []byte
+	var err error
+	for attempt := 1; attempt <= 3; attempt++ {
+		if out, err = runVersion(path); err == nil {
+			break
+		}
+		time.Sleep(time.Duration(attempt) * time.Second)
+	}
 	if err != nil {
-		return "", fmt.Errorf("running `version`: %w", err)
+		return "", err
 	}
 	line, _, _ := bytes.Cut(out, []byte("\n"))
 	if m := cliVersionLine.Find(line); m != nil {
 		return string(m), nil
 	}
 	return "", fmt.Errorf("`version` printed %q first, not the CLI's name and version", line)
+}
+
+// runVersion runs `CLI version`; its error carries what the CLI wrote to stderr.
+func runVersion(path string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, "version")
+	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("running `version`: %w; stderr: %q; stdout: %q", err, stderr.Bytes(), out)
+	}
+	return out, nil
 }
