@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
+	"github.com/astra-control/terraform-provider-astra/internal/gcgoal"
 	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/provider"
 )
@@ -26,7 +27,7 @@ func main() {
 		quietLogsUnlessAsked(os.LookupEnv, os.Setenv)
 	}
 
-	provider.TuneGC()
+	gcgoal.ForPlans()
 	var opts []tf6server.ServeOpt
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())

@@ -16,6 +16,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/astra-control/terraform-provider-astra/internal/gcgoal"
 )
 
 // The apply of a create. Around the resource's Create, the framework (fwserver.CreateResource)
@@ -338,7 +340,10 @@ func (s *server) StopProvider(ctx context.Context, req *tfprotov6.StopProviderRe
 	return s.frameworkServer.StopProvider(ctx, req)
 }
 
+// ApplyResourceChange first gives the process the garbage-collection goal of one that
+// applies (gcgoal): its creates, not its memory, are what the user waits for.
 func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	gcgoal.ForApplies()
 	if resp := s.knownApply(ctx, req); resp != nil {
 		return resp, nil
 	}

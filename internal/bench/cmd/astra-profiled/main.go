@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
+	"github.com/astra-control/terraform-provider-astra/internal/gcgoal"
 	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/provider"
 )
@@ -27,7 +28,7 @@ func main() {
 			_ = os.Setenv(v, "OFF")
 		}
 	}
-	provider.TuneGC()
+	gcgoal.ForPlans()
 	if dir := os.Getenv("ASTRA_PROFILE_DIR"); dir != "" {
 		cpuOnly := os.Getenv("ASTRA_PROFILE_CPU_ONLY") != "" // memory sampling's stack walks would show in the CPU profile
 		if !cpuOnly {
