@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 )
 
 // planPercent is the goal of every process until it applies. A provider process lives for
@@ -45,15 +46,18 @@ var applying sync.Once
 
 // ForApplies gives the process applyHeadroom from now on, unless GOGC is set: the known
 // answers' server calls it on each ApplyResourceChange, and only the first call acts.
-func ForApplies() {
-	applying.Do(func() {
-		if _, ok := os.LookupEnv("GOGC"); ok {
-			return
-		}
-		retune()
-		afterEachCollection(retune)
-	})
+func ForApplies() { applying.Do(func() { forApplies(os.LookupEnv) }) }
+
+func forApplies(lookup func(string) (string, bool)) {
+	if _, ok := lookup("GOGC"); ok {
+		return
+	}
+	retune()
+	afterEachCollection(retune)
 }
+
+// percent is the GOGC retune last set (the first call's goroutine, then the finalizers').
+var percent atomic.Int64
 
 // retune sets the percent that gives what is live applyHeadroom, or planPercent if more.
 func retune() {
@@ -62,7 +66,9 @@ func retune() {
 	if sample[0].Value.Kind() != metrics.KindUint64 {
 		return
 	}
-	debug.SetGCPercent(applyPercent(sample[0].Value.Uint64()))
+	if p := applyPercent(sample[0].Value.Uint64()); percent.Swap(int64(p)) != int64(p) {
+		debug.SetGCPercent(p)
+	}
 }
 
 // applyPercent is the GOGC that lets a heap of live bytes grow by applyHeadroom, no lower

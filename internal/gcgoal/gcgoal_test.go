@@ -2,6 +2,7 @@ package gcgoal
 
 import (
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 )
@@ -21,6 +22,19 @@ func TestForPlansLeavesAGOGCOfTheUsers(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("GOGC %v: set %d, want %d", tt.env, got, tt.want)
 		}
+	}
+}
+
+func TestForAppliesRaisesTheGoalUnlessGOGCIsSet(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	forApplies(func(string) (string, bool) { return "100", true })
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC set: the goal became %d, want 100 (the user's, left alone)", got)
+	}
+	forApplies(func(string) (string, bool) { return "", false })
+	// This test binary holds far less than 8 MiB live, so the headroom is above GOGC 100.
+	if got := debug.SetGCPercent(100); got <= 100 {
+		t.Errorf("GOGC unset: the goal is %d, want more than 100 (%d MiB of headroom)", got, applyHeadroom>>20)
 	}
 }
 

@@ -107,7 +107,7 @@ func describeCLI(path string) (string, error) {
 	var out []byte
 	var err error
 	for attempt := 1; attempt <= 3; attempt++ {
-		if out, err = runVersion(path); err == nil {
+		if out, err = runVersion(path); err == nil || attempt == 3 {
 			break
 		}
 		time.Sleep(time.Duration(attempt) * time.Second)
