@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/astra-control/terraform-provider-astra/internal/gcgoal"
 )
 
 // The framework's server keeps the cancel function of every request's context until the
@@ -51,7 +53,11 @@ func (s released) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanRes
 	return releasedCall(ctx, req, s.frameworkServer.PlanResourceChange)
 }
 
+// ApplyResourceChange sets the garbage-collection goal of a process that applies here too,
+// for the applies the framework answers with the known answers off (server's answers set it
+// before they get here).
 func (s released) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	gcgoal.ForApplies()
 	return releasedCall(ctx, req, s.frameworkServer.ApplyResourceChange)
 }
 
