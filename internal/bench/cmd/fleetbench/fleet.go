@@ -25,7 +25,8 @@ import (
 //
 // Each CLI of -cli, for each provider: apply (create), plan (the first, against the state
 // the create wrote), apply again (nothing to change: it writes the refreshed state, as any
-// later apply does), plan (the steady state, the median of -repeat runs).
+// later apply does); then, once every provider has settled, -fleet-plans rounds of a plan
+// of each (the steady state, the median of the -repeat × -fleet-plans plans).
 
 // fleetFiles is the fleet of n clusters in layout for provider v.
 func (b *bench) fleetFiles(v *variant, layout string, n int) map[string]string {
@@ -165,10 +166,13 @@ func (b *bench) fleet(layout string, n int) {
 			// A simulator per CLI: the second would otherwise register the same clusters again.
 			stop := b.startSim(astrasim.Options{}, 0)
 			dirs := map[string]string{}
+			var settled []settledFleet
 			for _, key := range b.fleetKeys() {
 				if key == "framework" {
 					// A fresh simulator: ours registered the fleet's clusters in this one, and a
-					// service holds a cluster once.
+					// service holds a cluster once. The steady plans of those it served run first.
+					b.steadyPlans(c.cli, settled, rep, runs)
+					settled = nil
 					stop()
 					stop = b.startSim(astrasim.Options{}, 0)
 				}
@@ -184,12 +188,12 @@ func (b *bench) fleet(layout string, n int) {
 				a := b.runWith(c.cli, v, dir, "apply", "-auto-approve", "-input=false")
 				f := b.runWith(c.cli, v, dir, "plan", "-input=false", "-detailed-exitcode")
 				settle := b.runWith(c.cli, v, dir, "apply", "-auto-approve", "-input=false")
-				p := b.runWith(c.cli, v, dir, "plan", "-input=false", "-detailed-exitcode")
-				runs["apply "+k], runs["first "+k], runs["plan "+k] = append(runs["apply "+k], a), append(runs["first "+k], f), append(runs["plan "+k], p)
-				log.Printf("fleet %s N=%d %s%s (repetition %d of %d): apply %v (%d requests), first plan %v (%d), unchanged apply %v (%d), plan %v (%d requests, provider peak %d KiB)",
-					layout, n, key, c.suffix, rep+1, b.repeat, a.wall, a.requests, f.wall, f.requests,
-					settle.wall, settle.requests, p.wall, p.requests, p.rssKiB)
+				runs["apply "+k], runs["first "+k] = append(runs["apply "+k], a), append(runs["first "+k], f)
+				log.Printf("fleet %s N=%d %s%s (repetition %d of %d): apply %v (%d requests), first plan %v (%d), unchanged apply %v (%d)",
+					layout, n, key, c.suffix, rep+1, b.repeat, a.wall, a.requests, f.wall, f.requests, settle.wall, settle.requests)
+				settled = append(settled, settledFleet{key: k, label: fmt.Sprintf("fleet %s N=%d %s%s", layout, n, key, c.suffix), v: v, dir: dir})
 			}
+			b.steadyPlans(c.cli, settled, rep, runs)
 			stop()
 		}
 	}
@@ -200,6 +204,32 @@ func (b *bench) fleet(layout string, n int) {
 	b.add(apply)
 	b.add(first)
 	b.add(plan)
+}
+
+// settledFleet is a provider's fleet after its unchanged apply: what a steady plan runs.
+type settledFleet struct {
+	key, label string
+	v          *variant
+	dir        string
+}
+
+// steadyPlans runs b.fleetPlans rounds of one steady plan of each settled fleet and adds
+// them to runs. The providers compared take turns within a round, and the first of a round
+// alternates, so that each sees the machine as the other does: measured one provider after
+// the other, minutes apart, a cell's ratio moved by a tenth between runs of the same code.
+func (b *bench) steadyPlans(cli string, settled []settledFleet, rep int, runs map[string][]result) {
+	for round := range b.fleetPlans {
+		order := slices.Clone(settled)
+		if (rep*b.fleetPlans+round)%2 == 1 {
+			slices.Reverse(order)
+		}
+		for _, s := range order {
+			p := b.runWith(cli, s.v, s.dir, "plan", "-input=false", "-detailed-exitcode")
+			runs["plan "+s.key] = append(runs["plan "+s.key], p)
+			log.Printf("%s (repetition %d of %d, steady plan %d of %d): plan %v (%d requests, provider peak %d KiB)",
+				s.label, rep+1, b.repeat, round+1, b.fleetPlans, p.wall, p.requests, p.rssKiB)
+		}
+	}
 }
 
 // fleetKeys are the providers the fleet runs, in order: the echo floor after astra, whose

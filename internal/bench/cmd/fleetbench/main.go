@@ -63,6 +63,8 @@ type bench struct {
 	versions map[string]string // versionOf's answers, by CLI path
 	// fleetFloors are the floors the realistic fleet measures beside astra (-fleet-floors).
 	fleetFloors []string
+	// fleetPlans is how many steady plans of each provider a fleet repetition runs (-fleet-plans).
+	fleetPlans int
 }
 
 type row struct {
@@ -86,6 +88,8 @@ func main() {
 	fleetCountMax := flag.Int("fleet-count-max", 300, "realistic fleet: the largest N the count layout runs (its CLI cost grows as N squared)")
 	fleetFloors := flag.String("fleet-floors", "echo,trivial,schema,framework", "realistic fleet: what is measured beside astra: "+
 		"the floors (echo, trivial, schema) and framework (astra with its known answers off, ASTRA_KNOWN_ANSWERS=off)")
+	fleetPlans := flag.Int("fleet-plans", 3, "realistic fleet: steady plans of each provider per repetition, taking turns "+
+		"between the providers (the median is over -repeat times this many)")
 	repeat := flag.Int("repeat", 3, "how many times each plan runs, and each realistic fleet measurement (the median is reported, with the spread)")
 	flag.Parse()
 	if *cli == "" {
@@ -102,7 +106,7 @@ func main() {
 		log.Printf("working directories kept in %s", work)
 	}
 	clis := strings.Split(*cli, ",")
-	b := &bench{cli: clis[0], others: clis[1:], root: root, work: work, repeat: max(*repeat, 1), out: *out}
+	b := &bench{cli: clis[0], others: clis[1:], root: root, work: work, repeat: max(*repeat, 1), out: *out, fleetPlans: max(*fleetPlans, 1)}
 	for _, f := range strings.Split(*fleetFloors, ",") {
 		switch f = strings.TrimSpace(f); f {
 		case "":

@@ -99,10 +99,13 @@ func (b *bench) report() string {
 		"all figures from this one run. The CLI runs with its default parallelism against the in-process simulator; "+
 		"\"requests\" are the HTTP requests the simulator counted, \"latency\" a delay added to every answer, \"CPU\" the "+
 		"CPU time of the CLI and the providers it ran, the provider's part in parentheses. A plan is run %[6]d "+
-		"times and its median shown; an apply once, but in the realistic fleet, where each measurement (apply, first plan, "+
-		"plan) is repeated %[6]d times from a fresh start and the median repetition shown, with the spread of its walls "+
-		"(fastest–slowest). Machine: %[7]s. Flags: `%[8]s`. The machine may be shared: compare figures within a row.\n\n",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), b.cliVersion(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), b.repeat, machine(), flags())
+		"times and its median shown; an apply once, but in the realistic fleet, where each measurement (apply, first plan) "+
+		"is repeated %[6]d times from a fresh start and the median repetition shown, with the spread of its walls "+
+		"(fastest–slowest), and each repetition ends with %[9]d rounds of a steady plan of each provider, taking turns, "+
+		"so that a steady plan's figures are the median of %[10]d plans. Machine: %[7]s. Flags: `%[8]s`. "+
+		"The machine may be shared: compare figures within a row.\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), b.cliVersion(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), b.repeat, machine(), flags(),
+		b.fleetPlans, b.repeat*b.fleetPlans)
 	s.WriteString("Providers: **astra** (this provider, defaults); **anchors** (the same provider switched to the anchors' " +
 		"strategy: 10 s polling and one GET per read, `read_max_age = 0s`, and served by the framework alone, as the anchors " +
 		"are, without this provider's answers to unchanged reads and plans and to creates' plans); **same-schema floor** " +
