@@ -219,17 +219,23 @@ type settledFleet struct {
 // the other, minutes apart, a cell's ratio moved by a tenth between runs of the same code.
 func (b *bench) steadyPlans(cli string, settled []settledFleet, rep int, runs map[string][]result) {
 	for round := range b.fleetPlans {
-		order := slices.Clone(settled)
-		if (rep*b.fleetPlans+round)%2 == 1 {
-			slices.Reverse(order)
-		}
-		for _, s := range order {
+		for _, s := range takingTurns(settled, rep*b.fleetPlans+round) {
 			p := b.runWith(cli, s.v, s.dir, "plan", "-input=false", "-detailed-exitcode")
 			runs["plan "+s.key] = append(runs["plan "+s.key], p)
 			log.Printf("%s (repetition %d of %d, steady plan %d of %d): plan %v (%d requests, provider peak %d KiB)",
 				s.label, rep+1, b.repeat, round+1, b.fleetPlans, p.wall, p.requests, p.rssKiB)
 		}
 	}
+}
+
+// takingTurns is the order of the providers in round k of a fleet's steady plans: as they
+// settled in even rounds, reversed in odd ones.
+func takingTurns[T any](settled []T, k int) []T {
+	order := slices.Clone(settled)
+	if k%2 == 1 {
+		slices.Reverse(order)
+	}
+	return order
 }
 
 // fleetKeys are the providers the fleet runs, in order: the echo floor after astra, whose

@@ -49,3 +49,17 @@ func TestReportGivesBinarySizes(t *testing.T) {
 		t.Errorf("the report has no sentence\n%s\nin\n%s", want, report)
 	}
 }
+
+// TestTakingTurns: the steady plans' rounds alternate which provider goes first, and every
+// provider runs once a round.
+func TestTakingTurns(t *testing.T) {
+	settled := []string{"ours", "echo"}
+	for k, want := range []string{"ours echo", "echo ours", "ours echo", "echo ours"} {
+		if got := strings.Join(takingTurns(settled, k), " "); got != want {
+			t.Errorf("round %d: %q, want %q", k, got, want)
+		}
+	}
+	if strings.Join(settled, " ") != "ours echo" {
+		t.Errorf("takingTurns reordered its argument: %v", settled)
+	}
+}
