@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/astra-control/terraform-provider-astra/internal/gcgoal"
+	"github.com/astra-control/terraform-provider-astra/internal/grpcanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/knownanswers"
 	"github.com/astra-control/terraform-provider-astra/internal/provider"
 )
@@ -18,6 +19,8 @@ import (
 // version is set at build time: goreleaser and the GNUmakefile pass
 // -ldflags "-X main.version=...". Local builds report "dev".
 var version = "dev"
+
+const providerAddress = "registry.terraform.io/astra-control/astra"
 
 func main() {
 	var debug bool
@@ -28,18 +31,17 @@ func main() {
 	}
 
 	gcgoal.ForPlans()
-	var opts []tf6server.ServeOpt
-	if debug {
-		opts = append(opts, tf6server.WithManagedDebug())
-	}
 	// The provider's resources, served by the framework behind the known answers.
-	err := tf6server.Serve("registry.terraform.io/astra-control/astra", func() tfprotov6.ProviderServer {
-		server, err := knownanswers.NewServer(provider.New(version)())()
-		if err != nil {
-			log.Fatal(err)
-		}
-		return server
-	}, opts...)
+	server, err := knownanswers.NewServer(provider.New(version)())()
+	if err != nil {
+		log.Fatal(err)
+	}
+	if !debug {
+		// The known answers are taken on the gRPC path, before tf6server's logging (grpcanswers).
+		grpcanswers.Serve(providerAddress, server, os.Environ())
+		return
+	}
+	err = tf6server.Serve(providerAddress, func() tfprotov6.ProviderServer { return server }, tf6server.WithManagedDebug())
 	if err != nil {
 		log.Fatal(err)
 	}

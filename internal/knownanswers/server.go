@@ -224,22 +224,6 @@ func (s *server) defers() bool {
 	return s.provider.ConfigureDeferred()
 }
 
-func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	if resp := s.knownPlan(ctx, req); resp != nil {
-		s.counts.Add("plan " + req.TypeName)
-		return resp, nil
-	}
-	return s.frameworkServer.PlanResourceChange(ctx, req)
-}
-
-func (s *server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
-	if resp := s.unchangedRead(ctx, req); resp != nil {
-		s.counts.Add("read " + req.TypeName)
-		return resp, nil
-	}
-	return s.frameworkRead(ctx, req)
-}
-
 // Counts counts answered requests by kind and resource type ("read astra_cluster").
 type Counts struct {
 	mu sync.Mutex

@@ -89,14 +89,6 @@ func everyType(typ tftypes.Type, ok func(tftypes.Type) bool) bool {
 	return true
 }
 
-func (s *server) UpgradeResourceState(ctx context.Context, req *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error) {
-	if resp := s.knownUpgrade(req); resp != nil {
-		s.counts.Add("upgrade " + req.TypeName)
-		return resp, nil
-	}
-	return s.frameworkServer.UpgradeResourceState(ctx, req)
-}
-
 // knownUpgrade is the framework's answer to a state at the schema's version, or nil.
 func (s *server) knownUpgrade(req *tfprotov6.UpgradeResourceStateRequest) *tfprotov6.UpgradeResourceStateResponse {
 	if req == nil || req.RawState == nil || len(req.RawState.JSON) == 0 {

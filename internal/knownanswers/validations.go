@@ -131,14 +131,6 @@ func holdsDynamic(typ tftypes.Type) bool {
 	return !everyType(typ, func(t tftypes.Type) bool { return !t.Is(tftypes.DynamicPseudoType) })
 }
 
-func (s *server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
-	if resp := s.knownValidation(ctx, req); resp != nil {
-		s.counts.Add("validate " + req.TypeName)
-		return resp, nil
-	}
-	return s.frameworkServer.ValidateResourceConfig(ctx, req)
-}
-
 // knownValidation is the framework's answer to a configuration it finds nothing wrong
 // with, or nil when the request is of a type without a rule, holds anything a check
 // reports on, or anything the rule does not model.
