@@ -30,7 +30,9 @@ var shapes = map[protoreflect.FullName][]protoreflect.Name{
 }
 
 // shapesKnown: every message of shapes is registered with exactly the fields listed.
-func shapesKnown() error {
+func shapesKnown() error { return sameShapes(shapes) }
+
+func sameShapes(shapes map[protoreflect.FullName][]protoreflect.Name) error {
 	for name, fields := range shapes {
 		mt, err := protoregistry.GlobalTypes.FindMessageByName(name)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -40,6 +41,7 @@ type answersFixture struct {
 	client     *astra.Client
 	fast       *knownanswers.Server
 	framework  tfprotov6.ProviderServer
+	tf6        reflect.Value // tf6server over fast (grpc_path_test.go)
 	schema     *tfprotov6.Schema
 	schemas    *tfprotov6.GetProviderSchemaResponse
 	typ        tftypes.Type
@@ -60,6 +62,7 @@ func newAnswersFixture(t *testing.T) *answersFixture {
 	t.Setenv("ASTRA_READ_MAX_AGE", "0s") // every read asks the service, so a change is seen at once
 
 	f.fast = knownServer(t, provider.New("test")())
+	f.tf6 = tf6serverOf(f.fast)
 	var err error
 	if f.framework, err = providerserver.NewProtocol6WithError(provider.New("test")())(); err != nil {
 		t.Fatal(err)

@@ -55,6 +55,7 @@ func TestKnownAnswers_differential(t *testing.T) {
 	}
 	if len(seeds) > 0 {
 		guardCoverage(t, f, scripted, readBases, counts)
+		guardGRPC(t, counts)
 	}
 	t.Logf("random seed %d (replay with KNOWN_ANSWERS_SEED=%d), for %s", random, random, duration)
 	g := newRequestGen(t, random, f, scripted)
@@ -161,6 +162,7 @@ func (g *requestGen) comparePlan(t *testing.T, req *tfprotov6.PlanResourceChange
 	}
 	counts[req.TypeName+"/"+kind+"/"+taken(shortcut)]++
 	countWarnings(counts, req.TypeName+"/plan", want.Diagnostics)
+	g.sameOnGRPC(t, req, shortcut, counts)
 	if d := planDiff(typ, g.identityType(req.TypeName), got, want); d != "" {
 		t.Errorf("seed %d: %s %s plan (shortcut %v) differs from the framework's: %s\nrequest: %s", g.seed, req.TypeName, kind, shortcut, d, describePlan(req, typ))
 	}
@@ -213,6 +215,7 @@ func (g *requestGen) compareOneRead(t *testing.T, base readBase, counts map[stri
 		}
 	}
 	countWarnings(counts, base.typeName+"/read", want.Diagnostics)
+	g.sameOnGRPC(t, req, shortcut, counts)
 	if expect && !shortcut {
 		t.Errorf("seed %d: %s: an unchanged read did not take the known answer", g.seed, base.typeName)
 	}
