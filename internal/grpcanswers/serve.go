@@ -86,56 +86,59 @@ func Interceptor(answers knownanswers.Answers) grpc.UnaryServerInterceptor {
 // "/tfplugin6.Provider/PlanResourceChange"), or nil; sought tells whether the known
 // answer was sought and not found, so that tf6server need not seek it again.
 func Answer(ctx context.Context, answers knownanswers.Answers, method string, req proto.Message) (resp proto.Message, sought bool) {
-	m := req.ProtoReflect()
-	switch method {
-	case "/tfplugin6.Provider/ValidateResourceConfig":
-		return answer(ctx, m, validationRequest, answers.AnswerValidation, validationResponse)
-	case "/tfplugin6.Provider/PlanResourceChange":
-		return answer(ctx, m, planRequest, answers.AnswerPlan, planResponse)
-	case "/tfplugin6.Provider/ReadResource":
-		return answer(ctx, m, readRequest, answers.AnswerRead, readResponse)
-	case "/tfplugin6.Provider/UpgradeResourceState":
-		return answer(ctx, m, upgradeRequest, answers.AnswerUpgrade, upgradeResponse)
+	if r, ok := rpcs[method]; ok {
+		return r.answer(ctx, answers, req.ProtoReflect())
 	}
 	return nil, false
 }
 
 // Request is req, a request of the gRPC method named, as the path reads it (a tfprotov6
-// request), or nil for a method it does not take.
+// request), or nil for a method it does not take or a request it leaves to tf6server.
 func Request(method string, req proto.Message) any {
-	m := req.ProtoReflect()
-	read := func(r any, ok bool) any {
-		if !ok {
-			return nil
-		}
-		return r
-	}
-	switch method {
-	case "/tfplugin6.Provider/ValidateResourceConfig":
-		return read(validationRequest(m))
-	case "/tfplugin6.Provider/PlanResourceChange":
-		return read(planRequest(m))
-	case "/tfplugin6.Provider/ReadResource":
-		return read(readRequest(m))
-	case "/tfplugin6.Provider/UpgradeResourceState":
-		return read(upgradeRequest(m))
+	if r, ok := rpcs[method]; ok {
+		return r.read(req.ProtoReflect())
 	}
 	return nil
 }
 
-func answer[Req, Resp any](ctx context.Context, m protoreflect.Message, read func(protoreflect.Message) (*Req, bool),
-	known func(context.Context, *Req) *Resp, write func(*Resp) (protoreflect.Message, bool)) (proto.Message, bool) {
-	req, ok := read(m)
-	if !ok {
-		return nil, false
+// rpcs are the methods the path takes, by full name.
+var rpcs = map[string]rpc{
+	"/tfplugin6.Provider/ValidateResourceConfig": rpcOf(validationRequest, knownanswers.Answers.AnswerValidation, validationResponse),
+	"/tfplugin6.Provider/PlanResourceChange":     rpcOf(planRequest, knownanswers.Answers.AnswerPlan, planResponse),
+	"/tfplugin6.Provider/ReadResource":           rpcOf(readRequest, knownanswers.Answers.AnswerRead, readResponse),
+	"/tfplugin6.Provider/UpgradeResourceState":   rpcOf(upgradeRequest, knownanswers.Answers.AnswerUpgrade, upgradeResponse),
+}
+
+// rpc is how the path reads a method's request and answers it.
+type rpc struct {
+	read   func(protoreflect.Message) any
+	answer func(context.Context, knownanswers.Answers, protoreflect.Message) (proto.Message, bool)
+}
+
+// rpcOf is the rpc that reads a request with read (false: tf6server's to read), seeks its
+// known answer and writes it with write (false: tf6server's to write).
+func rpcOf[Req, Resp any](read func(protoreflect.Message) (*Req, bool),
+	known func(knownanswers.Answers, context.Context, *Req) *Resp, write func(*Resp) (protoreflect.Message, bool)) rpc {
+	return rpc{
+		read: func(m protoreflect.Message) any {
+			if req, ok := read(m); ok {
+				return req
+			}
+			return nil
+		},
+		answer: func(ctx context.Context, answers knownanswers.Answers, m protoreflect.Message) (proto.Message, bool) {
+			req, ok := read(m)
+			if !ok {
+				return nil, false
+			}
+			resp := known(answers, ctx, req)
+			if resp == nil {
+				return nil, true
+			}
+			if written, ok := write(resp); ok {
+				return written.Interface(), false
+			}
+			return nil, false
+		},
 	}
-	resp := known(ctx, req)
-	if resp == nil {
-		return nil, true
-	}
-	written, ok := write(resp)
-	if !ok {
-		return nil, false
-	}
-	return written.Interface(), false
 }
