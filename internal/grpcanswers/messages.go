@@ -101,44 +101,40 @@ func rawState(m protoreflect.Message, name protoreflect.Name) (*tfprotov6.RawSta
 	return &tfprotov6.RawState{JSON: bytesOf(v, "json")}, true
 }
 
+// capabilities are the client's capabilities as a request holds them (of), nil unsent.
+func capabilities[T any](m protoreflect.Message, of func(protoreflect.Message) *T) *T {
+	if c, ok := present(m, "client_capabilities"); ok {
+		return of(c)
+	}
+	return nil
+}
+
 // The requests, read as tf6server's fromproto reads them.
 
 func validationRequest(m protoreflect.Message) (*tfprotov6.ValidateResourceConfigRequest, bool) {
-	req := &tfprotov6.ValidateResourceConfigRequest{TypeName: typeName(m), Config: dynamicValue(m, "config")}
-	if c, ok := present(m, "client_capabilities"); ok {
-		req.ClientCapabilities = &tfprotov6.ValidateResourceConfigClientCapabilities{WriteOnlyAttributesAllowed: flag(c, "write_only_attributes_allowed")}
-	}
-	return req, true
+	return &tfprotov6.ValidateResourceConfigRequest{TypeName: typeName(m), Config: dynamicValue(m, "config"),
+		ClientCapabilities: capabilities(m, func(c protoreflect.Message) *tfprotov6.ValidateResourceConfigClientCapabilities {
+			return &tfprotov6.ValidateResourceConfigClientCapabilities{WriteOnlyAttributesAllowed: flag(c, "write_only_attributes_allowed")}
+		})}, true
 }
 
 func planRequest(m protoreflect.Message) (*tfprotov6.PlanResourceChangeRequest, bool) {
-	req := &tfprotov6.PlanResourceChangeRequest{
-		TypeName:         typeName(m),
-		PriorState:       dynamicValue(m, "prior_state"),
-		ProposedNewState: dynamicValue(m, "proposed_new_state"),
-		Config:           dynamicValue(m, "config"),
-		PriorPrivate:     bytesOf(m, "prior_private"),
-		ProviderMeta:     dynamicValue(m, "provider_meta"),
-		PriorIdentity:    identityData(m, "prior_identity"),
-	}
-	if c, ok := present(m, "client_capabilities"); ok {
-		req.ClientCapabilities = &tfprotov6.PlanResourceChangeClientCapabilities{DeferralAllowed: flag(c, "deferral_allowed")}
-	}
-	return req, true
+	return &tfprotov6.PlanResourceChangeRequest{TypeName: typeName(m), Config: dynamicValue(m, "config"),
+		PriorState: dynamicValue(m, "prior_state"), ProposedNewState: dynamicValue(m, "proposed_new_state"),
+		PriorPrivate: bytesOf(m, "prior_private"), ProviderMeta: dynamicValue(m, "provider_meta"),
+		PriorIdentity: identityData(m, "prior_identity"),
+		ClientCapabilities: capabilities(m, func(c protoreflect.Message) *tfprotov6.PlanResourceChangeClientCapabilities {
+			return &tfprotov6.PlanResourceChangeClientCapabilities{DeferralAllowed: flag(c, "deferral_allowed")}
+		})}, true
 }
 
 func readRequest(m protoreflect.Message) (*tfprotov6.ReadResourceRequest, bool) {
-	req := &tfprotov6.ReadResourceRequest{
-		TypeName:        typeName(m),
-		CurrentState:    dynamicValue(m, "current_state"),
-		Private:         bytesOf(m, "private"),
-		ProviderMeta:    dynamicValue(m, "provider_meta"),
+	return &tfprotov6.ReadResourceRequest{TypeName: typeName(m), CurrentState: dynamicValue(m, "current_state"),
+		Private: bytesOf(m, "private"), ProviderMeta: dynamicValue(m, "provider_meta"),
 		CurrentIdentity: identityData(m, "current_identity"),
-	}
-	if c, ok := present(m, "client_capabilities"); ok {
-		req.ClientCapabilities = &tfprotov6.ReadResourceClientCapabilities{DeferralAllowed: flag(c, "deferral_allowed")}
-	}
-	return req, true
+		ClientCapabilities: capabilities(m, func(c protoreflect.Message) *tfprotov6.ReadResourceClientCapabilities {
+			return &tfprotov6.ReadResourceClientCapabilities{DeferralAllowed: flag(c, "deferral_allowed")}
+		})}, true
 }
 
 func upgradeRequest(m protoreflect.Message) (*tfprotov6.UpgradeResourceStateRequest, bool) {
