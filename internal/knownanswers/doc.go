@@ -51,4 +51,10 @@
 // server, which must answer alike; a coverage pass first makes sure each kind of request
 // the layer answers was answered by it for every type (coverage_test.go). `make test` runs one acceptance pass with the layer off,
 // so the framework's path is exercised end to end as well.
+//
+// The provider binary seeks the validations', plans', reads' and upgrades' answers before
+// tf6server sees the request (Answers, taken by internal/grpcanswers on the gRPC path); a
+// request passed on from there is marked (Tried) and goes straight to the framework. The
+// differential test sends each request it compares through that path and through
+// tf6server, and compares the bytes (grpc_path_test.go).
 package knownanswers
