@@ -3,7 +3,7 @@
 // request.
 //
 // tf6server builds a logging context for every request (new loggers, a random request ID,
-// a stop context): in a steady plan of a fleet, a fifth of the provider's CPU, spent on
+// a stop context): in a steady plan of a fleet, a seventh of the provider's CPU, spent on
 // requests whose answers are known and whose logs nobody asked for. A unary interceptor
 // reads the four requests the known answers take (a resource's validation, plan, read and
 // state upgrade) from their protocol messages, as tf6server reads them, and writes a known

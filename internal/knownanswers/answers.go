@@ -8,7 +8,7 @@ import (
 
 // Answers are the known answers alone, for a caller that holds a request before tf6server
 // does (internal/grpcanswers answers on the gRPC path, without tf6server's per-request
-// logging contexts, a fifth of a steady plan's provider CPU). Each is nil where the
+// logging contexts, a seventh of a steady plan's provider CPU). Each is nil where the
 // framework answers; a request the caller then passes on, with a context from Tried, goes
 // straight to the framework, so no known answer is worked out twice.
 type Answers interface {
