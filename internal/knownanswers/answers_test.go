@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -41,7 +40,6 @@ type answersFixture struct {
 	client     *astra.Client
 	fast       *knownanswers.Server
 	framework  tfprotov6.ProviderServer
-	tf6        reflect.Value // tf6server over fast (grpc_path_test.go)
 	schema     *tfprotov6.Schema
 	schemas    *tfprotov6.GetProviderSchemaResponse
 	typ        tftypes.Type
@@ -62,7 +60,9 @@ func newAnswersFixture(t *testing.T) *answersFixture {
 	t.Setenv("ASTRA_READ_MAX_AGE", "0s") // every read asks the service, so a change is seen at once
 
 	f.fast = knownServer(t, provider.New("test")())
-	f.tf6 = tf6serverOf(f.fast)
+	// tf6server over the known answers (grpc_path_test.go) logs every request at TRACE unless told.
+	t.Setenv("TF_LOG_SDK_PROTO", "OFF")
+	t.Setenv("TF_LOG_SDK", "OFF")
 	var err error
 	if f.framework, err = providerserver.NewProtocol6WithError(provider.New("test")())(); err != nil {
 		t.Fatal(err)

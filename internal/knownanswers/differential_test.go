@@ -162,7 +162,7 @@ func (g *requestGen) comparePlan(t *testing.T, req *tfprotov6.PlanResourceChange
 	}
 	counts[req.TypeName+"/"+kind+"/"+taken(shortcut)]++
 	countWarnings(counts, req.TypeName+"/plan", want.Diagnostics)
-	g.sameOnGRPC(t, req, shortcut, counts)
+	g.sameOnGRPC(t, req, got, shortcut, counts)
 	if d := planDiff(typ, g.identityType(req.TypeName), got, want); d != "" {
 		t.Errorf("seed %d: %s %s plan (shortcut %v) differs from the framework's: %s\nrequest: %s", g.seed, req.TypeName, kind, shortcut, d, describePlan(req, typ))
 	}
@@ -215,7 +215,7 @@ func (g *requestGen) compareOneRead(t *testing.T, base readBase, counts map[stri
 		}
 	}
 	countWarnings(counts, base.typeName+"/read", want.Diagnostics)
-	g.sameOnGRPC(t, req, shortcut, counts)
+	g.sameOnGRPC(t, req, got, shortcut, counts)
 	if expect && !shortcut {
 		t.Errorf("seed %d: %s: an unchanged read did not take the known answer", g.seed, base.typeName)
 	}

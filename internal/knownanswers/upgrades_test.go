@@ -57,7 +57,7 @@ func (g *requestGen) compareUpgrade(t *testing.T, typeName string, counts map[st
 		t.Fatalf("seed %d: %s upgrade: %v", g.seed, typeName, err)
 	}
 	counts[typeName+"/upgrade/"+taken(shortcut)]++
-	g.sameOnGRPC(t, req, shortcut, counts)
+	g.sameOnGRPC(t, req, got, shortcut, counts)
 	if d := upgradeDiff(typ, got, want); d != "" {
 		t.Errorf("seed %d: %s upgrade (shortcut %v) differs from the framework's: %s\nstate: %s", g.seed, typeName, shortcut, d, raw)
 	}

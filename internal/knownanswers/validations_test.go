@@ -88,7 +88,7 @@ func (g *requestGen) compareValidation(t *testing.T, typeName string, bases []re
 		t.Fatalf("seed %d: %s validation: %v", g.seed, typeName, err)
 	}
 	counts[typeName+"/validate/"+taken(shortcut)]++
-	g.sameOnGRPC(t, req, shortcut, counts)
+	g.sameOnGRPC(t, req, got, shortcut, counts)
 	if a, b := sortedDiagnostics(got.Diagnostics), sortedDiagnostics(want.Diagnostics); a != b {
 		config := "none"
 		if req.Config != nil {
